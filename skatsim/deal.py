@@ -1,0 +1,107 @@
+"""Counter-based randomness and the deal (RULES.md §1).
+
+Every random number is a pure function of ``(seed, game index, stream)``:
+a SplitMix64 key is derived from the three and advanced by a counter. So any
+game can be regenerated alone, in any order, on any worker, and the deal of
+game ``i`` is the same under every variant and every bot (common random
+numbers for paired comparisons).
+
+A deal is stored as 32 two-bit owner codes packed in one ``int64``
+(bit ``2c``: 0 forehand, 1 middlehand, 2 rearhand, 3 skat).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+#: Stream ids: independent random sequences within one game.
+STREAM_DEAL = 0
+STREAM_BOTS = 1
+STREAM_LIST = 2
+
+SKAT_OWNER = 3
+
+
+@kernel
+def mix64(z: np.uint64) -> np.uint64:
+    """SplitMix64 finaliser: a bijective scrambling of 64 bits."""
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@kernel
+def stream_key(seed: np.uint64, index: np.uint64, stream: int) -> np.uint64:
+    """The starting key of one random stream of one game."""
+    return mix64(mix64(seed ^ mix64(np.uint64(stream) * _GOLDEN + _GOLDEN)) + index * _GOLDEN)
+
+
+@kernel
+def draw(rng: np.ndarray) -> np.uint64:
+    """Next 64 random bits of the stream held in ``rng[0]`` (a uint64 counter)."""
+    rng[0] += _GOLDEN
+    return mix64(rng[0])
+
+
+@kernel
+def below(rng: np.ndarray, n: int) -> int:
+    """A uniform int in ``[0, n)`` (multiply-shift on 32 random bits; bias < 2**-27)."""
+    return int(((draw(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@kernel
+def deal_cards(seed: np.uint64, index: np.uint64, hands: np.ndarray) -> np.uint32:
+    """Deal game ``index``: fills ``hands[0..2]`` (FH, MH, RH) and returns the skat mask."""
+    deck = np.arange(32)
+    key = stream_key(seed, index, STREAM_DEAL)
+    bits = np.uint64(0)
+    for i in range(31, 0, -1):
+        if i % 2 == 1:
+            key += _GOLDEN
+            bits = mix64(key)
+        j = int(((bits & _LOW32) * np.uint64(i + 1)) >> np.uint64(32))
+        bits >>= np.uint64(32)
+        deck[i], deck[j] = deck[j], deck[i]
+    for seat in range(3):
+        m = np.uint32(0)
+        for k in range(10):
+            m |= np.uint32(1) << np.uint32(deck[seat * 10 + k])
+        hands[seat] = m
+    return (np.uint32(1) << np.uint32(deck[30])) | (np.uint32(1) << np.uint32(deck[31]))
+
+
+@kernel
+def pack_deal(hands: np.ndarray, skat: np.uint32) -> np.int64:
+    """Pack a deal as 32 two-bit owner codes in one int64."""
+    packed = np.uint64(0)
+    for c in range(32):
+        bit = np.uint32(1) << np.uint32(c)
+        owner = SKAT_OWNER
+        for seat in range(3):
+            if hands[seat] & bit:
+                owner = seat
+        packed |= np.uint64(owner) << np.uint64(2 * c)
+    return np.int64(packed)
+
+
+@kernel
+def unpack_deal(packed: np.int64, hands: np.ndarray) -> np.uint32:
+    """Inverse of :func:`pack_deal`: fills ``hands`` and returns the skat mask."""
+    bits = np.uint64(packed)
+    skat = np.uint32(0)
+    for seat in range(3):
+        hands[seat] = 0
+    for c in range(32):
+        owner = int((bits >> np.uint64(2 * c)) & np.uint64(3))
+        if owner == SKAT_OWNER:
+            skat |= np.uint32(1) << np.uint32(c)
+        else:
+            hands[owner] |= np.uint32(1) << np.uint32(c)
+    return skat

@@ -1,0 +1,37 @@
+"""Evaluation of a finished play state into the result fields every caller shares.
+
+:func:`evaluate_play` is the single place where the play state, the bid and
+the variant's parameters become the declarer's result and the deal's score.
+The batch simulator calls it inside compiled loops; :func:`skatsim.record.replay`
+calls it for one recorded game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+from .play import FLAGS, GT, declarer_result
+from .scoring import deal_score, evaluate
+
+# Fields of the result array.
+WON, VALUE, OVERBID, SCHNEIDER, SCHWARZ, MATADORS, POINTS, TRICKS, SCORE = range(9)
+N_FIELDS = 9
+
+
+@kernel
+def evaluate_play(state: np.ndarray, bid: int, forfeit: bool, params: np.ndarray, result: np.ndarray) -> None:
+    """Fill ``result`` for the declared game held in play ``state``."""
+    points, tricks, cards12 = declarer_result(state)
+    won, value, overbid, schneider, schwarz, mat = evaluate(
+        state[GT], state[FLAGS], bid, cards12, points, tricks, forfeit
+    )
+    result[WON] = won
+    result[VALUE] = value
+    result[OVERBID] = overbid
+    result[SCHNEIDER] = schneider
+    result[SCHWARZ] = schwarz
+    result[MATADORS] = mat
+    result[POINTS] = points
+    result[TRICKS] = tricks
+    result[SCORE] = deal_score(won, value, state[FLAGS], params)

@@ -1,0 +1,153 @@
+"""Evaluation of a played game: matadors, game value, overbid, score (RULES.md §5).
+
+Declaration flags are a bit field (``HAND``, ``SCHNEIDER_ANNOUNCED``,
+``SCHWARZ_ANNOUNCED``, ``OUVERT``), normalised by
+:func:`skatsim.declaration.normalise_flags` so that every implied
+announcement is set.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+from .gametypes import BASE_VALUE, GRAND, N_TRUMP_SEQ, NULL, NULL_VALUES, RAMSCH, TRUMP_SEQ
+from .rules import (
+    LIST_DEFENDER_BONUS,
+    LIST_LOST_MALUS,
+    LIST_WON_BONUS,
+    LOST_FACTOR,
+    LOST_HAND_FACTOR,
+)
+
+HAND = 1
+SCHNEIDER_ANNOUNCED = 2
+SCHWARZ_ANNOUNCED = 4
+OUVERT = 8
+
+_ = GRAND  # Grand counts jacks only because TRUMP_SEQ[GRAND] holds only the four jacks.
+
+
+@kernel
+def matadors(gt: int, cards: np.uint32) -> int:
+    """Matadors over the declarer's 12 cards: +N "with N", -N "without N" (RULES.md §5).
+
+    Counted from the top trump down through the whole trump sequence (11 in
+    a suit game, the 4 jacks in Grand and the reversed game); 0 for Null and Ramsch.
+    """
+    n = N_TRUMP_SEQ[gt]
+    if n == 0 or gt == RAMSCH:
+        return 0
+    held = (cards >> np.uint32(TRUMP_SEQ[gt, 0])) & np.uint32(1)
+    k = 1
+    while k < n and (cards >> np.uint32(TRUMP_SEQ[gt, k])) & np.uint32(1) == held:
+        k += 1
+    return k if held else -k
+
+
+@kernel
+def null_value(flags: int) -> int:
+    """Null 23, Null hand 35, Null ouvert 46, Null ouvert hand 59 (RULES.md §3)."""
+    return NULL_VALUES[(flags & HAND) + 2 * ((flags & OUVERT) >> 3)]
+
+
+@kernel
+def base_value(gt: int, flags: int) -> int:
+    """The value an overbid is charged in multiples of: the base value, or the Null value."""
+    if gt == NULL:
+        return null_value(flags)
+    return BASE_VALUE[gt]
+
+
+@kernel
+def game_value(gt: int, flags: int, mat: int, schneider: bool, schwarz: bool) -> int:
+    """Game value: base value x multiplier, or the fixed Null value (RULES.md §5).
+
+    Announced levels count as reached even when missed (ISkO 5.2.5), and a
+    level is counted once whichever side reached it.
+    """
+    if gt == NULL:
+        return null_value(flags)
+    schneider_ann = (flags & SCHNEIDER_ANNOUNCED) != 0
+    schwarz_ann = (flags & SCHWARZ_ANNOUNCED) != 0
+    multiplier = (
+        abs(mat)
+        + 1
+        + (flags & HAND)
+        + (schneider or schneider_ann)
+        + schneider_ann
+        + (schwarz or schwarz_ann)
+        + schwarz_ann
+        + ((flags & OUVERT) >> 3)
+    )
+    return BASE_VALUE[gt] * multiplier
+
+
+@kernel
+def evaluate(gt: int, flags: int, bid: int, cards12: np.uint32, points: int, tricks: int, forfeit: bool):  # type: ignore[no-untyped-def]
+    """Result of a declared game from the declarer's side.
+
+    ``points`` and ``tricks`` are the declarer's (skat included in points);
+    ``forfeit`` marks a game the declarer lost outright (resignation, timeout).
+    Returns ``(won, value, overbid, schneider, schwarz, matadors)`` where
+    ``value`` is the value charged: for an overbid game the smallest multiple
+    of the base value that reaches the bid (RULES.md §5; Null in multiples of
+    its own value, see docs/decisions.md).
+    """
+    if gt == NULL:
+        mat = 0
+        schneider = False
+        schwarz = False
+        won = tricks == 0
+    else:
+        mat = matadors(gt, cards12)
+        schneider = points >= 90 or points <= 30
+        schwarz = tricks == 10 or tricks == 0
+        won = points >= 61
+        if flags & SCHNEIDER_ANNOUNCED and points < 90:
+            won = False
+        if flags & SCHWARZ_ANNOUNCED and tricks < 10:
+            won = False
+    value = game_value(gt, flags, mat, schneider, schwarz)
+    overbid = value < bid
+    if overbid:
+        won = False
+        unit = base_value(gt, flags)
+        value = (bid + unit - 1) // unit * unit
+    if forfeit:
+        won = False
+    return won, value, overbid, schneider, schwarz, mat
+
+
+@kernel
+def deal_score(won: bool, value: int, flags: int, params: np.ndarray) -> int:
+    """The declarer's score for the deal: +value, or -factor x value (RULES.md §5, §6).
+
+    The factor is ``LOST_FACTOR`` (2), or ``LOST_HAND_FACTOR`` for a hand game
+    (variant key ``scoring.lost_hand_factor``; 1 under pre-1999 rules).
+    """
+    if won:
+        return value
+    if flags & HAND:
+        return -params[LOST_HAND_FACTOR] * value
+    return -params[LOST_FACTOR] * value
+
+
+@kernel
+def list_points(declarer: int, won: bool, score: int, params: np.ndarray, out: np.ndarray) -> None:
+    """Seeger-Fabian list points of one deal into ``out[0..2]`` by seat (RULES.md §5).
+
+    The declarer gets his score +50 (won) or -50 (lost); when he loses, each
+    defender gets +40 (3-player table).
+    """
+    for seat in range(3):
+        out[seat] = 0
+    if declarer < 0:
+        return
+    if won:
+        out[declarer] = score + params[LIST_WON_BONUS]
+    else:
+        out[declarer] = score - params[LIST_LOST_MALUS]
+        for seat in range(3):
+            if seat != declarer:
+                out[seat] = params[LIST_DEFENDER_BONUS]
