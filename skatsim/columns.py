@@ -15,7 +15,7 @@ from .gametypes import GAME_TYPE_LABELS
 GAME_TYPE = pl.Enum(list(GAME_TYPE_LABELS.values()))
 
 EVALUATION_COLUMNS: dict[str, tuple[pl.DataType | type[pl.DataType], str]] = {
-    "game_type": (GAME_TYPE, "diamonds, hearts, spades, clubs, grand, null; passed when all pass; aborted; ramsch, reversed"),
+    "game_type": (GAME_TYPE, "diamonds hearts spades clubs grand null; passed (all passed); aborted; ramsch; reversed"),
     "declarer": (pl.Int8, "declarer's seat: 0 forehand, 1 middlehand, 2 rearhand; null when none"),
     "bid": (pl.Int16, "final bid (value bid or held); 0 when all passed"),
     "hand": (pl.Boolean, "played without picking up the skat"),
