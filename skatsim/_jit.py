@@ -9,11 +9,34 @@ instruction each.
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
+from pathlib import Path
 
 import numba
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
+
+def _source_digest() -> str:
+    """Hash of every module of the package: kernels inline each other across files,
+    and numba only checks a function's own file, so the cache is keyed by all of them."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cache_dir() -> str:
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "skatsim"
+    )
+    return os.path.join(base, _source_digest())
+
+
+numba.config.CACHE_DIR = _cache_dir()
 
 #: Decorator for every compiled kernel. ``cache=True`` keeps compiled code on
 #: disk between runs; ``nogil`` lets threads share a process; the numpy error

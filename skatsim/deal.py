@@ -45,21 +45,43 @@ def stream_key(seed: np.uint64, index: np.uint64, stream: int) -> np.uint64:
 
 @kernel
 def draw(rng: np.ndarray) -> np.uint64:
-    """Next 64 random bits of the stream held in ``rng[0]`` (a uint64 counter)."""
+    """Next 64 random bits of the stream whose counter is ``rng[0]`` (``rng`` holds 2 uint64)."""
     rng[0] += _GOLDEN
     return mix64(rng[0])
+
+
+_HALF_READY = np.uint64(1 << 32)
+
+
+@kernel
+def draw32(rng: np.ndarray) -> np.uint64:
+    """Next 32 random bits; each 64-bit draw serves two calls (``rng[1]`` keeps the spare half)."""
+    spare = rng[1]
+    if spare:
+        rng[1] = np.uint64(0)
+        return spare & _LOW32
+    bits = draw(rng)
+    rng[1] = _HALF_READY | (bits >> np.uint64(32))
+    return bits & _LOW32
 
 
 @kernel
 def below(rng: np.ndarray, n: int) -> int:
     """A uniform int in ``[0, n)`` (multiply-shift on 32 random bits; bias < 2**-27)."""
-    return int(((draw(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    return int((draw32(rng) * np.uint64(n)) >> np.uint64(32))
 
 
 @kernel
 def deal_cards(seed: np.uint64, index: np.uint64, hands: np.ndarray) -> np.uint32:
     """Deal game ``index``: fills ``hands[0..2]`` (FH, MH, RH) and returns the skat mask."""
-    deck = np.arange(32)
+    return deal_into(seed, index, hands, np.empty(32, dtype=np.int64))
+
+
+@kernel
+def deal_into(seed: np.uint64, index: np.uint64, hands: np.ndarray, deck: np.ndarray) -> np.uint32:
+    """:func:`deal_cards` with a caller-owned 32-slot scratch ``deck`` (no allocation in hot loops)."""
+    for c in range(32):
+        deck[c] = c
     key = stream_key(seed, index, STREAM_DEAL)
     bits = np.uint64(0)
     for i in range(31, 0, -1):

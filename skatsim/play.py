@@ -61,7 +61,8 @@ def new_play(state: np.ndarray, gt: int, flags: int, declarer: int, hands: np.nd
 @kernel
 def to_move(state: np.ndarray) -> int:
     """Seat whose turn it is."""
-    return (state[LEADER] + state[N_IN_TRICK]) % 3
+    seat = state[LEADER] + state[N_IN_TRICK]
+    return seat - 3 if seat >= 3 else seat
 
 
 @kernel
@@ -106,19 +107,29 @@ def play_card(state: np.ndarray, c: int) -> int:
         return E_NOT_HELD
     if not legal_moves(state[GT], hand, led_card(state)) & bit:
         return E_MUST_FOLLOW
-    state[HAND0 + seat] = hand & ~bit
+    apply_card(state, seat, c)
+    return OK
+
+
+@kernel
+def apply_card(state: np.ndarray, seat: int, c: int) -> None:
+    """Play a card already known to be legal for ``seat`` (the simulator's bots choose from
+    :func:`legal_now`); :func:`play_card` is the checked entry point for everything else."""
+    bit = np.uint32(1) << np.uint32(c)
+    state[HAND0 + seat] = hand_of(state, seat) & ~bit
     state[PLAYED] |= bit
     state[TRICK0 + state[N_IN_TRICK]] = c
     state[N_IN_TRICK] += 1
     if state[N_IN_TRICK] == 3:
         _close_trick(state)
-    return OK
 
 
 @kernel
 def _close_trick(state: np.ndarray) -> None:
     c0, c1, c2 = state[TRICK0], state[TRICK0 + 1], state[TRICK0 + 2]
-    winner = (state[LEADER] + trick_winner(state[GT], c0, c1, c2)) % 3
+    winner = state[LEADER] + trick_winner(state[GT], c0, c1, c2)
+    if winner >= 3:
+        winner -= 3
     state[TRICKS0 + winner] += 1
     state[POINTS0 + winner] += CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2]
     state[TRICK_NO] += 1

@@ -1,0 +1,74 @@
+"""Bots: compiled players for every decision of a deal.
+
+A bot is a kind code plus a parameter vector (``float64``), both per seat, so
+the simulator can seat different bots and settings side by side. The
+registry below is the one place that names bots, their parameters, defaults
+and meaning; ``skatsim bots`` prints it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import SkatsimError
+
+RANDOM = 0
+HEURISTIC = 1
+
+
+@dataclass(frozen=True)
+class BotParam:
+    """One tunable bot parameter: name, default and meaning."""
+
+    name: str
+    default: float
+    doc: str
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot kind: its code, a one-line description and its parameters (in vector order)."""
+
+    name: str
+    kind: int
+    doc: str
+    params: tuple[BotParam, ...] = ()
+
+
+N_BOT_PARAMS = 8
+
+BOTS: dict[str, BotSpec] = {
+    "random": BotSpec("random", RANDOM, "uniform legal choices at every decision (a baseline)"),
+}
+
+
+def register(spec: BotSpec) -> None:
+    """Add a bot kind to the registry (used by the bot modules at import)."""
+    if len(spec.params) > N_BOT_PARAMS:
+        raise ValueError(f"bot {spec.name} has more than {N_BOT_PARAMS} parameters")
+    BOTS[spec.name] = spec
+
+
+def parse_bots(text: str) -> tuple[str, str, str]:
+    """Parse ``--bots``: one name for all seats or three comma-separated names (FH, MH, RH)."""
+    names = [part.strip() for part in text.split(",")]
+    if len(names) == 1:
+        names = names * 3
+    if len(names) != 3:
+        raise SkatsimError(f"--bots: give one bot name or three (FH,MH,RH), got {len(names)} in {text!r}")
+    for name in names:
+        if name not in BOTS:
+            raise SkatsimError(f"--bots: unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}")
+    return names[0], names[1], names[2]
+
+
+def bot_arrays(names: tuple[str, str, str]) -> tuple[np.ndarray, np.ndarray]:
+    """Kind codes and default parameter vectors of three seated bots."""
+    kinds = np.array([BOTS[n].kind for n in names], dtype=np.int64)
+    params = np.zeros((3, N_BOT_PARAMS), dtype=np.float64)
+    for seat, name in enumerate(names):
+        for k, p in enumerate(BOTS[name].params):
+            params[seat, k] = p.default
+    return kinds, params

@@ -1,0 +1,62 @@
+"""The ``random`` bot: uniform choices among legal actions, a baseline.
+
+Bidding: at each turn pass or go on (bid the next value / hold) with equal
+chance. Declaring: hand or pickup with equal chance, two uniform discards,
+a uniform game type among diamonds, hearts, spades, clubs, Grand and Null,
+no announcements. Play: a uniform legal card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel, popcount
+from ..bidding import BID, BIDDER, HOLD, PASS, STAGE, TURN, next_bid
+from ..deal import below, draw
+
+
+@kernel
+def nth_card(mask: np.uint32, n: int) -> int:
+    """The ``n``-th lowest card (0-based) of a mask, by a branch-free binary search on bit counts."""
+    m = np.uint32(mask)
+    k = np.uint32(n)
+    pos = np.uint32(0)
+    for width in (16, 8, 4, 2, 1):
+        w = np.uint32(width)
+        low = popcount(m & ((np.uint32(1) << w) - np.uint32(1)))
+        step = np.uint32(k >= low)
+        k -= step * low
+        m >>= step * w
+        pos += step * w
+    return int(pos)
+
+
+@kernel
+def uniform_card(mask: np.uint32, rng: np.ndarray) -> int:
+    """A uniformly chosen card of a nonempty mask."""
+    return nth_card(mask, below(rng, popcount(mask)))
+
+
+@kernel
+def bid_action(state: np.ndarray, rng: np.ndarray) -> int:
+    """Pass or go on, each with probability 1/2."""
+    if draw(rng) & np.uint64(1):
+        return PASS
+    if state[STAGE] == 2 or state[TURN] == state[BIDDER]:
+        v = next_bid(state[BID])
+        return v if v > 0 else PASS
+    return HOLD
+
+
+@kernel
+def declare(hand: np.uint32, skat: np.uint32, rng: np.ndarray) -> tuple[int, int, np.uint32]:
+    """Pickup or hand, discards and game type; returns ``(game_type, picked_up, discard_mask)``."""
+    picked_up = int(draw(rng) & np.uint64(1))
+    discard = skat
+    if picked_up:
+        twelve = hand | skat
+        first = uniform_card(twelve, rng)
+        twelve &= ~(np.uint32(1) << np.uint32(first))
+        second = uniform_card(twelve, rng)
+        discard = (np.uint32(1) << np.uint32(first)) | (np.uint32(1) << np.uint32(second))
+    return below(rng, 6), picked_up, discard
