@@ -18,6 +18,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+
 def _source_digest() -> str:
     """Hash of every module of the package: kernels inline each other across files,
     and numba only checks a function's own file, so the cache is keyed by all of them."""

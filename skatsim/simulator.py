@@ -13,11 +13,22 @@ import numpy as np
 
 from . import bidding, play
 from ._jit import kernel
-from .bots import RANDOM
-from .bots import random_bot
+from .bots import RANDOM, random_bot
 from .deal import STREAM_BOTS, deal_into, pack_deal, stream_key
 from .declaration import normalise_flags
-from .evaluation import MATADORS, N_FIELDS, OVERBID, POINTS, SCHNEIDER, SCHWARZ, SCORE, TRICKS, VALUE, WON, evaluate_play
+from .evaluation import (
+    MATADORS,
+    N_FIELDS,
+    OVERBID,
+    POINTS,
+    SCHNEIDER,
+    SCHWARZ,
+    SCORE,
+    TRICKS,
+    VALUE,
+    WON,
+    evaluate_play,
+)
 from .gametypes import PASSED
 from .scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 
