@@ -14,8 +14,10 @@ import numpy as np
 from . import bidding, play
 from ._jit import kernel
 from .bots import RANDOM, random_bot
-from .deal import STREAM_BOTS, deal_into, pack_deal, stream_key
+from .cards import from_mask
+from .deal import STREAM_BOTS, deal_into, pack_deal, stream_key, unpack_deal
 from .declaration import normalise_flags
+from .errors import SkatsimError
 from .evaluation import (
     MATADORS,
     N_FIELDS,
@@ -30,6 +32,7 @@ from .evaluation import (
     evaluate_play,
 )
 from .gametypes import PASSED
+from .record import GameRecord
 from .scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 
 COLUMNS = (
@@ -88,10 +91,20 @@ COLUMNS = (
 ) = range(len(COLUMNS))
 N_COLUMNS = len(COLUMNS)
 
+# Layout of one game's action log (``--record-play``): int16 slots.
+LOG_CARDS = 0  # 30 slots: cards in the order played, -1 after the end
+LOG_N_BIDS = 30  # number of bidding actions logged (-1 when more than MAX_LOGGED_BIDS)
+LOG_BIDS = 31  # MAX_LOGGED_BIDS slots: seat * 1024 + (action + 1), action as in skatsim.bidding
+MAX_LOGGED_BIDS = 97
+LOG_WIDTH = LOG_BIDS + MAX_LOGGED_BIDS
+
 
 @kernel
-def _bid(kinds: np.ndarray, limits: np.ndarray, bstate: np.ndarray, rng: np.ndarray, row: np.ndarray) -> None:
+def _bid(
+    kinds: np.ndarray, limits: np.ndarray, bstate: np.ndarray, rng: np.ndarray, row: np.ndarray, log: np.ndarray
+) -> None:
     bidding.new_bidding(bstate)
+    n = 0
     while bstate[bidding.STAGE] != bidding.DONE:
         seat = bstate[bidding.TURN]
         if kinds[seat] == RANDOM:
@@ -99,6 +112,12 @@ def _bid(kinds: np.ndarray, limits: np.ndarray, bstate: np.ndarray, rng: np.ndar
         else:
             action = bidding.bot_action(bstate, limits[seat])
         bidding.bid_step(bstate, seat, action)
+        if n < MAX_LOGGED_BIDS:
+            log[LOG_BIDS + n] = seat * 1024 + action + 1
+            n += 1
+            log[LOG_N_BIDS] = n
+        else:
+            log[LOG_N_BIDS] = -1
         if action > 0:
             row[COL_MAX_BID_FH + seat] = action
         elif action == bidding.HOLD:
@@ -132,19 +151,19 @@ def play_game(
     bot_params: np.ndarray,
     params: np.ndarray,
     row: np.ndarray,
-    moves: np.ndarray,
+    log: np.ndarray,
     ws: tuple,
 ) -> None:
-    """Play one deal and fill ``row`` (and ``moves`` with the cards played, -1 when unplayed)."""
+    """Play one deal: fill ``row`` with its result and ``log`` with its actions (see ``LOG_*``)."""
     hands, rng, limits, bstate, state, result, deck = ws
     skat = deal_into(seed, index, hands, deck)
     rng[0] = stream_key(seed, index, STREAM_BOTS)
     rng[1] = 0
     row[:] = 0
-    moves[:] = -1
+    log[:] = -1
     row[COL_GAME_ID] = index
     row[COL_DEAL] = pack_deal(hands, skat)
-    _bid(kinds, limits, bstate, rng, row)
+    _bid(kinds, limits, bstate, rng, row, log)
     declarer = bstate[bidding.DECLARER]
     row[COL_DECLARER] = declarer
     row[COL_BID] = bstate[bidding.BID]
@@ -162,7 +181,7 @@ def play_game(
         seat = play.to_move(state)
         c = _choose_card(kinds[seat], state, rng)
         play.apply_card(state, seat, c)
-        moves[n] = c
+        log[LOG_CARDS + n] = c
         n += 1
     evaluate_play(state, bstate[bidding.BID], False, params, result)
     row[COL_GAME_TYPE] = gt
@@ -190,12 +209,40 @@ def simulate_block(
     bot_params: np.ndarray,
     params: np.ndarray,
     rows: np.ndarray,
-    moves: np.ndarray,
+    logs: np.ndarray,
 ) -> None:
-    """Play games ``first .. first + len(rows) - 1`` into ``rows`` (and ``moves`` if it has rows)."""
-    record = moves.shape[0] == rows.shape[0]
-    scratch = np.zeros(30, dtype=np.int8)
+    """Play games ``first .. first + len(rows) - 1`` into ``rows``.
+
+    ``logs`` is ``(len(rows), LOG_WIDTH)`` to record every game's actions, or
+    ``(0, LOG_WIDTH)`` to record none.
+    """
+    record = logs.shape[0] == rows.shape[0]
+    scratch = np.zeros(LOG_WIDTH, dtype=np.int16)
     ws = new_workspace()
     for i in range(rows.shape[0]):
-        target = moves[i] if record else scratch
+        target = logs[i] if record else scratch
         play_game(seed, np.uint64(first + i), kinds, bot_params, params, rows[i], target, ws)
+
+
+def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
+    """Rebuild the :class:`GameRecord` of a simulated game from its row and action log."""
+    hands = np.zeros(3, dtype=np.uint32)
+    skat = unpack_deal(np.int64(row[COL_GAME_ID + 1]), hands)
+    deal = tuple(c for seat in range(3) for c in from_mask(int(hands[seat]))) + tuple(from_mask(int(skat)))
+    n_bids = int(log[LOG_N_BIDS])
+    if n_bids < 0:
+        raise SkatsimError(f"game {row[COL_GAME_ID]}: bidding too long to be logged ({MAX_LOGGED_BIDS}+ actions)")
+    bids = tuple((int(v) // 1024, int(v) % 1024 - 1) for v in log[LOG_BIDS : LOG_BIDS + n_bids])
+    gt = int(row[COL_GAME_TYPE])
+    if gt < 0:
+        return GameRecord(deal=deal, bids=bids)
+    picked_up = not row[COL_HAND]
+    flags = (
+        (0 if picked_up else HAND)
+        | (SCHNEIDER_ANNOUNCED if row[COL_SCHNEIDER_ANNOUNCED] else 0)
+        | (SCHWARZ_ANNOUNCED if row[COL_SCHWARZ_ANNOUNCED] else 0)
+        | (OUVERT if row[COL_OUVERT] else 0)
+    )
+    cards = tuple(int(c) for c in log[LOG_CARDS : LOG_CARDS + 30] if c >= 0)
+    discards = tuple(from_mask(int(row[COL_SKAT_DISCARD]))) if picked_up else ()
+    return GameRecord(deal=deal, bids=bids, pickup=picked_up, discards=discards, game_type=gt, flags=flags, cards=cards)
