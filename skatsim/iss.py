@@ -1,0 +1,478 @@
+"""International Skat Server (ISS) game records: parse one line into a :class:`GameRecord`.
+
+An ISS record is one line ``(;GM[Skat]...ID[..]DT[..]P0[..]P1[..]P2[..]MV[...]R[...] ;)``
+(RULES.md §7). :func:`parse_line` turns the move list ``MV`` into a
+:class:`~skatsim.record.GameRecord` the engine can replay, and the server's
+result ``R`` into ``iss_*`` fields, so that every real game checks the rule
+kernels against an independent implementation. :func:`evaluate` replays a
+parsed game and checks what the record alone cannot: who played each card and
+who declared.
+
+How the move list maps to a record:
+
+* ``w <32 cards>`` is the deal (``|`` may separate hands, ``??`` hides a card;
+  a skat shown after ``<d> s`` fills hidden skat cards). A deal that still has
+  hidden cards cannot be replayed: :class:`IssFormatError`.
+* Bids are numbers, ``y`` (hold) and ``p`` (pass).
+* ``<d> s`` picks up the skat; the declaration ``<d> G.c.c`` names the two
+  discards, or comes split as ``<d> G`` then ``<d> c.c``. Without ``s`` the game
+  is a hand game. Letters after the type: ``O`` ouvert, ``H`` hand, ``S``
+  Schneider announced, ``Z`` Schwarz announced.
+* ``<p> <card>`` plays a card; ``<p> ??`` is a hidden card: the known card
+  sequence ends there and later cards are ignored (an early end still counts).
+* Early ends: the game ends when the declarer resigns (``RE``), times out or
+  leaves (``w TI.<p>``, ``w LE.<p>``), when a defender times out or leaves, or
+  when both defenders have resigned. ``SC`` (the declarer shows his cards and
+  claims the rest) and a single defender's ``RE`` end the game only when the
+  record stops there; otherwise play went on (the ISS lets the defenders
+  decline a claim). The end is recorded as the action that ended the game
+  (kinds ``claim``, ``resign``, ``timeout``, ``left``; see
+  :func:`skatsim.record._apply_end` for what each gives to whom).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .bidding import HOLD, PASS
+from .cards import CardError, iss_name, parse_card
+from .gametypes import ISS_LETTERS
+from .record import EarlyEnd, Evaluation, GameRecord, ReplayError, replay
+from .scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
+
+#: Declaration modifier letters and the flags they set.
+MODIFIERS = {"O": OUVERT, "H": HAND, "S": SCHNEIDER_ANNOUNCED, "Z": SCHWARZ_ANNOUNCED}
+#: Server end actions ``w TI.<p>`` / ``w LE.<p>`` and the EarlyEnd kinds they map to.
+SERVER_ENDS = {"TI": "timeout", "LE": "left"}
+HIDDEN = "??"
+#: The server's result words in ``R[]``, and ``passed`` for ``R[passed]``.
+RESULTS = ("win", "loss", "penalty", "passed")
+SEAT_NAMES = ("FH", "MH", "RH")
+
+_FIELD = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
+_DECLARATION = re.compile(r"([GCSHDN])([A-Z]*)$")
+_STEP = re.compile(r"(bid|card) (\d+) ")
+
+
+class IssFormatError(ValueError):
+    """An ISS line that is not a well-formed game record; the message says what and where."""
+
+
+@dataclass(frozen=True)
+class IssGame:
+    """One parsed ISS line.
+
+    ``result`` holds the server's record as ``iss_*`` fields. ``moves`` is the
+    move list as ``(who, action)`` pairs, numbered from 1 in messages (move 1
+    is the deal). ``bid_moves`` and ``card_moves`` give the move number of each
+    entry of ``record.bids`` and ``record.cards``; ``card_seats`` the seat the
+    record names for each card. ``declarer`` is the seat that picked up or
+    declared (None when nobody did), ``declare_move`` that move's number.
+    """
+
+    record: GameRecord
+    result: dict[str, object]
+    moves: tuple[tuple[str, str], ...] = ()
+    bid_moves: tuple[int, ...] = ()
+    card_moves: tuple[int, ...] = ()
+    card_seats: tuple[int, ...] = ()
+    declarer: int | None = None
+    declare_move: int = 0
+
+
+def parse_line(line: str) -> IssGame:
+    """Parse one ISS game line into an :class:`IssGame`; raises :class:`IssFormatError`."""
+    fields = _fields(line)
+    if fields.get("GM", "Skat") != "Skat":
+        raise IssFormatError(f"GM[{fields['GM']}]: not a Skat game")
+    for key in ("ID", "MV", "R"):
+        if key not in fields:
+            raise IssFormatError(f"missing field {key}[]")
+    result = {"iss_id": _int(fields["ID"], "ID[]")}
+    result.update(parse_result(fields["R"]))
+    result["iss_date"] = fields.get("DT")
+    result["iss_players"] = ",".join(fields.get(f"P{s}", "") for s in range(3))
+    return _MoveReader(_moves(fields["MV"])).read(result)
+
+
+def _fields(line: str) -> dict[str, str]:
+    """The ``KEY[value]`` fields of a line, checking the ``(; ... ;)`` frame."""
+    text = line.strip()
+    if not text.startswith("(;"):
+        raise IssFormatError("not an ISS game record (expected a line starting with '(;')")
+    if not text.endswith(";)"):
+        raise IssFormatError("record is cut off (the line does not end with ';)')")
+    body = text[2:-2]
+    fields: dict[str, str] = {}
+    for match in _FIELD.finditer(body):
+        key, value = match.groups()
+        if key in fields:
+            raise IssFormatError(f"field {key}[] given twice")
+        fields[key] = value
+    rest = _FIELD.sub("", body).strip()
+    if rest:
+        raise IssFormatError(f"unexpected text {rest[:30]!r} (expected KEY[value] fields)")
+    return fields
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise IssFormatError(f"{what}: expected an integer, got {text!r}") from None
+
+
+def parse_result(text: str) -> dict[str, object]:
+    """The server's result ``R[...]`` as ``iss_*`` fields (None where a passed game has none)."""
+    if text.strip() == "passed":
+        keys = ("declarer", "won", "score", "matadors", "overbid", "points", "tricks", "schneider", "schwarz")
+        return {"iss_result": "passed"} | {f"iss_{k}": None for k in keys}
+    words = text.split()
+    values = dict(w.split(":", 1) for w in words if ":" in w)
+    outcome = [w for w in words if w in RESULTS[:3]]
+    bid_ok = [w for w in words if w in ("bidok", "overbid")]
+    if len(outcome) != 1 or len(bid_ok) != 1:
+        raise IssFormatError(f"R[{text[:40]}]: expected one of win/loss/penalty and one of bidok/overbid")
+    number = {k: _int(values[k], f"R[] {k}:") if k in values else None for k in "dvmptsz"}
+    missing = [k for k, v in number.items() if v is None]
+    if missing:
+        raise IssFormatError(f"R[]: missing {', '.join(k + ':' for k in missing)}")
+    won = {"win": True, "loss": False}.get(outcome[0])
+    return {
+        "iss_declarer": None if number["d"] < 0 else number["d"],
+        "iss_result": outcome[0],
+        "iss_won": won,
+        "iss_score": number["v"],
+        "iss_matadors": number["m"],
+        "iss_overbid": bid_ok[0] == "overbid",
+        "iss_points": number["p"],
+        "iss_tricks": number["t"],
+        "iss_schneider": bool(number["s"]),
+        "iss_schwarz": bool(number["z"]),
+    }
+
+
+def _moves(text: str) -> list[tuple[str, str]]:
+    tokens = text.split()
+    if len(tokens) % 2:
+        raise IssFormatError("MV: odd number of tokens (each move is '<who> <action>')")
+    moves = list(zip(tokens[0::2], tokens[1::2], strict=True))
+    for n, (who, action) in enumerate(moves, start=1):
+        if who not in ("w", "0", "1", "2"):
+            raise IssFormatError(f"MV move {n} ({who} {action}): unknown player {who!r} (expected w, 0, 1 or 2)")
+    return moves
+
+
+def _card(text: str, where: str) -> int:
+    try:
+        return parse_card(text)
+    except CardError as exc:
+        raise IssFormatError(f"{where}: {exc}") from None
+
+
+@dataclass
+class _MoveReader:
+    """Walks the move list once, phase by phase, collecting the record's parts."""
+
+    moves: list[tuple[str, str]]
+    n: int = 0  # number of the move being read (1-based)
+    deal: list[int | None] = field(default_factory=list)
+    bids: list[tuple[int, int]] = field(default_factory=list)
+    bid_moves: list[int] = field(default_factory=list)
+    declarer: int | None = None
+    declare_move: int = 0
+    pickup: bool = False
+    game_type: int | None = None
+    flags: int = 0
+    discards: tuple[int, ...] = ()
+    cards: list[int] = field(default_factory=list)
+    card_moves: list[int] = field(default_factory=list)
+    card_seats: list[int] = field(default_factory=list)
+    hidden_play: bool = False
+    resigned: set[int] = field(default_factory=set)
+    pending: EarlyEnd | None = None
+    end: EarlyEnd | None = None
+
+    def fail(self, problem: str) -> IssFormatError:
+        """An error naming the current move."""
+        who, action = self.moves[self.n - 1]
+        return IssFormatError(f"MV move {self.n} ({who} {action}): {problem}")
+
+    def read(self, result: dict[str, object]) -> IssGame:
+        """Read every move and assemble the game."""
+        if not self.moves or self.moves[0][0] != "w":
+            raise IssFormatError("MV: the first move must be the deal 'w <32 cards>'")
+        self.n = 1
+        self._read_deal(self.moves[0][1])
+        for n, (who, action) in enumerate(self.moves[1:], start=2):
+            self.n = n
+            self._step(who, action)
+        if self.end is None and self.game_type is not None:
+            self.end = self.pending
+        return self._game(result)
+
+    def _step(self, who: str, action: str) -> None:
+        if self.end is not None:
+            raise self.fail("a move after the game ended")
+        if self._early_end(who, action):
+            return
+        if who == "w":
+            self._server_move(action)
+        elif self.game_type is not None and (self.discards or not self.pickup):
+            self._play(int(who), action)
+        elif self.game_type is not None:
+            self._discard(int(who), action)
+        elif action == "s":
+            self._pick_up(int(who))
+        elif _DECLARATION.match(action.split(".")[0]):
+            self._declare(int(who), action)
+        else:
+            self._bid(int(who), action)
+
+    def _read_deal(self, text: str) -> None:
+        names = re.split(r"[.|]", text)
+        if len(names) != 32:
+            raise self.fail(f"the deal must list 32 cards, got {len(names)}")
+        self.deal = [
+            None if name == HIDDEN else _card(name, f"MV move 1 (deal) card {k + 1}") for k, name in enumerate(names)
+        ]
+        known = [c for c in self.deal if c is not None]
+        if len(set(known)) != len(known):
+            twice = sorted({c for c in known if known.count(c) > 1})
+            raise self.fail(f"card {iss_name(twice[0])} is dealt twice")
+
+    def _bid(self, seat: int, action: str) -> None:
+        if self.declarer is not None:
+            raise self.fail("expected the declaration after picking up the skat")
+        if action == "y":
+            value = HOLD
+        elif action == "p":
+            value = PASS
+        elif action.isdigit():
+            value = int(action)
+        else:
+            raise self.fail("not a bid (a number, y or p), a declaration or a pickup")
+        self.bids.append((seat, value))
+        self.bid_moves.append(self.n)
+
+    def _pick_up(self, seat: int) -> None:
+        if self.pickup:
+            raise self.fail("the skat was already picked up")
+        self.pickup = True
+        self.declarer = seat
+        self.declare_move = self.n
+
+    def _server_move(self, action: str) -> None:
+        if not self.pickup or self.game_type is not None:
+            raise self.fail("unexpected server move")
+        shown = action.split(".")
+        if len(shown) != 2:
+            raise self.fail("the skat shown after a pickup must be 2 cards")
+        self._show_skat([_card(name, f"MV move {self.n} (skat)") for name in shown if name != HIDDEN])
+
+    def _show_skat(self, cards: list[int]) -> None:
+        """The skat shown after a pickup: fills hidden skat cards, must match known ones."""
+        dealt = self.deal[30:32]
+        for c in cards:
+            if c in dealt:
+                continue
+            if None not in dealt or c in self.deal:
+                raise self.fail(f"{iss_name(c)} is not in the skat dealt")
+            dealt[dealt.index(None)] = c
+        self.deal[30:32] = dealt
+
+    def _declare(self, seat: int, action: str) -> None:
+        if self.declarer is not None and seat != self.declarer:
+            raise self.fail(f"seat {seat} declares, but seat {self.declarer} picked up the skat")
+        head, *names = action.split(".")
+        match = _DECLARATION.match(head)
+        assert match is not None
+        letters = match.group(2)
+        if any(m not in MODIFIERS for m in letters) or len(set(letters)) != len(letters):
+            raise self.fail(f"unknown declaration {head!r} (type G C S H D N, then any of O H S Z)")
+        self.declarer, self.declare_move = seat, self.n
+        self.game_type = ISS_LETTERS[match.group(1)]
+        for m in letters:
+            self.flags |= MODIFIERS[m]
+        cards = [_card(name, f"MV move {self.n} (declaration)") for name in names]
+        if self.pickup and cards:
+            self._set_discards(cards[:2])
+            cards = cards[2:]
+        if cards:
+            self._check_shown(cards)
+
+    def _set_discards(self, cards: list[int]) -> None:
+        if len(cards) != 2:
+            raise self.fail(f"expected 2 discards, got {len(cards)}")
+        self.discards = tuple(cards)
+
+    def _check_shown(self, cards: list[int]) -> None:
+        """Cards shown with an ouvert declaration must be the declarer's 10 cards."""
+        if not self.flags & OUVERT or len(cards) != 10:
+            raise self.fail("a declaration lists 2 discards, or an ouvert hand of 10 cards")
+        assert self.declarer is not None
+        hand = set(self.deal[10 * self.declarer : 10 * self.declarer + 10])
+        if self.pickup:
+            hand = (hand | {self.deal[30], self.deal[31]}) - set(self.discards)
+        if None not in hand and hand != set(cards):
+            raise self.fail("the ouvert cards shown are not the declarer's hand")
+
+    def _discard(self, seat: int, action: str) -> None:
+        if seat != self.declarer:
+            raise self.fail("expected the declarer's two discards")
+        self._set_discards([_card(name, f"MV move {self.n} (discard)") for name in action.split(".")])
+
+    def _play(self, seat: int, action: str) -> None:
+        if action == HIDDEN:
+            self.hidden_play = True
+            return
+        c = _card(action, f"MV move {self.n}")
+        if self.hidden_play:
+            return
+        self.pending = None  # play went on: an earlier claim or single resignation did not end the game
+        self.cards.append(c)
+        self.card_moves.append(self.n)
+        self.card_seats.append(seat)
+
+    def _early_end(self, who: str, action: str) -> bool:
+        """Handle SC, RE, w TI.<p>, w LE.<p>; True when the move was one of them."""
+        kind, _, seat_text = action.partition(".")
+        if who == "w" and kind in SERVER_ENDS:
+            if seat_text not in ("0", "1", "2"):
+                raise self.fail("expected the seat after TI./LE.")
+            self.end = EarlyEnd(SERVER_ENDS[kind], int(seat_text))
+            return True
+        if action not in ("SC", "RE") or who == "w":
+            return False
+        seat = int(who)
+        if self.game_type is None:
+            if action == "SC":
+                raise self.fail("SC before the declaration")
+            self.end = EarlyEnd("resign", seat)
+        elif seat == self.declarer:
+            self._declarer_end(action, seat)
+        elif action == "SC":
+            raise self.fail("SC (show cards and claim the rest) by a defender")
+        else:
+            self._defender_resigns(seat)
+        return True
+
+    def _declarer_end(self, action: str, seat: int) -> None:
+        if action == "RE":
+            self.end = EarlyEnd("resign", seat)
+        else:
+            self.pending = EarlyEnd("claim", seat)
+
+    def _defender_resigns(self, seat: int) -> None:
+        self.resigned.add(seat)
+        self.pending = EarlyEnd("resign", seat)
+        if len(self.resigned) == 2:
+            self.end = self.pending
+
+    def _game(self, result: dict[str, object]) -> IssGame:
+        hidden = self.deal.count(None)
+        if hidden:
+            raise IssFormatError(
+                f"the deal has {hidden} hidden cards (??): a game with hidden cards cannot be replayed"
+            )
+        record = GameRecord(
+            deal=tuple(c for c in self.deal if c is not None),
+            bids=tuple(self.bids),
+            pickup=self.pickup,
+            discards=self.discards,
+            game_type=self.game_type,
+            flags=self.flags,
+            cards=tuple(self.cards),
+            end=self.end,
+        )
+        return IssGame(
+            record=record,
+            result=result,
+            moves=tuple(self.moves),
+            bid_moves=tuple(self.bid_moves),
+            card_moves=tuple(self.card_moves),
+            card_seats=tuple(self.card_seats),
+            declarer=self.declarer,
+            declare_move=self.declare_move,
+        )
+
+
+def evaluate(game: IssGame) -> Evaluation:
+    """Replay a parsed game with the rule kernels and check the seats the record names.
+
+    Errors name the move: :class:`ReplayError` for a step the rules reject,
+    :class:`IssFormatError` when the record names the wrong player.
+    """
+    try:
+        evaluation = replay(game.record)
+    except ReplayError as exc:
+        raise ReplayError(f"{_move_of(game, str(exc))}{exc}") from None
+    _check_declarer(game, evaluation)
+    _check_card_seats(game, evaluation)
+    return evaluation
+
+
+def _move_label(game: IssGame, n: int) -> str:
+    who, action = game.moves[n - 1]
+    return f"MV move {n} ({who} {action}): "
+
+
+def _move_of(game: IssGame, message: str) -> str:
+    """The ``MV move N (..): `` prefix for a replay error, found from the step it names."""
+    step = _STEP.match(message)
+    if step:
+        moves = game.bid_moves if step.group(1) == "bid" else game.card_moves
+        k = int(step.group(2))
+        return _move_label(game, moves[k - 1]) if 0 < k <= len(moves) else ""
+    if message.startswith(("declaration", "discard")) and game.declare_move:
+        return _move_label(game, game.declare_move)
+    return ""
+
+
+def _check_declarer(game: IssGame, evaluation: Evaluation) -> None:
+    if game.declarer is not None and evaluation.declarer is not None and game.declarer != evaluation.declarer:
+        raise IssFormatError(
+            f"{_move_label(game, game.declare_move)}seat {game.declarer} declares, "
+            f"but the bidding made seat {evaluation.declarer} the declarer"
+        )
+
+
+def _check_card_seats(game: IssGame, evaluation: Evaluation) -> None:
+    for k, seat in enumerate(game.card_seats):
+        trick = k // 3
+        if trick < len(evaluation.tricks):
+            leader = evaluation.tricks[trick].leader
+        else:
+            leader = evaluation.tricks[-1].winner if evaluation.tricks else 0
+        expected = (leader + k % 3) % 3
+        if seat != expected:
+            raise IssFormatError(
+                f"{_move_label(game, game.card_moves[k])}seat {seat} plays, but it is seat {expected}'s turn"
+            )
+
+
+#: Engine evaluation field -> server result field, for :func:`compare`.
+COMPARED = {
+    "declarer": "iss_declarer",
+    "won": "iss_won",
+    "score": "iss_score",
+    "matadors": "iss_matadors",
+    "declarer_points": "iss_points",
+    "declarer_tricks": "iss_tricks",
+    "schneider": "iss_schneider",
+    "schwarz": "iss_schwarz",
+    "overbid": "iss_overbid",
+}
+
+
+def compare(evaluation: Evaluation, result: dict[str, object]) -> dict[str, tuple[object, object]]:
+    """Fields where the engine and the server's record differ: ``{field: (engine, server)}``.
+
+    Only declared games played or ended early are compared; passed and
+    penalty records carry no result to check.
+    """
+    if result.get("iss_result") not in ("win", "loss"):
+        return {}
+    columns = evaluation.columns()
+    return {name: (columns[name], result[iss]) for name, iss in COMPARED.items() if columns[name] != result[iss]}
