@@ -58,7 +58,8 @@ class GameRecord:
     ``deal`` lists 32 cards: forehand's 10, middlehand's 10, rearhand's 10,
     then the 2 skat cards. ``bids`` are ``(seat, action)`` pairs with action a
     bid value, 0 (hold) or -1 (pass). ``declaration`` is ``None`` when all
-    passed or the game was aborted before a declaration.
+    passed or the game was aborted before a declaration. A pickup game has no
+    ``discards`` only when the declarer forfeited before discarding (``end``).
     """
 
     deal: tuple[int, ...]
@@ -172,6 +173,8 @@ def _declare(
     if err:
         raise ReplayError(f"declaration ({GAME_TYPE_LABELS.get(gt, gt)}): {declaration.ERRORS[err]}")
     if record.pickup:
+        if not record.discards and _forfeit_before_discarding(record, declarer):
+            return declaration.normalise_flags(gt, flags), skat
         if len(record.discards) != 2:
             raise ReplayError(f"discard: expected 2 cards after picking up the skat, got {len(record.discards)}")
         twelve = int(hands[declarer]) | int(skat)
@@ -185,6 +188,16 @@ def _declare(
     if record.discards:
         raise ReplayError("discard: a hand game has no discards")
     return declaration.normalise_flags(gt, flags), skat
+
+
+def _forfeit_before_discarding(record: GameRecord, declarer: int) -> bool:
+    """Whether the declarer resigned, timed out or left after declaring and before discarding.
+
+    He then holds all 12 cards: the untouched skat stays his (its points and
+    matadors count for him) and the game is lost (ISS game 10330141).
+    """
+    end = record.end
+    return end is not None and end.seat == declarer and end.kind != "claim" and not record.cards
 
 
 def _replay_cards(record: GameRecord, state: np.ndarray) -> list[Trick]:
