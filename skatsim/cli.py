@@ -7,16 +7,94 @@ usage error and ends as one line on stderr with exit code 2, never a traceback.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .errors import SkatsimError
+
+if TYPE_CHECKING:
+    from .record import Evaluation, GameRecord
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="skatsim")
 def app() -> None:
     """Simulate Skat under configurable house rules and analyse the games."""
+
+
+@app.command("import-iss")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Directory for iss_games.parquet."
+)
+@click.option("--strict", is_flag=True, help="Stop at the first line that cannot be imported (exit 2).")
+@click.option("--force", is_flag=True, help="Replace an existing iss_games.parquet.")
+def import_iss_command(file: Path, out_dir: Path, strict: bool, force: bool) -> None:
+    """Import ISS game records (one per line) into DIR/iss_games.parquet.
+
+    Lines that cannot be imported are reported on stderr as FILE:LINE: reason
+    and skipped; the summary goes to stdout.
+    """
+    from .importer import import_iss
+
+    summary = import_iss(file, out_dir, strict=strict, force=force)
+    for number, reason in summary.skipped:
+        click.echo(f"{file}:{number}: {reason}", err=True)
+    click.echo(summary.line())
+
+
+@app.command("replay")
+@click.argument("table", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--row", type=click.IntRange(min=0), help="Row of TABLE (a Parquet file with a 'record' column), from 0.")
+@click.option("--iss", "iss_file", type=click.Path(path_type=Path, dir_okay=False), help="An ISS game-record file.")
+@click.option("--line", type=click.IntRange(min=1), help="Line of the ISS file, from 1.")
+@click.option("--id", "game_id", type=int, help="Game ID (ID[]) in the ISS file.")
+def replay_command(
+    table: Path | None, row: int | None, iss_file: Path | None, line: int | None, game_id: int | None
+) -> None:
+    """Show one game trick by trick: TABLE --row N, or --iss FILE with --line N or --id ID."""
+    from .gameview import render_game
+
+    record, recorded, title = _replay_source(table, row, iss_file, line, game_id)
+    click.echo(render_game(record, _replayed(record), title=title, recorded=recorded))
+
+
+def _replay_source(
+    table: Path | None, row: int | None, iss_file: Path | None, line: int | None, game_id: int | None
+) -> tuple[GameRecord, dict[str, object] | None, str]:
+    """The record to show, the server's result if any, and a title, from the replay options."""
+    from .importer import find_iss_line, read_row
+
+    if (table is None) == (iss_file is None):
+        raise click.UsageError("give either a Parquet TABLE with --row, or --iss FILE")
+    if table is not None:
+        if row is None or line is not None or game_id is not None:
+            raise click.UsageError("a Parquet TABLE needs --row N (and no --line/--id)")
+        record, values = read_row(table, row)
+        recorded = values if "iss_result" in values else None
+        return record, recorded, f"{table} row {row}" + _iss_title(values)
+    if (line is None) == (game_id is None) or row is not None:
+        raise click.UsageError("--iss FILE needs exactly one of --line N or --id ID")
+    number, game = find_iss_line(iss_file, line=line, game_id=game_id)  # type: ignore[arg-type]
+    return game.record, game.result, f"{iss_file} line {number}" + _iss_title(game.result)
+
+
+def _iss_title(values: dict[str, object]) -> str:
+    if values.get("iss_id") is None:
+        return ""
+    return f": ISS game {values['iss_id']}, {values.get('iss_date')}, players {values.get('iss_players')}"
+
+
+def _replayed(record: GameRecord) -> Evaluation:
+    """Replay a record under the official rules; a rejected step is a one-line error."""
+    from .record import ReplayError, replay
+
+    try:
+        return replay(record)
+    except ReplayError as exc:
+        raise SkatsimError(f"cannot replay this game: {exc}") from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,158 @@
+"""A readable, trick-by-trick account of one replayed game (``skatsim replay``).
+
+:func:`render_game` turns a :class:`~skatsim.record.GameRecord` and its
+:class:`~skatsim.record.Evaluation` into plain text with card symbols
+(``♣J ♥10``): the deal, the bidding, skat and discards, the declaration,
+every trick with its leader, winner and points, an early end, and the
+evaluation. For an imported ISS game it adds the server's recorded result
+and the fields where the engine disagrees with it.
+"""
+
+from __future__ import annotations
+
+from .bidding import HOLD, PASS
+from .cards import display_name, format_cards
+from .iss import SEAT_NAMES, compare
+from .record import Evaluation, GameRecord
+
+END_WORDS = {"claim": "claims the rest", "resign": "resigns", "timeout": "times out", "left": "leaves the table"}
+
+
+def render_game(
+    record: GameRecord, evaluation: Evaluation, title: str = "", recorded: dict[str, object] | None = None
+) -> str:
+    """The whole account as text; ``recorded`` holds the ``iss_*`` fields of an ISS game."""
+    lines = [title] if title else []
+    lines += _deal(record)
+    lines.append(_bidding(record, evaluation))
+    if record.game_type is not None and evaluation.declarer is not None:
+        lines.append(_skat(record, evaluation.declarer))
+        lines.append(_declaration(evaluation))
+        lines += _tricks(record, evaluation)
+    if record.end is not None:
+        lines.append(_end(record, evaluation))
+    lines.append(_result(evaluation))
+    if recorded is not None and recorded.get("iss_result") is not None:
+        lines += _recorded(evaluation, recorded)
+    return "\n".join(lines)
+
+
+def _cards(cards: tuple[int, ...] | list[int]) -> str:
+    return format_cards(list(cards), display=True)
+
+
+def _deal(record: GameRecord) -> list[str]:
+    hands = [f"  {SEAT_NAMES[s]:<4} {_cards(record.deal[10 * s : 10 * s + 10])}" for s in range(3)]
+    return ["Deal", *hands, f"  Skat {_cards(record.deal[30:])}"]
+
+
+def _bid_word(seat: int, action: int) -> str:
+    name = SEAT_NAMES[seat]
+    if action == HOLD:
+        return f"{name} holds"
+    if action == PASS:
+        return f"{name} passes"
+    return f"{name} {action}"
+
+
+def _bidding(record: GameRecord, evaluation: Evaluation) -> str:
+    steps = ", ".join(_bid_word(seat, action) for seat, action in record.bids) or "none"
+    if evaluation.declarer is None:
+        return f"Bidding: {steps}"
+    return f"Bidding: {steps} -> declarer {SEAT_NAMES[evaluation.declarer]} at {evaluation.bid}"
+
+
+def _skat(record: GameRecord, declarer: int) -> str:
+    name = SEAT_NAMES[declarer]
+    if not record.pickup:
+        return f"Skat: {name} plays hand (skat {_cards(record.deal[30:])} untouched)"
+    if not record.discards:
+        return f"Skat: {name} picks up {_cards(record.deal[30:])}; no discards (the game ended first)"
+    return f"Skat: {name} picks up {_cards(record.deal[30:])}, discards {_cards(record.discards)}"
+
+
+def _declaration(evaluation: Evaluation) -> str:
+    words = [evaluation.game_type]
+    flags = [(evaluation.hand, "hand"), (evaluation.ouvert, "ouvert")]
+    flags += [
+        (evaluation.schneider_announced, "Schneider announced"),
+        (evaluation.schwarz_announced, "Schwarz announced"),
+    ]
+    words += [word for on, word in flags if on]
+    assert evaluation.declarer is not None
+    return f"Declaration: {SEAT_NAMES[evaluation.declarer]} plays {', '.join(words)}"
+
+
+def _played(leader: int, cards: tuple[int, ...] | list[int]) -> str:
+    return "  ".join(f"{SEAT_NAMES[(leader + k) % 3]} {display_name(c):<3}" for k, c in enumerate(cards))
+
+
+def _tricks(record: GameRecord, evaluation: Evaluation) -> list[str]:
+    lines = ["Tricks"]
+    for n, trick in enumerate(evaluation.tricks, start=1):
+        lines.append(f"  {n:>2}  {_played(trick.leader, trick.cards)}  -> {SEAT_NAMES[trick.winner]} {trick.points:>2}")
+    rest = record.cards[3 * len(evaluation.tricks) :]
+    if rest:
+        leader = evaluation.tricks[-1].winner if evaluation.tricks else 0
+        lines.append(f"  {len(evaluation.tricks) + 1:>2}  {_played(leader, rest)}  (unfinished)")
+    if len(lines) == 1:
+        lines.append("  no card played")
+    return lines
+
+
+def _end(record: GameRecord, evaluation: Evaluation) -> str:
+    end = record.end
+    assert end is not None
+    who = SEAT_NAMES[end.seat]
+    if evaluation.declarer is None:
+        return f"End: {who} {END_WORDS.get(end.kind, end.kind)} before a declaration"
+    role = "declarer" if end.seat == evaluation.declarer else "defender"
+    when = f"after {len(evaluation.tricks)} tricks"
+    if len(record.cards) > 3 * len(evaluation.tricks):
+        when = f"during trick {len(evaluation.tricks) + 1}"
+    return f"End: {who} ({role}) {END_WORDS.get(end.kind, end.kind)} {when}"
+
+
+def _matadors(m: object) -> str:
+    if not isinstance(m, int) or m == 0:
+        return "no matadors"
+    return f"with {m}" if m > 0 else f"without {-m}"
+
+
+def _levels(schneider: object, schwarz: object) -> str:
+    return ", ".join(word for on, word in ((schneider, "Schneider"), (schwarz, "Schwarz")) if on) or "no Schneider"
+
+
+def _result(evaluation: Evaluation) -> str:
+    if evaluation.game_type == "passed":
+        return "Result: all passed, no game"
+    if evaluation.game_type == "aborted":
+        return "Result: aborted before a declaration, no score"
+    outcome = "won" if evaluation.won else "lost"
+    overbid = " (overbid)" if evaluation.overbid else ""
+    return (
+        f"Result: {outcome}{overbid}: {_matadors(evaluation.matadors)}, {evaluation.declarer_points} card points, "
+        f"{evaluation.declarer_tricks} tricks, {_levels(evaluation.schneider, evaluation.schwarz)}; "
+        f"value {evaluation.game_value}, score {evaluation.score:+d}"
+    )
+
+
+def _recorded(evaluation: Evaluation, recorded: dict[str, object]) -> list[str]:
+    verdict = recorded["iss_result"]
+    if verdict == "passed":
+        return ["Server: passed"]
+    declarer = recorded["iss_declarer"]
+    who = f"declarer {SEAT_NAMES[declarer]}" if isinstance(declarer, int) else "no declarer"
+    line = (
+        f"Server: {verdict}{' (overbid)' if recorded['iss_overbid'] else ''}, {who}: "
+        f"{_matadors(recorded['iss_matadors'])}, {recorded['iss_points']} card points, "
+        f"{recorded['iss_tricks']} tricks, "
+        f"{_levels(recorded['iss_schneider'], recorded['iss_schwarz'])}; score {recorded['iss_score']:+d}"
+    )
+    if verdict not in ("win", "loss"):
+        return [line]
+    diff = compare(evaluation, recorded)
+    if not diff:
+        return [line, "Engine and server agree."]
+    parts = "; ".join(f"{name}: engine {engine}, server {server}" for name, (engine, server) in diff.items())
+    return [line, f"Engine and server differ: {parts}"]

@@ -1,0 +1,207 @@
+"""Import a file of ISS game records into a Parquet table of evaluated games.
+
+:func:`import_iss` reads an ISS file line by line (RULES.md §7), replays every
+game with the rule kernels (:func:`skatsim.iss.evaluate`) and writes
+``iss_games.parquet``: ``iss_id``, the shared evaluation columns
+(:mod:`skatsim.columns`, same order and dtypes as simulated runs), the
+server's recorded result (``iss_*``) and a ``record`` column holding the
+:class:`~skatsim.record.GameRecord` as JSON, so that ``skatsim replay`` can
+show any row again. A line that cannot be imported is reported with its
+number and skipped (or stops the import with ``strict``); the table is
+written atomically and never overwrites an earlier one unless asked to.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from .columns import evaluation_schema
+from .errors import SkatsimError
+from .iss import IssFormatError, IssGame, evaluate, parse_line
+from .record import Evaluation, GameRecord, ReplayError
+
+#: Name of the table :func:`import_iss` writes in its output directory.
+ISS_TABLE = "iss_games.parquet"
+
+#: The server's recorded result, after the evaluation columns: name -> (dtype, meaning).
+ISS_COLUMNS: dict[str, tuple[pl.DataType | type[pl.DataType], str]] = {
+    "iss_declarer": (pl.Int8, "declarer's seat as the server recorded it (d:); null when none"),
+    "iss_result": (pl.Enum(["win", "loss", "penalty", "passed"]), "the server's verdict"),
+    "iss_won": (pl.Boolean, "win -> true, loss -> false; null for penalty and passed"),
+    "iss_score": (pl.Int32, "declarer's score (v:)"),
+    "iss_matadors": (pl.Int8, "matadors (m:), +with / -without, 0 for Null"),
+    "iss_overbid": (pl.Boolean, "recorded as overbid"),
+    "iss_points": (pl.Int16, "declarer's card points incl. skat (p:)"),
+    "iss_tricks": (pl.Int8, "declarer's tricks (t:)"),
+    "iss_schneider": (pl.Boolean, "Schneider reached (s:)"),
+    "iss_schwarz": (pl.Boolean, "Schwarz reached (z:)"),
+    "iss_date": (pl.String, "date and time of the game (DT[])"),
+    "iss_players": (pl.String, "player names of seats 0, 1, 2 (P0..P2), joined with ','"),
+}
+
+
+def iss_table_schema() -> dict[str, pl.DataType | type[pl.DataType]]:
+    """Column order and dtypes of ``iss_games.parquet``."""
+    schema: dict[str, pl.DataType | type[pl.DataType]] = {"iss_id": pl.Int64}
+    schema.update(evaluation_schema())
+    schema.update({name: dtype for name, (dtype, _) in ISS_COLUMNS.items()})
+    schema["record"] = pl.String
+    return schema
+
+
+@dataclass
+class ImportSummary:
+    """What an import did: lines read, games imported, lines skipped with their reasons."""
+
+    source: Path
+    table: Path | None = None
+    lines_read: int = 0
+    blank: int = 0
+    imported: int = 0
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+    def line(self) -> str:
+        """One-line summary for the user."""
+        blank = f" ({self.blank} blank)" if self.blank else ""
+        where = f" -> {self.table}" if self.table else ""
+        return (
+            f"{self.source}: {self.lines_read} lines read{blank}, {self.imported} games imported, "
+            f"{len(self.skipped)} skipped{where}"
+        )
+
+
+def import_iss(path: str | Path, out_dir: str | Path, strict: bool = False, force: bool = False) -> ImportSummary:
+    """Import the ISS records in ``path`` into ``out_dir/iss_games.parquet``.
+
+    Bad lines are skipped and listed in the summary; with ``strict`` the first
+    one raises :class:`SkatsimError` and nothing is written. An existing table
+    is only replaced with ``force``. Raises :class:`SkatsimError` when the file
+    cannot be read or no game could be imported.
+    """
+    path, target = Path(path), Path(out_dir) / ISS_TABLE
+    _check_target(target, force)
+    summary = ImportSummary(source=path)
+    rows: list[dict[str, object]] = []
+    first_line: dict[int, int] = {}
+    for number, text in _lines(path):
+        summary.lines_read += 1
+        if not text.strip():
+            summary.blank += 1
+            continue
+        try:
+            rows.append(_row(number, text, first_line))
+        except (IssFormatError, ReplayError) as exc:
+            if strict:
+                raise SkatsimError(f"{path}:{number}: {exc} (--strict: stopped, nothing written)") from None
+            summary.skipped.append((number, str(exc)))
+    if not rows:
+        raise SkatsimError(f"{path}: no game imported ({summary.lines_read} lines read, {len(summary.skipped)} bad)")
+    _write_atomic(pl.DataFrame(rows, schema=iss_table_schema(), orient="row"), target)
+    summary.imported, summary.table = len(rows), target
+    return summary
+
+
+def _check_target(target: Path, force: bool) -> None:
+    if target.parent.exists() and not target.parent.is_dir():
+        raise SkatsimError(f"--out {target.parent}: not a directory")
+    if target.exists() and not force:
+        raise SkatsimError(f"{target} already exists; use --force to replace it")
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """Numbered lines of a file; undecodable bytes become U+FFFD (they only matter in names)."""
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise SkatsimError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with handle:
+        try:
+            for number, raw in enumerate(handle, start=1):
+                yield number, raw.decode("utf-8", errors="replace")
+        except OSError as exc:
+            raise SkatsimError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _row(number: int, text: str, first_line: dict[int, int]) -> dict[str, object]:
+    """The table row of one line; a game ID seen before is an error naming its first line."""
+    game = parse_line(text)
+    iss_id = int(game.result["iss_id"])  # type: ignore[call-overload]
+    if iss_id in first_line:
+        raise IssFormatError(f"game ID {iss_id} already imported from line {first_line[iss_id]}")
+    evaluation = evaluate(game)
+    first_line[iss_id] = number
+    return table_row(game, evaluation)
+
+
+def table_row(game: IssGame, evaluation: Evaluation) -> dict[str, object]:
+    """One row of the table: ``iss_id``, evaluation columns, ``iss_*`` columns, ``record``."""
+    row: dict[str, object] = {"iss_id": game.result["iss_id"]}
+    row.update(evaluation.columns())
+    row.update({name: game.result[name] for name in ISS_COLUMNS})
+    row["record"] = game.record.to_json()
+    return row
+
+
+def _write_atomic(frame: pl.DataFrame, target: Path) -> None:
+    """Write to a temporary file beside ``target``, then rename it into place."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        frame.write_parquet(tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+_ID = re.compile(r"ID\[(\d+)\]")
+
+
+def find_iss_line(path: str | Path, line: int | None = None, game_id: int | None = None) -> tuple[int, IssGame]:
+    """The game on line ``line`` (1-based) of an ISS file, or the first with ``ID[game_id]``."""
+    path = Path(path)
+    for number, text in _lines(path):
+        if number == line or (game_id is not None and _line_id(text) == game_id):
+            try:
+                return number, parse_line(text)
+            except IssFormatError as exc:
+                raise SkatsimError(f"{path}:{number}: {exc}") from None
+    wanted = f"line {line}" if line is not None else f"a game with ID {game_id}"
+    raise SkatsimError(f"{path}: no {wanted}")
+
+
+def _line_id(text: str) -> int | None:
+    match = _ID.search(text)
+    return int(match.group(1)) if match else None
+
+
+def read_row(path: str | Path, row: int) -> tuple[GameRecord, dict[str, object]]:
+    """The record of row ``row`` (0-based) of a Parquet table with a ``record`` column, and the row.
+
+    Any table that stores :meth:`GameRecord.to_json` in ``record`` works: the
+    ISS import, and simulated runs that keep their records.
+    """
+    path = Path(path)
+    try:
+        frame = pl.scan_parquet(path)
+        names = frame.collect_schema().names()
+        size = frame.select(pl.len()).collect().item()
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise SkatsimError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
+    if "record" not in names:
+        raise SkatsimError(f"{path}: no 'record' column; only tables that store game records can be replayed")
+    if not 0 <= row < size:
+        raise SkatsimError(f"{path}: --row {row} out of range (the table has {size} rows, numbered from 0)")
+    values = frame.slice(row, 1).collect().row(0, named=True)
+    try:
+        return GameRecord.from_json(values["record"]), values
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SkatsimError(f"{path}: row {row}: the record is not a valid game record ({exc})") from None
