@@ -20,11 +20,12 @@ from numba.extending import intrinsic
 
 
 def _source_digest() -> str:
-    """Hash of every module of the package: kernels inline each other across files,
-    and numba only checks a function's own file, so the cache is keyed by all of them."""
+    """Hash of every module and data table of the package: kernels inline each other (and
+    constant tables) across files, and numba only checks a function's own file, so the
+    cache is keyed by all of them."""
     digest = hashlib.sha256()
     package = Path(__file__).resolve().parent
-    for path in sorted(package.rglob("*.py")):
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.json")]):
         digest.update(path.relative_to(package).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -46,28 +47,39 @@ numba.config.CACHE_DIR = _cache_dir()
 kernel = functools.partial(numba.njit, cache=True, nogil=True, error_model="numpy")
 
 
+def _as_int64(builder, value):  # type: ignore[no-untyped-def]
+    """Widen or narrow an LLVM integer to i64, so bit counts and indices are plain ``int64``
+    (numba would unify an unsigned result with signed ints to float64)."""
+    i64 = ir.IntType(64)
+    if value.type.width < 64:
+        return builder.zext(value, i64)
+    if value.type.width > 64:
+        return builder.trunc(value, i64)
+    return value
+
+
 @intrinsic
 def popcount(typingctx, x):  # type: ignore[no-untyped-def]
-    """Number of set bits of an integer (LLVM ``ctpop``)."""
+    """Number of set bits of an integer (LLVM ``ctpop``), as int64."""
     if not isinstance(x, types.Integer):
         return None
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctpop(args[0])
+        return _as_int64(builder, builder.ctpop(args[0]))
 
-    return x(x), codegen
+    return types.int64(x), codegen
 
 
 @intrinsic
 def lowest_bit(typingctx, x):  # type: ignore[no-untyped-def]
-    """Index of the lowest set bit (LLVM ``cttz``); the bit width for zero."""
+    """Index of the lowest set bit (LLVM ``cttz``) as int64; the bit width for zero."""
     if not isinstance(x, types.Integer):
         return None
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+        return _as_int64(builder, builder.cttz(args[0], ir.Constant(ir.IntType(1), 0)))
 
-    return x(x), codegen
+    return types.int64(x), codegen
 
 
 @intrinsic
@@ -80,6 +92,6 @@ def highest_bit(typingctx, x):  # type: ignore[no-untyped-def]
         (val,) = args
         lz = builder.ctlz(val, ir.Constant(ir.IntType(1), 0))
         width = ir.Constant(val.type, val.type.width - 1)
-        return builder.sub(width, lz)
+        return _as_int64(builder, builder.sub(width, lz))
 
-    return x(x), codegen
+    return types.int64(x), codegen

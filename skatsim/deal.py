@@ -68,7 +68,7 @@ def draw32(rng: np.ndarray) -> np.uint64:
 @kernel
 def below(rng: np.ndarray, n: int) -> int:
     """A uniform int in ``[0, n)`` (multiply-shift on 32 random bits; bias < 2**-27)."""
-    return int((draw32(rng) * np.uint64(n)) >> np.uint64(32))
+    return np.int64((draw32(rng) * np.uint64(n)) >> np.uint64(32))
 
 
 @kernel
@@ -88,7 +88,7 @@ def deal_into(seed: np.uint64, index: np.uint64, hands: np.ndarray, deck: np.nda
         if i % 2 == 1:
             key += _GOLDEN
             bits = mix64(key)
-        j = int(((bits & _LOW32) * np.uint64(i + 1)) >> np.uint64(32))
+        j = np.int64(((bits & _LOW32) * np.uint64(i + 1)) >> np.uint64(32))
         bits >>= np.uint64(32)
         deck[i], deck[j] = deck[j], deck[i]
     for seat in range(3):
@@ -121,7 +121,7 @@ def unpack_deal(packed: np.int64, hands: np.ndarray) -> np.uint32:
     for seat in range(3):
         hands[seat] = 0
     for c in range(32):
-        owner = int((bits >> np.uint64(2 * c)) & np.uint64(3))
+        owner = np.int64((bits >> np.uint64(2 * c)) & np.uint64(3))
         if owner == SKAT_OWNER:
             skat |= np.uint32(1) << np.uint32(c)
         else:

@@ -13,7 +13,8 @@ import numpy as np
 
 from . import bidding, play
 from ._jit import kernel
-from .bots import RANDOM, random_bot
+from .bots import HEURISTIC, RANDOM, cardplay, heuristic, random_bot
+from .bots.model import MODEL
 from .cards import from_mask
 from .deal import STREAM_BOTS, deal_into, pack_deal, stream_key, unpack_deal
 from .declaration import normalise_flags
@@ -125,13 +126,50 @@ def _bid(
 
 
 @kernel
-def _choose_card(kind: int, state: np.ndarray, rng: np.ndarray) -> int:
-    return random_bot.uniform_card(play.legal_now(state), rng)
+def _limits(kinds: np.ndarray, bot_params: np.ndarray, hands: np.ndarray, limits: np.ndarray) -> None:
+    for seat in range(3):
+        limits[seat] = 0
+        if kinds[seat] == HEURISTIC:
+            limits[seat] = heuristic.bid_limit(MODEL, bot_params[seat], hands[seat], seat)
 
 
 @kernel
-def new_workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Scratch arrays for :func:`play_game`: hands, rng, limits, bidding, play, result, deck."""
+def _declare(
+    kind: int, bot: np.ndarray, hands: np.ndarray, skat: np.uint32, declarer: int, bid: int, rng: np.ndarray
+) -> tuple[int, int, np.uint32]:
+    """Declaration of the declarer's bot: ``(game_type, flags, declarer_skat)``; updates his hand."""
+    if kind == RANDOM:
+        gt, picked_up, dskat = random_bot.declare(hands[declarer], skat, rng)
+        flags = 0 if picked_up else HAND
+    else:
+        gt, flags, dskat = heuristic.declare(MODEL, bot, hands[declarer], skat, declarer, bid)
+    if not flags & HAND:
+        hands[declarer] = (hands[declarer] | skat) & ~dskat
+    return gt, normalise_flags(gt, flags), dskat
+
+
+@kernel
+def play_out(state: np.ndarray, kinds: np.ndarray, voids: np.ndarray, rng: np.ndarray, log: np.ndarray) -> None:
+    """Play the cards to the end, each seat's bot choosing; cards go to ``log[LOG_CARDS:]``."""
+    voids[:] = 0
+    n = 0
+    while not state[play.OVER]:
+        seat = play.to_move(state)
+        if kinds[seat] == RANDOM:
+            c = random_bot.uniform_card(play.legal_now(state), rng)
+        else:
+            c = cardplay.choose_card(state, seat, voids)
+        cardplay.note_voids(state, seat, c, voids)
+        play.apply_card(state, seat, c)
+        log[LOG_CARDS + n] = c
+        n += 1
+
+
+@kernel
+def new_workspace() -> tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]:
+    """Scratch arrays for :func:`play_game`: hands, rng, limits, bidding, play, result, deck, voids."""
     return (
         np.zeros(3, dtype=np.uint32),
         np.zeros(2, dtype=np.uint64),
@@ -140,6 +178,7 @@ def new_workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.
         np.zeros(play.N_FIELDS, dtype=np.int64),
         np.zeros(N_FIELDS, dtype=np.int64),
         np.zeros(32, dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
     )
 
 
@@ -155,7 +194,7 @@ def play_game(
     ws: tuple,
 ) -> None:
     """Play one deal: fill ``row`` with its result and ``log`` with its actions (see ``LOG_*``)."""
-    hands, rng, limits, bstate, state, result, deck = ws
+    hands, rng, limits, bstate, state, result, deck, voids = ws
     skat = deal_into(seed, index, hands, deck)
     rng[0] = stream_key(seed, index, STREAM_BOTS)
     rng[1] = 0
@@ -163,6 +202,7 @@ def play_game(
     log[:] = -1
     row[COL_GAME_ID] = index
     row[COL_DEAL] = pack_deal(hands, skat)
+    _limits(kinds, bot_params, hands, limits)
     _bid(kinds, limits, bstate, rng, row, log)
     declarer = bstate[bidding.DECLARER]
     row[COL_DECLARER] = declarer
@@ -170,19 +210,11 @@ def play_game(
     if declarer < 0:
         row[COL_GAME_TYPE] = PASSED
         return
-    gt, picked_up, discard = random_bot.declare(hands[declarer], skat, rng)
-    flags = normalise_flags(gt, 0 if picked_up else HAND)
-    if picked_up:
-        hands[declarer] = (hands[declarer] | skat) & ~discard
-        row[COL_SKAT_DISCARD] = discard
-    play.new_play(state, gt, flags, declarer, hands, discard)
-    n = 0
-    while not state[play.OVER]:
-        seat = play.to_move(state)
-        c = _choose_card(kinds[seat], state, rng)
-        play.apply_card(state, seat, c)
-        log[LOG_CARDS + n] = c
-        n += 1
+    gt, flags, dskat = _declare(kinds[declarer], bot_params[declarer], hands, skat, declarer, row[COL_BID], rng)
+    if not flags & HAND:
+        row[COL_SKAT_DISCARD] = dskat
+    play.new_play(state, gt, flags, declarer, hands, dskat)
+    play_out(state, kinds, voids, rng, log)
     evaluate_play(state, bstate[bidding.BID], False, params, result)
     row[COL_GAME_TYPE] = gt
     row[COL_HAND] = (flags & HAND) != 0

@@ -41,7 +41,25 @@ N_BOT_PARAMS = 8
 
 BOTS: dict[str, BotSpec] = {
     "random": BotSpec("random", RANDOM, "uniform legal choices at every decision (a baseline)"),
+    "heuristic": BotSpec(
+        "heuristic",
+        HEURISTIC,
+        "club-player habits: calibrated hand evaluation for bidding and declaring, rule-based card play",
+        (
+            BotParam(
+                "risk", 0.60, "bid a game taken with the skat when its estimated win probability is at least this"
+            ),
+            BotParam(
+                "hand_risk", 0.80, "play (and bid) a hand game when its estimated win probability is at least this"
+            ),
+            BotParam("grand_bias", 0.0, "log-odds added to every Grand estimate (> 0 favours Grand)"),
+            BotParam("null_bias", 0.0, "log-odds added to every Null estimate (> 0 favours Null)"),
+            BotParam("suit_bias", 0.0, "log-odds added to every suit-game estimate (> 0 favours suit games)"),
+        ),
+    ),
 }
+#: The bots seated when ``--bots`` is not given.
+DEFAULT_BOTS = "heuristic"
 
 
 def register(spec: BotSpec) -> None:

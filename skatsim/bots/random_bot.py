@@ -28,7 +28,7 @@ def nth_card(mask: np.uint32, n: int) -> int:
         k -= step * low
         m >>= step * w
         pos += step * w
-    return int(pos)
+    return np.int64(pos)
 
 
 @kernel
@@ -51,7 +51,7 @@ def bid_action(state: np.ndarray, rng: np.ndarray) -> int:
 @kernel
 def declare(hand: np.uint32, skat: np.uint32, rng: np.ndarray) -> tuple[int, int, np.uint32]:
     """Pickup or hand, discards and game type; returns ``(game_type, picked_up, discard_mask)``."""
-    picked_up = int(draw(rng) & np.uint64(1))
+    picked_up = np.int64(draw(rng) & np.uint64(1))
     discard = skat
     if picked_up:
         twelve = hand | skat

@@ -1,0 +1,73 @@
+"""Calibrate the heuristic bot's win-probability model by self-play and write calibration.json.
+
+    python scripts/calibrate_bots.py --deals 100000 --seed 2024
+
+Every seat plays every candidate game hand and with the skat on each deal
+(:mod:`skatsim.bots.calibrate`); one logistic regression per game class and
+situation is fitted and written to ``skatsim/bots/calibration.json`` with
+the sample counts and the observed win rates, so the table can be audited.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from skatsim.bots.calibrate import SAMPLES_PER_DEAL, calibration_samples, fit_logistic
+from skatsim.bots.handeval import FEATURE_NAMES, N_CLASSES, N_FEATURES, N_SITUATIONS, NULL_FEATURE_NAMES
+from skatsim.bots.model import CALIBRATION_FILE
+
+CLASS_NAMES = ("suit", "grand", "null", "null_ouvert")
+SITUATION_NAMES = ("before_pickup", "hand", "after_pickup")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--out", default=str(CALIBRATION_FILE))
+    args = parser.parse_args()
+    n = args.deals * SAMPLES_PER_DEAL
+    x = np.zeros((n, N_FEATURES), dtype=np.float64)
+    y = np.zeros(n, dtype=np.float64)
+    row = np.zeros(n, dtype=np.int64)
+    start = time.perf_counter()
+    calibration_samples(np.uint64(args.seed), 0, args.deals, x, y, row)
+    print(f"{n:,} samples from {args.deals:,} deals in {time.perf_counter() - start:.1f} s")
+    coefficients = []
+    summary = []
+    for r in range(N_CLASSES * N_SITUATIONS):
+        sel = row == r
+        w = fit_logistic(x[sel], y[sel])
+        coefficients.append([round(float(v), 5) for v in w])
+        summary.append(
+            {
+                "class": CLASS_NAMES[r // N_SITUATIONS],
+                "situation": SITUATION_NAMES[r % N_SITUATIONS],
+                "samples": int(sel.sum()),
+                "win_rate": round(float(y[sel].mean()), 4),
+            }
+        )
+        print(summary[-1])
+    data = {
+        "note": "written by scripts/calibrate_bots.py; rows are class x situation, columns the features",
+        "deals": args.deals,
+        "seed": args.seed,
+        "classes": CLASS_NAMES,
+        "situations": SITUATION_NAMES,
+        "feature_names": FEATURE_NAMES,
+        "null_feature_names": NULL_FEATURE_NAMES,
+        "rows": summary,
+        "coefficients": coefficients,
+    }
+    with open(args.out, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1)
+        fh.write("\n")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

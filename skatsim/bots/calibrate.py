@@ -1,0 +1,128 @@
+"""Self-play calibration of the heuristic bot's win-probability model.
+
+For many deals, every seat plays every candidate game (four suits, Grand,
+Null, Null ouvert), once hand and once after picking up the skat, against
+heuristic defenders. Each play-out gives samples ``(class, situation,
+features, won)``; a logistic regression per class and situation turns them
+into the coefficient table in ``calibration.json``. Run it with
+``python scripts/calibrate_bots.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import play
+from .._jit import kernel
+from ..deal import STREAM_BOTS, deal_cards, stream_key
+from ..declaration import normalise_flags
+from ..evaluation import N_FIELDS, WON, evaluate_play
+from ..gametypes import NULL
+from ..rules import official_params
+from ..scoring import HAND, OUVERT
+from ..tricks import card_points
+from .cardplay import choose_card, note_voids
+from .handeval import (
+    AFTER_PICKUP,
+    BEFORE_PICKUP,
+    HAND_GAME,
+    N_FEATURES,
+    N_SITUATIONS,
+    choose_discard,
+    class_of,
+    features,
+)
+from .heuristic import _CANDIDATE_GT, _CANDIDATE_OUVERT, N_CANDIDATES
+
+SAMPLES_PER_DEAL = 3 * N_CANDIDATES * 3
+
+
+@kernel
+def _play_out(state: np.ndarray, voids: np.ndarray) -> None:
+    voids[:] = 0
+    while not state[play.OVER]:
+        seat = play.to_move(state)
+        c = choose_card(state, seat, voids)
+        note_voids(state, seat, c, voids)
+        play.apply_card(state, seat, c)
+
+
+@kernel
+def calibration_samples(
+    seed: np.uint64, first: int, n_deals: int, x: np.ndarray, y: np.ndarray, row: np.ndarray
+) -> None:
+    """Fill ``SAMPLES_PER_DEAL`` samples per deal: features ``x``, outcome ``y`` and model ``row``."""
+    params = official_params_kernel()
+    hands = np.zeros(3, dtype=np.uint32)
+    work = np.zeros(3, dtype=np.uint32)
+    state = np.zeros(play.N_FIELDS, dtype=np.int64)
+    result = np.zeros(N_FIELDS, dtype=np.int64)
+    voids = np.zeros(3, dtype=np.int64)
+    f = np.zeros(N_FEATURES)
+    s = 0
+    for i in range(n_deals):
+        skat = deal_cards(seed, np.uint64(first + i), hands)
+        for d in range(3):
+            for k in range(N_CANDIDATES):
+                gt = _CANDIDATE_GT[k]
+                ouvert = _CANDIDATE_OUVERT[k] == 1
+                cls = class_of(gt, ouvert)
+                for hand in range(2):
+                    work[:] = hands
+                    if hand:
+                        flags = HAND | (OUVERT if ouvert else 0)
+                        dskat = skat
+                    else:
+                        flags = OUVERT if ouvert else 0
+                        dskat = choose_discard(gt, hands[d] | skat)
+                        work[d] = (hands[d] | skat) & ~dskat
+                    play.new_play(state, gt, normalise_flags(gt, flags), d, work, dskat)
+                    _play_out(state, voids)
+                    evaluate_play(state, 0, False, params, result)
+                    won = result[WON]
+                    if hand:
+                        features(gt, hands[d], 0.0, d, f)
+                        x[s, :] = f
+                        y[s] = won
+                        row[s] = cls * N_SITUATIONS + HAND_GAME
+                        s += 1
+                    else:
+                        features(gt, hands[d], 0.0, d, f)
+                        x[s, :] = f
+                        y[s] = won
+                        row[s] = cls * N_SITUATIONS + BEFORE_PICKUP
+                        s += 1
+                        features(gt, work[d], float(card_points(dskat)), d, f)
+                        x[s, :] = f
+                        y[s] = won
+                        row[s] = cls * N_SITUATIONS + AFTER_PICKUP
+                        s += 1
+        _ = NULL
+
+
+_OFFICIAL = official_params()
+
+
+@kernel
+def official_params_kernel() -> np.ndarray:
+    """The official parameter array inside compiled code."""
+    return _OFFICIAL.copy()
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 25) -> np.ndarray:
+    """Logistic regression by Newton's method with a small ridge penalty (no intercept added:
+    feature 0 is the constant)."""
+    w = np.zeros(x.shape[1])
+    for _ in range(iterations):
+        z = np.clip(x @ w, -30, 30)
+        p = 1.0 / (1.0 + np.exp(-z))
+        grad = x.T @ (p - y) + l2 * len(y) * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + l2 * len(y) * np.eye(x.shape[1])
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-8:
+            break
+    return w
+
+
+_ = (STREAM_BOTS, stream_key)

@@ -1,0 +1,303 @@
+"""Heuristic card play for the declarer and both defenders (suit games, Grand, reversed game, Null).
+
+What a player knows: his hand, every card played, his own skat if declarer,
+and which seats have shown a void in which group (``voids[seat]`` bit per
+group, kept by the simulator as cards fall). Plays are the habits of club
+players: the declarer pulls trumps while he holds the top one and cashes
+aces and tens once they are masters; defenders cash their aces, smear points
+onto a trick the partner has won, trump in only when it pays and lead
+through the declarer. In Null the declarer ducks under the trick and the
+defenders lead low.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel, popcount
+from ..cards import CARD_POINTS
+from ..gametypes import GROUP, GROUP_MASK, NULL, TRUMP_GROUP, TRUMPS
+from ..play import DECLARER, FLAGS, GT, LEADER, N_IN_TRICK, PLAYED, SKAT, TRICK0, hand_of, legal_now
+from ..scoring import OUVERT
+from .cardsel import above, beaters, bit, cheapest, highest, is_master, lowest, richest, strength
+
+_ALL = np.uint32(0xFFFFFFFF)
+
+
+@kernel
+def _trick_state(state: np.ndarray) -> tuple[int, int, int]:
+    """(winning card so far, its seat, points in the trick so far) of a started trick."""
+    gt = state[GT]
+    n = state[N_IN_TRICK]
+    lg = GROUP[gt, state[TRICK0]]
+    best = state[TRICK0]
+    pos = 0
+    pts = CARD_POINTS[best]
+    for k in range(1, n):
+        c = state[TRICK0 + k]
+        pts += CARD_POINTS[c]
+        if strength(gt, c, lg) > strength(gt, best, lg):
+            best, pos = c, k
+    seat = state[LEADER] + pos
+    if seat >= 3:
+        seat -= 3
+    return best, seat, pts
+
+
+@kernel
+def _unseen(state: np.ndarray, seat: int) -> np.uint32:
+    """Cards this seat has not seen: not in hand, not played, not in its own skat."""
+    hidden = _ALL & ~np.uint32(state[PLAYED]) & ~hand_of(state, seat)
+    if seat == state[DECLARER]:
+        hidden &= ~np.uint32(state[SKAT])
+    return hidden
+
+
+@kernel
+def _masters_with_points(gt: int, mask: np.uint32, unseen: np.uint32, min_points: int) -> np.uint32:
+    out = np.uint32(0)
+    m = mask
+    while m:
+        c = highest(gt, m)
+        m &= ~bit(c)
+        if CARD_POINTS[c] >= min_points and is_master(gt, c, unseen):
+            out |= bit(c)
+    return out
+
+
+@kernel
+def _shortest_suit(gt: int, mask: np.uint32) -> np.uint32:
+    """The cards of the shortest nonempty plain group in ``mask``."""
+    best = np.uint32(0)
+    n_best = 99
+    for g in range(4):
+        cards = mask & GROUP_MASK[gt, g] & ~TRUMPS[gt]
+        n = popcount(cards)
+        if 0 < n < n_best:
+            best, n_best = cards, n
+    return best
+
+
+@kernel
+def _longest_suit(gt: int, mask: np.uint32, skip_groups: int) -> np.uint32:
+    """The cards of the longest plain group in ``mask`` not in the ``skip_groups`` bit set."""
+    best = np.uint32(0)
+    n_best = 0
+    for g in range(4):
+        if skip_groups >> g & 1:
+            continue
+        cards = mask & GROUP_MASK[gt, g] & ~TRUMPS[gt]
+        n = popcount(cards)
+        if n > n_best:
+            best, n_best = cards, n
+    return best
+
+
+@kernel
+def _declarer_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarray, seat: int) -> int:
+    trumps = TRUMPS[gt]
+    mine = hand & trumps
+    theirs = unseen & trumps
+    if mine and theirs:
+        top = highest(gt, mine)
+        if is_master(gt, top, unseen):
+            return top
+        if popcount(mine) > popcount(theirs):
+            return lowest(gt, mine)
+    side = hand & ~trumps
+    opp_voids = voids[0] | voids[1] | voids[2]
+    opp_voids &= ~voids[seat]
+    cash = _masters_with_points(gt, side, unseen, 10)
+    m = cash
+    while m:
+        c = richest(gt, m)
+        m &= ~bit(c)
+        if theirs == 0 or not (opp_voids >> GROUP[gt, c]) & 1:
+            return c
+    if mine and theirs and popcount(mine) >= 2:
+        return lowest(gt, mine)
+    if side:
+        short = _shortest_suit(gt, side)
+        low = short & ~_masters_with_points(gt, short, unseen, 10)
+        return cheapest(gt, low if low else short)
+    return lowest(gt, mine)
+
+
+@kernel
+def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint32, voids: np.ndarray) -> int:
+    gt = state[GT]
+    best, _, pts = _trick_state(state)
+    lg = GROUP[gt, state[TRICK0]]
+    win = beaters(gt, legal, best, lg)
+    if state[N_IN_TRICK] == 2:
+        if win:
+            c = lowest(gt, win)
+            if pts > 0 or GROUP[gt, c] != TRUMP_GROUP:
+                return c
+        return cheapest(gt, legal)
+    if win:
+        nxt = seat + 1 if seat < 2 else 0
+        ruff_risk = lg != TRUMP_GROUP and (voids[nxt] >> lg) & 1 and (unseen & TRUMPS[gt]) != 0
+        m = win
+        while m:
+            c = lowest(gt, m)
+            m &= ~bit(c)
+            safe = not above(gt, c, unseen) and not (ruff_risk and GROUP[gt, c] != TRUMP_GROUP)
+            if safe:
+                return c
+        if pts >= 10:
+            return highest(gt, win)
+    return cheapest(gt, legal)
+
+
+@kernel
+def _defender_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarray, seat: int, declarer: int) -> int:
+    trumps = TRUMPS[gt]
+    side = hand & ~trumps
+    partner = 3 - seat - declarer
+    cash = _masters_with_points(gt, side, unseen, 10)
+    m = cash
+    while m:
+        c = richest(gt, m)
+        m &= ~bit(c)
+        if not (voids[declarer] >> GROUP[gt, c]) & 1:
+            return c
+    ruff = np.uint32(0)
+    for g in range(4):
+        if (voids[partner] >> g) & 1 and not (voids[declarer] >> g) & 1:
+            ruff |= side & GROUP_MASK[gt, g]
+    if ruff:
+        return cheapest(gt, ruff)
+    if side:
+        if declarer == (seat + 1) % 3:
+            suit = _longest_suit(gt, side, voids[declarer])
+        else:
+            suit = _shortest_suit(gt, side)
+        if suit:
+            return cheapest(gt, suit)
+        return cheapest(gt, side)
+    return lowest(gt, hand)
+
+
+@kernel
+def _defender_follow(
+    state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint32, voids: np.ndarray, declarer: int
+) -> int:
+    gt = state[GT]
+    best, holder, pts = _trick_state(state)
+    lg = GROUP[gt, state[TRICK0]]
+    win = beaters(gt, legal, best, lg)
+    last = state[N_IN_TRICK] == 2
+    if holder != declarer:
+        secure = last or (
+            not above(gt, best, unseen)
+            and not (lg != TRUMP_GROUP and GROUP[gt, best] != TRUMP_GROUP and (voids[declarer] >> lg) & 1)
+        )
+        if secure:
+            return richest(gt, legal)
+        return cheapest(gt, legal)
+    if win:
+        if last:
+            return lowest(gt, win)
+        m = win
+        while m:
+            c = lowest(gt, m)
+            m &= ~bit(c)
+            if not above(gt, c, unseen):
+                return c
+        if pts >= 10:
+            return lowest(gt, win)
+    return cheapest(gt, legal)
+
+
+@kernel
+def _null_declarer(state: np.ndarray, hand: np.uint32, legal: np.uint32, unseen: np.uint32) -> int:
+    gt = NULL
+    if state[N_IN_TRICK] == 0:
+        best = -1
+        best_key = 1 << 20
+        for g in range(4):
+            cards = hand & GROUP_MASK[gt, g]
+            if not cards:
+                continue
+            c = lowest(gt, cards)
+            others = unseen & GROUP_MASK[gt, g]
+            n_under = popcount(others & ~above(gt, c, others) & ~bit(c))
+            n_over = popcount(above(gt, c, others))
+            key = n_under * 16 - n_over if n_over else 1000 + c
+            if key < best_key:
+                best, best_key = c, key
+        return best
+    win_card, _, _ = _trick_state(state)
+    lg = GROUP[gt, state[TRICK0]]
+    under = legal & ~beaters(gt, legal, win_card, lg)
+    if under:
+        return highest(gt, under)
+    if GROUP[gt, lowest(gt, legal)] != lg:
+        return highest(gt, legal)
+    if state[N_IN_TRICK] == 2:
+        return highest(gt, legal)
+    return lowest(gt, legal)
+
+
+@kernel
+def _null_defender(state: np.ndarray, seat: int, hand: np.uint32, legal: np.uint32, voids: np.ndarray) -> int:
+    gt = NULL
+    declarer = state[DECLARER]
+    if state[N_IN_TRICK] == 0:
+        if state[FLAGS] & OUVERT:
+            open_hand = hand_of(state, declarer)
+            for g in range(4):
+                mine = hand & GROUP_MASK[gt, g]
+                theirs = open_hand & GROUP_MASK[gt, g]
+                if mine and theirs and lowest(gt, mine) < lowest(gt, theirs):
+                    return lowest(gt, mine)
+        ok = np.uint32(0)
+        for g in range(4):
+            if not (voids[declarer] >> g) & 1:
+                ok |= hand & GROUP_MASK[gt, g]
+        return lowest(gt, ok if ok else hand)
+    win_card, holder, _ = _trick_state(state)
+    lg = GROUP[gt, state[TRICK0]]
+    if holder == declarer:
+        under = legal & ~beaters(gt, legal, win_card, lg)
+        if under:
+            return highest(gt, under)
+        return lowest(gt, legal)
+    if GROUP[gt, lowest(gt, legal)] != lg:
+        return highest(gt, legal)
+    return lowest(gt, legal)
+
+
+@kernel
+def choose_card(state: np.ndarray, seat: int, voids: np.ndarray) -> int:
+    """The heuristic bot's card for ``seat`` (the seat to move)."""
+    legal = legal_now(state)
+    if popcount(legal) == 1:
+        return highest(state[GT], legal)
+    gt = state[GT]
+    hand = hand_of(state, seat)
+    unseen = _unseen(state, seat)
+    declarer = state[DECLARER]
+    if gt == NULL:
+        if seat == declarer:
+            return _null_declarer(state, hand, legal, unseen)
+        return _null_defender(state, seat, hand, legal, voids)
+    if seat == declarer:
+        if state[N_IN_TRICK] == 0:
+            return _declarer_lead(gt, hand, unseen, voids, seat)
+        return _declarer_follow(state, seat, legal, unseen, voids)
+    if state[N_IN_TRICK] == 0:
+        return _defender_lead(gt, hand, unseen, voids, seat, declarer)
+    return _defender_follow(state, seat, legal, unseen, voids, declarer)
+
+
+@kernel
+def note_voids(state: np.ndarray, seat: int, c: int, voids: np.ndarray) -> None:
+    """Record a void shown by ``seat`` playing ``c`` to the current trick (before the card is applied)."""
+    if state[N_IN_TRICK] == 0:
+        return
+    gt = state[GT]
+    lg = GROUP[gt, state[TRICK0]]
+    if GROUP[gt, c] != lg:
+        voids[seat] |= 1 << lg

@@ -1,0 +1,232 @@
+"""Hand features, discards and the win-probability model of the heuristic bot.
+
+A hand is judged per *game class* — suit game (relative to its trump suit),
+Grand, Null, Null ouvert — by a few features a Skat player counts (trumps,
+jacks, aces, guarded tens, voids, losers; for Null the cards that can be
+caught). A logistic model per class and situation turns the features into
+a win probability. Its coefficients come from self-play
+(``scripts/calibrate_bots.py``) and ship in ``calibration.json``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._jit import kernel, popcount
+from ..cards import ACE, CARD_POINTS, JACK, TEN
+from ..gametypes import BASE_VALUE, GRAND, GROUP, GROUP_MASK, NULL, TRUMPS
+from ..scoring import HAND, OUVERT, matadors, null_value
+from .cardsel import bit, lowest
+
+# Game classes (rows of the model table come in blocks of N_SITUATIONS per class).
+SUIT_CLASS, GRAND_CLASS, NULL_CLASS, NULL_OUVERT_CLASS = range(4)
+N_CLASSES = 4
+# Situations: judging 10 cards before the skat is seen (to pick it up), to play
+# hand, and after pickup with the final 10 cards and the 2 discards known.
+BEFORE_PICKUP, HAND_GAME, AFTER_PICKUP = range(3)
+N_SITUATIONS = 3
+N_FEATURES = 12
+FEATURE_NAMES = (
+    "bias",
+    "trumps",
+    "jacks",
+    "club_jack",
+    "spade_jack",
+    "trump_ace_ten",
+    "side_aces",
+    "side_tens_guarded",
+    "side_voids",
+    "side_losers",
+    "skat_points",
+    "forehand",
+)
+NULL_FEATURE_NAMES = (
+    "bias",
+    "risky_cards",
+    "risky_suits",
+    "worst_risk",
+    "voids",
+    "safe_suits",
+    "high_cards",
+    "unused",
+    "unused",
+    "unused",
+    "skat_points",
+    "forehand",
+)
+
+_JACK_MASK = np.uint32(sum(1 << (s * 8 + JACK) for s in range(4)))
+_CLUB_JACK = np.uint32(1 << (3 * 8 + JACK))
+_SPADE_JACK = np.uint32(1 << (2 * 8 + JACK))
+
+
+@kernel
+def class_of(gt: int, flags_ouvert: bool) -> int:
+    """Game class of a game type (suit games share one class)."""
+    if gt == NULL:
+        return NULL_OUVERT_CLASS if flags_ouvert else NULL_CLASS
+    if gt == GRAND:
+        return GRAND_CLASS
+    return SUIT_CLASS
+
+
+@kernel
+def _suit_features(gt: int, cards: np.uint32, out: np.ndarray) -> None:
+    trumps = TRUMPS[gt]
+    out[1] = popcount(cards & trumps)
+    out[2] = popcount(cards & _JACK_MASK)
+    out[3] = 1.0 if cards & _CLUB_JACK else 0.0
+    out[4] = 1.0 if cards & _SPADE_JACK else 0.0
+    if gt < GRAND:
+        out[5] = popcount(cards & bit(gt * 8 + ACE)) + popcount(cards & bit(gt * 8 + TEN))
+    aces = 0.0
+    tens = 0.0
+    voids = 0.0
+    losers = 0.0
+    for s in range(4):
+        if gt < GRAND and s == gt:
+            continue
+        side = cards & GROUP_MASK[gt, s] & ~trumps
+        n = popcount(side)
+        if n == 0:
+            voids += 1.0
+            continue
+        has_ace = popcount(side & bit(s * 8 + ACE))
+        has_ten = popcount(side & bit(s * 8 + TEN))
+        aces += has_ace
+        if has_ten and (has_ace or n >= 3):
+            tens += 1.0
+        winners = has_ace + (has_ten and has_ace)
+        losers += max(min(n, 3) - winners, 0)
+    out[6] = aces
+    out[7] = tens
+    out[8] = voids
+    out[9] = losers
+
+
+@kernel
+def _null_risk(cards: np.uint32, out: np.ndarray) -> None:
+    risky = 0.0
+    suits = 0.0
+    worst = 0.0
+    voids = 0.0
+    safe = 0.0
+    high = 0.0
+    for s in range(4):
+        mine = (cards >> np.uint32(8 * s)) & np.uint32(0xFF)
+        if mine == 0:
+            voids += 1.0
+            continue
+        k = 0
+        suit_risky = 0.0
+        for r in range(8):
+            if (mine >> np.uint32(r)) & np.uint32(1):
+                gap = r - 2 * k
+                if gap > 0:
+                    suit_risky += 1.0
+                    worst = max(worst, float(gap))
+                if r >= 6:
+                    high += 1.0
+                k += 1
+        risky += suit_risky
+        if suit_risky > 0:
+            suits += 1.0
+        else:
+            safe += 1.0
+    out[1] = risky
+    out[2] = suits
+    out[3] = worst
+    out[4] = voids
+    out[5] = safe
+    out[6] = high
+
+
+@kernel
+def features(gt: int, cards: np.uint32, skat_points: float, seat: int, out: np.ndarray) -> None:
+    """Fill ``out[N_FEATURES]`` with the features of ``cards`` for game type ``gt``."""
+    out[:] = 0.0
+    out[0] = 1.0
+    if gt == NULL:
+        _null_risk(cards, out)
+    else:
+        _suit_features(gt, cards, out)
+    out[10] = skat_points
+    out[11] = 1.0 if seat == 0 else 0.0
+
+
+@kernel
+def win_probability(model: np.ndarray, cls: int, situation: int, x: np.ndarray) -> float:
+    """Logistic model: P(win) for class ``cls`` in ``situation`` with features ``x``."""
+    row = cls * N_SITUATIONS + situation
+    z = 0.0
+    for k in range(N_FEATURES):
+        z += model[row, k] * x[k]
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+@kernel
+def _discard_score_suit(gt: int, cards: np.uint32, c: int) -> float:
+    s = c // 8
+    side = cards & GROUP_MASK[gt, GROUP[gt, c]] & ~TRUMPS[gt]
+    n = popcount(side)
+    rank = c % 8
+    score = 12.0 - 4.0 * n
+    if rank == ACE:
+        score -= 50.0
+    elif rank == TEN:
+        if side & bit(s * 8 + ACE):
+            score -= 30.0
+        else:
+            score += 8.0 if n <= 2 else 2.0
+    else:
+        score += CARD_POINTS[c] * 0.5
+    return score
+
+
+@kernel
+def _discard_score_null(cards: np.uint32, c: int) -> float:
+    s = c // 8
+    mine = (cards >> np.uint32(8 * s)) & np.uint32(0xFF)
+    rank = c % 8
+    below = popcount(mine & ((np.uint32(1) << np.uint32(rank)) - np.uint32(1)))
+    n = popcount(mine)
+    return float(rank - 2 * below) * 4.0 + rank - n
+
+
+@kernel
+def choose_discard(gt: int, twelve: np.uint32) -> np.uint32:
+    """The two cards a declarer of ``gt`` puts back: keep trumps and aces, make voids, save points;
+    in Null shed the cards that can be caught."""
+    discard = np.uint32(0)
+    cards = twelve
+    for _ in range(2):
+        best = -1
+        best_score = -1e9
+        cand = cards if gt == NULL else cards & ~TRUMPS[gt]
+        if cand == 0:
+            best = lowest(gt, cards)
+        else:
+            m = cand
+            while m:
+                c = lowest(gt, m)
+                m &= ~bit(c)
+                if gt == NULL:
+                    sc = _discard_score_null(cards, c)
+                else:
+                    sc = _discard_score_suit(gt, cards, c)
+                if sc > best_score:
+                    best, best_score = c, sc
+        discard |= bit(best)
+        cards &= ~bit(best)
+    return discard
+
+
+@kernel
+def bidding_value(gt: int, cards: np.uint32, hand: bool, ouvert: bool) -> int:
+    """What a hand is reckoned at before the skat is seen: base value x (matadors + 1, + 1 for
+    hand) from its own cards, or the Null value."""
+    if gt == NULL:
+        return null_value(HAND * hand + OUVERT * ouvert)
+    return BASE_VALUE[gt] * (abs(matadors(gt, cards)) + 1 + hand)
