@@ -141,6 +141,8 @@ def _recorded(evaluation: Evaluation, recorded: dict[str, object]) -> list[str]:
     verdict = recorded["iss_result"]
     if verdict == "passed":
         return ["Server: passed"]
+    if verdict == "penalty":
+        return [f"Server: penalty, score {recorded['iss_score']:+d}"]
     declarer = recorded["iss_declarer"]
     who = f"declarer {SEAT_NAMES[declarer]}" if isinstance(declarer, int) else "no declarer"
     line = (
@@ -149,8 +151,6 @@ def _recorded(evaluation: Evaluation, recorded: dict[str, object]) -> list[str]:
         f"{recorded['iss_tricks']} tricks, "
         f"{_levels(recorded['iss_schneider'], recorded['iss_schwarz'])}; score {recorded['iss_score']:+d}"
     )
-    if verdict not in ("win", "loss"):
-        return [line]
     diff = compare(evaluation, recorded)
     if not diff:
         return [line, "Engine and server agree."]

@@ -22,13 +22,15 @@ from pathlib import Path
 
 import polars as pl
 
-from .columns import evaluation_schema
+from .columns import EVALUATION_COLUMNS, evaluation_schema
 from .errors import SkatsimError
 from .iss import IssFormatError, IssGame, evaluate, parse_line
 from .record import Evaluation, GameRecord, ReplayError
 
 #: Name of the table :func:`import_iss` writes in its output directory.
 ISS_TABLE = "iss_games.parquet"
+#: Rows gathered as dicts before they are packed into a columnar frame.
+CHUNK_ROWS = 50_000
 
 #: The server's recorded result, after the evaluation columns: name -> (dtype, meaning).
 ISS_COLUMNS: dict[str, tuple[pl.DataType | type[pl.DataType], str]] = {
@@ -88,6 +90,7 @@ def import_iss(path: str | Path, out_dir: str | Path, strict: bool = False, forc
     path, target = Path(path), Path(out_dir) / ISS_TABLE
     _check_target(target, force)
     summary = ImportSummary(source=path)
+    chunks: list[pl.DataFrame] = []
     rows: list[dict[str, object]] = []
     first_line: dict[int, int] = {}
     for number, text in _lines(path):
@@ -101,11 +104,21 @@ def import_iss(path: str | Path, out_dir: str | Path, strict: bool = False, forc
             if strict:
                 raise SkatsimError(f"{path}:{number}: {exc} (--strict: stopped, nothing written)") from None
             summary.skipped.append((number, str(exc)))
-    if not rows:
+        if len(rows) == CHUNK_ROWS:
+            chunks.append(_frame(rows))
+            rows = []
+    chunks.append(_frame(rows))
+    table = pl.concat(chunks)
+    if table.is_empty():
         raise SkatsimError(f"{path}: no game imported ({summary.lines_read} lines read, {len(summary.skipped)} bad)")
-    _write_atomic(pl.DataFrame(rows, schema=iss_table_schema(), orient="row"), target)
-    summary.imported, summary.table = len(rows), target
+    _write_atomic(table, target)
+    summary.imported, summary.table = table.height, target
     return summary
+
+
+def _frame(rows: list[dict[str, object]]) -> pl.DataFrame:
+    """Rows as a typed frame (columnar, far smaller than the row dicts of a large archive)."""
+    return pl.DataFrame(rows, schema=iss_table_schema(), orient="row")
 
 
 def _check_target(target: Path, force: bool) -> None:
@@ -143,7 +156,7 @@ def _row(number: int, text: str, first_line: dict[int, int]) -> dict[str, object
 def table_row(game: IssGame, evaluation: Evaluation) -> dict[str, object]:
     """One row of the table: ``iss_id``, evaluation columns, ``iss_*`` columns, ``record``."""
     row: dict[str, object] = {"iss_id": game.result["iss_id"]}
-    row.update(evaluation.columns())
+    row.update({name: getattr(evaluation, name) for name in EVALUATION_COLUMNS})  # columns() deep-copies tricks
     row.update({name: game.result[name] for name in ISS_COLUMNS})
     row["record"] = game.record.to_json()
     return row

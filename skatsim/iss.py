@@ -133,7 +133,7 @@ def parse_result(text: str) -> dict[str, object]:
     outcome = [w for w in words if w in RESULTS[:3]]
     bid_ok = [w for w in words if w in ("bidok", "overbid")]
     if len(outcome) != 1 or len(bid_ok) != 1:
-        raise IssFormatError(f"R[{text[:40]}]: expected one of win/loss/penalty and one of bidok/overbid")
+        raise IssFormatError("R[]: expected one word of win/loss/penalty and one of bidok/overbid")
     number = {k: _int(values[k], f"R[] {k}:") if k in values else None for k in "dvmptsz"}
     missing = [k for k, v in number.items() if v is None]
     if missing:
@@ -474,5 +474,5 @@ def compare(evaluation: Evaluation, result: dict[str, object]) -> dict[str, tupl
     """
     if result.get("iss_result") not in ("win", "loss"):
         return {}
-    columns = evaluation.columns()
-    return {name: (columns[name], result[iss]) for name, iss in COMPARED.items() if columns[name] != result[iss]}
+    engine = {name: getattr(evaluation, name) for name in COMPARED}
+    return {name: (engine[name], result[iss]) for name, iss in COMPARED.items() if engine[name] != result[iss]}
