@@ -116,11 +116,16 @@ def _fields(line: str) -> dict[str, str]:
     return fields
 
 
-def _int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise IssFormatError(f"{what}: expected an integer, got {text!r}") from None
+def _int(text: str, what: str, low: int = 0, high: int = 2**63 - 1) -> int:
+    """An integer field within ``low..high`` (the bounds keep every value inside its column's dtype)."""
+    if not re.fullmatch(r"-?[0-9]{1,19}", text) or not low <= int(text) <= high:
+        raise IssFormatError(f"{what}: expected an integer from {low} to {high}, got {text[:20]!r}")
+    return int(text)
+
+
+#: Bounds of the numbers in ``R[]``: declarer seat (-1 none), score, matadors, points, tricks, Schneider, Schwarz.
+_RESULT_BOUNDS = {"d": (-1, 2), "v": (-(2**31), 2**31 - 1), "m": (-11, 11), "p": (0, 120), "t": (0, 10)}
+_RESULT_BOUNDS |= {"s": (0, 1), "z": (0, 1)}
 
 
 def parse_result(text: str) -> dict[str, object]:
@@ -134,10 +139,10 @@ def parse_result(text: str) -> dict[str, object]:
     bid_ok = [w for w in words if w in ("bidok", "overbid")]
     if len(outcome) != 1 or len(bid_ok) != 1:
         raise IssFormatError("R[]: expected one word of win/loss/penalty and one of bidok/overbid")
-    number = {k: _int(values[k], f"R[] {k}:") if k in values else None for k in "dvmptsz"}
-    missing = [k for k, v in number.items() if v is None]
+    missing = [k for k in _RESULT_BOUNDS if k not in values]
     if missing:
         raise IssFormatError(f"R[]: missing {', '.join(k + ':' for k in missing)}")
+    number = {k: _int(values[k], f"R[] {k}:", *bounds) for k, bounds in _RESULT_BOUNDS.items()}
     won = {"win": True, "loss": False}.get(outcome[0])
     return {
         "iss_declarer": None if number["d"] < 0 else number["d"],
@@ -164,11 +169,24 @@ def _moves(text: str) -> list[tuple[str, str]]:
     return moves
 
 
-def _card(text: str, where: str) -> int:
+def _card(text: str) -> int:
+    """A card in ISS notation; a hidden or unknown card is an :class:`IssFormatError`."""
+    if text == HIDDEN:
+        raise IssFormatError("a hidden card (??) here cannot be replayed")
     try:
         return parse_card(text)
     except CardError as exc:
-        raise IssFormatError(f"{where}: {exc}") from None
+        raise IssFormatError(str(exc)) from None
+
+
+def _deal_card(k: int, text: str) -> int | None:
+    """The ``k``-th card of the deal (None when hidden)."""
+    if text == HIDDEN:
+        return None
+    try:
+        return _card(text)
+    except IssFormatError as exc:
+        raise IssFormatError(f"MV move 1 (deal) card {k + 1}: {exc}") from None
 
 
 @dataclass
@@ -198,6 +216,13 @@ class _MoveReader:
         """An error naming the current move."""
         who, action = self.moves[self.n - 1]
         return IssFormatError(f"MV move {self.n} ({who} {action}): {problem}")
+
+    def _card(self, name: str) -> int:
+        """A card named in the current move."""
+        try:
+            return _card(name)
+        except IssFormatError as exc:
+            raise self.fail(str(exc)) from None
 
     def read(self, result: dict[str, object]) -> IssGame:
         """Read every move and assemble the game."""
@@ -234,9 +259,7 @@ class _MoveReader:
         names = re.split(r"[.|]", text)
         if len(names) != 32:
             raise self.fail(f"the deal must list 32 cards, got {len(names)}")
-        self.deal = [
-            None if name == HIDDEN else _card(name, f"MV move 1 (deal) card {k + 1}") for k, name in enumerate(names)
-        ]
+        self.deal = [_deal_card(k, name) for k, name in enumerate(names)]
         known = [c for c in self.deal if c is not None]
         if len(set(known)) != len(known):
             twice = sorted({c for c in known if known.count(c) > 1})
@@ -249,7 +272,7 @@ class _MoveReader:
             value = HOLD
         elif action == "p":
             value = PASS
-        elif action.isdigit():
+        elif re.fullmatch(r"[0-9]{1,3}", action):
             value = int(action)
         else:
             raise self.fail("not a bid (a number, y or p), a declaration or a pickup")
@@ -269,7 +292,7 @@ class _MoveReader:
         shown = action.split(".")
         if len(shown) != 2:
             raise self.fail("the skat shown after a pickup must be 2 cards")
-        self._show_skat([_card(name, f"MV move {self.n} (skat)") for name in shown if name != HIDDEN])
+        self._show_skat([self._card(name) for name in shown if name != HIDDEN])
 
     def _show_skat(self, cards: list[int]) -> None:
         """The skat shown after a pickup: fills hidden skat cards, must match known ones."""
@@ -295,7 +318,7 @@ class _MoveReader:
         self.game_type = ISS_LETTERS[match.group(1)]
         for m in letters:
             self.flags |= MODIFIERS[m]
-        cards = [_card(name, f"MV move {self.n} (declaration)") for name in names]
+        cards = [self._card(name) for name in names]
         if self.pickup and cards:
             self._set_discards(cards[:2])
             cards = cards[2:]
@@ -321,13 +344,13 @@ class _MoveReader:
     def _discard(self, seat: int, action: str) -> None:
         if seat != self.declarer:
             raise self.fail("expected the declarer's two discards")
-        self._set_discards([_card(name, f"MV move {self.n} (discard)") for name in action.split(".")])
+        self._set_discards([self._card(name) for name in action.split(".")])
 
     def _play(self, seat: int, action: str) -> None:
         if action == HIDDEN:
             self.hidden_play = True
             return
-        c = _card(action, f"MV move {self.n}")
+        c = self._card(action)
         if self.hidden_play:
             return
         self.pending = None  # play went on: an earlier claim or single resignation did not end the game

@@ -231,7 +231,16 @@ def test_missing_mv() -> None:
 def test_garbage_lines() -> None:
     assert _error("hello world") == "not an ISS game record (expected a line starting with '(;')"
     assert _error("(;GM[Skat]ID[1] junk MV[w] R[passed];)") == "unexpected text 'junk' (expected KEY[value] fields)"
-    assert _error("(;GM[Skat]ID[x]MV[w]R[passed];)") == "ID[]: expected an integer, got 'x'"
+    assert (
+        _error("(;GM[Skat]ID[x]MV[w]R[passed];)") == "ID[]: expected an integer from 0 to 9223372036854775807, got 'x'"
+    )
+    assert _error(GAMES[9].replace("p:56", "p:560")) == "R[] p:: expected an integer from 0 to 120, got '560'"
+    assert _error(GAMES[9].replace("2 20 1 p", "2 2000 1 p")).endswith(
+        "(2 2000): not a bid (a number, y or p), a declaration or a pickup"
+    )
+    assert _error(GAMES[18358].replace("G.DT.ST", "G.??.??")) == (
+        "MV move 8 (2 G.??.??): a hidden card (??) here cannot be replayed"
+    )
     assert _error(GAMES[9].replace("R[d:2 loss", "R[d:2")) == (
         "R[]: expected one word of win/loss/penalty and one of bidok/overbid"
     )
