@@ -1,0 +1,595 @@
+"""Simulation runs: N games split into chunks, computed in parallel, written as Parquet files.
+
+A run is a folder::
+
+    manifest.json                          what made the run, the chunk plan, chunks done
+    chunk-000000000000-62500.parquet       games 0 .. 62,499
+    chunk-000000062500-62500.parquet       ...
+
+Each chunk is computed by :func:`run_chunk`, a pure top-level function of a
+picklable :class:`ChunkSpec`, and written atomically (temporary file, then
+``os.replace``), so a chunk file is either complete or absent. Because every
+row depends only on (seed, game index, variant, bots), the chunk files, the
+number of workers and the order chunks finish in never change the rows; a run
+killed at any moment is completed by ``resume=True``, which verifies the
+chunk files present and computes only the missing ones.
+
+Where chunks run is a :class:`Backend`: ``local`` maps them over joblib
+worker processes; a cluster backend (Dask, issue 6) only has to implement
+``map_unordered`` and have its workers write into the same folder.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Literal, Protocol
+
+import numpy as np
+import polars as pl
+from pydantic import BaseModel, ValidationError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.text import Text
+
+from . import __version__
+from .bots import DEFAULT_BOTS, bot_arrays, parse_bots
+from .errors import SkatsimError
+from .frames import block_frame, frame_schema
+from .simulator import LOG_WIDTH, N_COLUMNS, simulate_block
+from .variant import LoadedVariant, load_variant
+
+MANIFEST = "manifest.json"
+RUN_FORMAT = "skatsim-run"
+RUN_FORMAT_VERSION = 1
+
+#: Default chunk size: about ``TARGET_CHUNKS`` chunks so progress moves and
+#: workers stay busy, at least ``MIN_DEFAULT_CHUNK`` games so per-file costs
+#: stay small, at most ``MAX_DEFAULT_CHUNK`` (a 40 MB frame) per chunk.
+TARGET_CHUNKS = 16
+MIN_DEFAULT_CHUNK = 10_000
+MAX_DEFAULT_CHUNK = 250_000
+#: With ``--record-play`` each row carries ~0.7 kB of JSON, so chunks are smaller.
+MAX_DEFAULT_RECORD_CHUNK = 50_000
+#: Upper bound of ``--chunk-size``: a chunk's frame is held in memory before it
+#: is written, so this bounds memory per worker (~150 MB, ~700 MB with records).
+MAX_CHUNK = 1_000_000
+#: Games per ``simulate_block`` call inside a chunk: a 13 MB int64 matrix.
+BLOCK = 65_536
+#: Largest game count and seed the kernels' uint64 game index and seed accept.
+MAX_GAMES = 2**62
+MAX_SEED = 2**64 - 1
+#: Seconds between manifest rewrites while chunks finish (the chunk files are
+#: the truth; the manifest's ``chunks_done`` is a progress record).
+MANIFEST_INTERVAL = 1.0
+
+
+# --------------------------------------------------------------------------- chunks
+
+
+def chunk_name(first: int, count: int) -> str:
+    """File name of the chunk holding games ``first .. first + count - 1`` (sorts by ``first``)."""
+    return f"chunk-{first:012d}-{count}.parquet"
+
+
+def _temp_path(path: str) -> str:
+    """A hidden temporary name next to ``path``, unique per process (several writers never collide)."""
+    head, tail = os.path.split(path)
+    return os.path.join(head, f".{tail}.{os.getpid()}.tmp")
+
+
+def _is_temp_name(name: str) -> bool:
+    return name.startswith(".") and name.endswith(".tmp")
+
+
+def plan_chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
+    """``(first, count)`` of each chunk: consecutive game ranges covering ``0 .. games - 1``."""
+    return [(first, min(chunk_size, games - first)) for first in range(0, games, chunk_size)]
+
+
+def default_chunk_size(games: int, record_play: bool) -> int:
+    """Chunk size used when none is given (see ``TARGET_CHUNKS``); it never changes the rows."""
+    cap = MAX_DEFAULT_RECORD_CHUNK if record_play else MAX_DEFAULT_CHUNK
+    return min(games, cap, max(MIN_DEFAULT_CHUNK, math.ceil(games / TARGET_CHUNKS)))
+
+
+@dataclass(frozen=True)
+class ChunkSpec:
+    """Everything a worker needs to compute one chunk: plain, picklable values only.
+
+    ``params`` is the compiled variant (:meth:`skatsim.variant.Variant.params`)
+    so workers need not see the variant file; ``out_dir`` must be reachable
+    from the worker (a local folder, or a shared one for a cluster backend).
+    """
+
+    seed: int
+    first: int
+    count: int
+    params: tuple[int, ...]
+    variant_name: str
+    bots: tuple[str, str, str]
+    record_play: bool
+    out_dir: str
+
+    @property
+    def path(self) -> str:
+        """Where the chunk's Parquet file goes."""
+        return os.path.join(self.out_dir, chunk_name(self.first, self.count))
+
+
+def simulate_frame(
+    seed: int,
+    first: int,
+    count: int,
+    params: np.ndarray,
+    bots: tuple[str, str, str],
+    variant_name: str,
+    record_play: bool = False,
+) -> pl.DataFrame:
+    """Typed frame of games ``first .. first + count - 1``, simulated ``BLOCK`` games at a time.
+
+    Blocks keep the raw int64 matrix (and the action logs) small whatever
+    ``count`` is; only the typed frame, far more compact, grows with it.
+    """
+    kinds, bot_params = bot_arrays(bots)
+    frames = []
+    for start in range(first, first + count, BLOCK):
+        n = min(BLOCK, first + count - start)
+        rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
+        logs = np.zeros((n if record_play else 0, LOG_WIDTH), dtype=np.int16)
+        simulate_block(np.uint64(seed), start, kinds, bot_params, params, rows, logs)
+        frames.append(block_frame(rows, logs if record_play else None, bots, variant_name))
+    return pl.concat(frames, rechunk=False)
+
+
+def write_parquet_atomic(frame: pl.DataFrame, path: str) -> None:
+    """Write ``frame`` to ``path`` so that ``path`` is either absent or complete, even after kill -9.
+
+    The data goes to a temporary file in the same folder, is flushed to disk,
+    then renamed over ``path`` (``os.replace`` is atomic within a filesystem).
+    """
+    tmp = _temp_path(path)
+    try:
+        with open(tmp, "wb") as f:
+            frame.write_parquet(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        _remove_quietly(tmp)
+        raise SkatsimError(f"{path}: cannot write chunk file ({exc.strerror or exc})") from None
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def run_chunk(spec: ChunkSpec) -> str:
+    """Simulate one chunk and write its Parquet file atomically; returns the file's path.
+
+    A pure function of ``spec`` (top level, so process pools can pickle it):
+    running it twice writes the same rows.
+    """
+    params = np.array(spec.params, dtype=np.int64)
+    frame = simulate_frame(spec.seed, spec.first, spec.count, params, spec.bots, spec.variant_name, spec.record_play)
+    write_parquet_atomic(frame, spec.path)
+    return spec.path
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's disk cache) the simulation kernel in this process.
+
+    Done once in the parent before workers start, so they load the cached
+    machine code instead of each compiling it at the same time.
+    """
+    simulate_frame(0, 0, 1, np.zeros(64, dtype=np.int64), ("random",) * 3, "warm-up", record_play=True)
+
+
+# --------------------------------------------------------------------------- backends
+
+
+class Backend(Protocol):
+    """Where chunks run. An implementation maps ``fn`` over ``specs`` and yields results as they finish.
+
+    ``fn`` is :func:`run_chunk` (top level, picklable); results may come in
+    any order. A backend must let an exception from ``fn`` propagate.
+    """
+
+    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Sequence[ChunkSpec]) -> Iterator[str]:
+        """Run ``fn`` on every spec, yielding each result when it is ready."""
+        ...
+
+
+class LocalBackend:
+    """Worker processes on this machine through joblib (loky); one job runs in this process."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+
+    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Sequence[ChunkSpec]) -> Iterator[str]:
+        """Warm the kernel up here, then run chunks over ``jobs`` processes, yielding paths as they finish."""
+        if not specs:
+            return
+        warm_up()
+        n_jobs = min(self.jobs, len(specs))
+        if n_jobs <= 1:
+            yield from map(fn, specs)
+            return
+        from joblib import Parallel, delayed  # imported here: only parallel runs need it
+
+        yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(fn)(spec) for spec in specs)
+
+
+#: Backend name -> factory taking ``jobs``. A cluster backend registers here.
+BACKENDS: dict[str, Callable[[int], Backend]] = {"local": LocalBackend}
+
+
+def make_backend(name: str, jobs: int) -> Backend:
+    """The backend called ``name``, with a one-line error naming the known ones."""
+    factory = BACKENDS.get(name)
+    if factory is None:
+        raise SkatsimError(f"unknown backend {name!r}; available: {', '.join(sorted(BACKENDS))}")
+    return factory(jobs)
+
+
+# --------------------------------------------------------------------------- manifest
+
+
+class ChunkEntry(BaseModel):
+    """One planned chunk: games ``first .. first + count - 1`` in ``file``."""
+
+    first: int
+    count: int
+    file: str
+
+
+class RunManifest(BaseModel):
+    """``manifest.json``: what made the run (variant text, bots, seed, version) and how far it got."""
+
+    format: Literal["skatsim-run"]
+    format_version: Literal[1]
+    skatsim_version: str
+    variant_path: str
+    variant_name: str
+    variant_text: str
+    bots: tuple[str, str, str]
+    seed: int
+    games: int
+    chunk_size: int
+    record_play: bool
+    chunks: list[ChunkEntry]
+    chunks_done: list[str]
+    created: str
+    updated: str
+    finished: str | None = None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def write_manifest(out_dir: str, manifest: RunManifest) -> None:
+    """Write ``manifest.json`` atomically (temporary file, then rename)."""
+    path = os.path.join(out_dir, MANIFEST)
+    tmp = _temp_path(path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(manifest.model_dump_json(indent=2) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        _remove_quietly(tmp)
+        raise SkatsimError(f"{out_dir}: cannot write {MANIFEST} ({exc.strerror or exc})") from None
+
+
+def read_manifest(out_dir: str) -> RunManifest | None:
+    """The run's manifest, or ``None`` when the folder has no ``manifest.json``.
+
+    A ``manifest.json`` that is not a skatsim run manifest is an error: the
+    folder belongs to something else.
+    """
+    path = os.path.join(out_dir, MANIFEST)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SkatsimError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        return RunManifest.model_validate(json.loads(text))
+    except (ValueError, ValidationError):
+        raise SkatsimError(f"{path}: not a skatsim run manifest; {out_dir} is not a skatsim run folder") from None
+
+
+def _check_same_run(manifest: RunManifest, fresh: RunManifest, out_dir: str) -> None:
+    """Refuse to resume with settings that would change the rows, naming the first difference."""
+
+    def on_off(flag: bool) -> str:
+        return "on" if flag else "off"
+
+    checks = (
+        ("seed", manifest.seed, fresh.seed),
+        ("games", manifest.games, fresh.games),
+        ("bots", ",".join(manifest.bots), ",".join(fresh.bots)),
+        ("record-play", on_off(manifest.record_play), on_off(fresh.record_play)),
+        ("skatsim version", manifest.skatsim_version, fresh.skatsim_version),
+    )
+    for what, old, new in checks:
+        if old != new:
+            raise SkatsimError(f"{out_dir}: cannot resume: the run was made with {what} {old}, not {new}")
+    if manifest.variant_text != fresh.variant_text:
+        raise SkatsimError(
+            f"{out_dir}: cannot resume: the variant file text differs from the run's "
+            f"(made with {manifest.variant_path}, variant {manifest.variant_name!r})"
+        )
+
+
+# --------------------------------------------------------------------------- output folder
+
+
+def _prepare_out_dir(out_dir: str, resume: bool) -> RunManifest | None:
+    """Check the output folder and return its manifest when resuming an existing run.
+
+    A new or empty folder starts a run (with or without ``resume``); a folder
+    holding a run needs ``resume``; any other non-empty folder is refused.
+    """
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise SkatsimError(f"{out_dir}: exists and is not a folder; choose another --out")
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        entries = os.listdir(out_dir)
+    except OSError as exc:
+        raise SkatsimError(f"{out_dir}: cannot create or read the output folder ({exc.strerror or exc})") from None
+    if not entries:
+        return None
+    manifest = read_manifest(out_dir)
+    if manifest is None:
+        raise SkatsimError(
+            f"{out_dir}: folder is not empty and is not a skatsim run (no {MANIFEST}); choose another --out"
+        )
+    if not resume:
+        done = len(manifest.chunks_done)
+        raise SkatsimError(
+            f"{out_dir}: already holds a skatsim run ({done} of {len(manifest.chunks)} chunks done); "
+            "pass --resume to complete it, or choose another --out"
+        )
+    return manifest
+
+
+def _verify_chunk(path: str, entry: ChunkEntry, schema: dict[str, pl.DataType | type[pl.DataType]]) -> None:
+    """Read a chunk file in full and check its columns, row count and game ids; a damaged file is an error."""
+    fix = "remove that file and run again with --resume to recompute it"
+    try:
+        frame = pl.read_parquet(path)
+    # polars reports damaged files as PolarsError or OSError, and some as a Rust panic (a BaseException).
+    except (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException) as exc:
+        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        raise SkatsimError(f"{path}: corrupt chunk file ({reason}); {fix}") from None
+    if dict(frame.schema) != schema:
+        raise SkatsimError(f"{path}: chunk file has other columns than this run writes; {fix}")
+    ids = frame["game_id"]
+    expected = (entry.count, entry.first, entry.first + entry.count - 1, entry.count)
+    found = (frame.height, ids.min(), ids.max(), ids.n_unique())
+    if found != expected:
+        raise SkatsimError(
+            f"{path}: chunk file should hold games {entry.first}..{expected[2]} once each, "
+            f"holds {frame.height} rows with ids {found[1]}..{found[2]}; {fix}"
+        )
+
+
+def _scan_existing(out_dir: str, manifest: RunManifest) -> set[str]:
+    """Delete stray temporary files, verify every chunk file present; return the names of chunks done."""
+    planned = {entry.file: entry for entry in manifest.chunks}
+    schema = frame_schema(manifest.record_play)
+    done = set()
+    for name in sorted(os.listdir(out_dir)):
+        path = os.path.join(out_dir, name)
+        if _is_temp_name(name):
+            _remove_quietly(path)
+        elif name.startswith("chunk-") and name.endswith(".parquet"):
+            if name not in planned:
+                raise SkatsimError(f"{path}: chunk file not in this run's plan (chunk size {manifest.chunk_size})")
+            _verify_chunk(path, planned[name], schema)
+            done.add(name)
+    return done
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class _GamesPerSecond(ProgressColumn):
+    """The task's current speed in games per second."""
+
+    def render(self, task) -> Text:  # type: ignore[no-untyped-def]
+        speed = task.finished_speed or task.speed
+        return Text("    - games/s" if speed is None else f"{speed:>11,.0f} games/s", style="progress.data.speed")
+
+
+def _progress(enabled: bool) -> Progress:
+    """A progress bar on stderr, shown only when enabled and stderr is a terminal."""
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _GamesPerSecond(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not (enabled and console.is_terminal),
+    )
+
+
+# --------------------------------------------------------------------------- runs
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a call to :func:`run_simulation` did."""
+
+    out_dir: str
+    games: int
+    games_run: int
+    chunks: int
+    seconds: float
+
+    def summary(self) -> str:
+        """One line: games simulated now, time, rate, where the run is."""
+        rate = self.games_run / self.seconds if self.seconds > 0 else 0.0
+        resumed = f" ({self.games - self.games_run:,} already done)" if self.games_run < self.games else ""
+        return (
+            f"{self.games_run:,} games in {self.seconds:.1f} s ({rate:,.0f} games/s){resumed}; "
+            f"{self.games:,} games in {self.out_dir}"
+        )
+
+
+def _check_numbers(games: int, seed: int, jobs: int, chunk_size: int | None) -> None:
+    if not 1 <= games <= MAX_GAMES:
+        raise SkatsimError(f"--games must be between 1 and {MAX_GAMES:,}, got {games}")
+    if not 0 <= seed <= MAX_SEED:
+        raise SkatsimError(f"--seed must be between 0 and 2**64 - 1, got {seed}")
+    if jobs < 1:
+        raise SkatsimError(f"--jobs must be at least 1, got {jobs}")
+    if chunk_size is not None and not 1 <= chunk_size <= MAX_CHUNK:
+        raise SkatsimError(f"--chunk-size must be between 1 and {MAX_CHUNK:,}, got {chunk_size}")
+
+
+def _new_manifest(
+    loaded: LoadedVariant, games: int, seed: int, bots: tuple[str, str, str], record_play: bool, chunk_size: int
+) -> RunManifest:
+    """The manifest of a run starting now, with its chunk plan."""
+    chunks = [ChunkEntry(first=f, count=c, file=chunk_name(f, c)) for f, c in plan_chunks(games, chunk_size)]
+    now = _now()
+    return RunManifest(
+        format=RUN_FORMAT,
+        format_version=RUN_FORMAT_VERSION,
+        skatsim_version=__version__,
+        variant_path=loaded.path,
+        variant_name=loaded.variant.name,
+        variant_text=loaded.text,
+        bots=bots,
+        seed=seed,
+        games=games,
+        chunk_size=chunk_size,
+        record_play=record_play,
+        chunks=chunks,
+        chunks_done=[],
+        created=now,
+        updated=now,
+    )
+
+
+def _resumed_manifest(old: RunManifest, fresh: RunManifest, chunk_size: int | None, out_dir: str) -> RunManifest:
+    """The manifest to continue with: the old plan, after checking the settings match."""
+    _check_same_run(old, fresh, out_dir)
+    if chunk_size is not None and chunk_size != old.chunk_size:
+        raise SkatsimError(
+            f"{out_dir}: cannot resume with --chunk-size {chunk_size}: the run uses {old.chunk_size} "
+            "(omit --chunk-size to keep it)"
+        )
+    return old.model_copy(update={"variant_path": fresh.variant_path})
+
+
+def _specs(manifest: RunManifest, params: np.ndarray, out_dir: str) -> list[ChunkSpec]:
+    """Specs of the planned chunks not yet done, in game order."""
+    skip = set(manifest.chunks_done)
+    return [
+        ChunkSpec(
+            seed=manifest.seed,
+            first=e.first,
+            count=e.count,
+            params=tuple(int(p) for p in params),
+            variant_name=manifest.variant_name,
+            bots=manifest.bots,
+            record_play=manifest.record_play,
+            out_dir=out_dir,
+        )
+        for e in manifest.chunks
+        if e.file not in skip
+    ]
+
+
+def _execute(
+    out_dir: str, manifest: RunManifest, specs: list[ChunkSpec], backend: Backend, show: bool, done: list[str]
+) -> None:
+    """Run the specs on the backend, appending finished chunk names to ``done`` and to the manifest on disk."""
+    games_done = sum(e.count for e in manifest.chunks if e.file in set(done))
+    counts = {spec.path: spec.count for spec in specs}
+    last_write = time.monotonic()
+    with _progress(show) as bar:
+        task = bar.add_task("simulating", total=manifest.games, completed=games_done)
+        for path in backend.map_unordered(run_chunk, specs):
+            done.append(os.path.basename(path))
+            bar.advance(task, counts[path])
+            if time.monotonic() - last_write >= MANIFEST_INTERVAL:
+                write_manifest(out_dir, manifest.model_copy(update={"chunks_done": sorted(done), "updated": _now()}))
+                last_write = time.monotonic()
+
+
+def _close_manifest(out_dir: str, manifest: RunManifest, done: list[str]) -> None:
+    """Record the chunks done at the end of a session, and the finish time once all are."""
+    now = _now()
+    complete = len(done) == len(manifest.chunks)
+    update = {"chunks_done": sorted(done), "updated": now, "finished": now if complete else None}
+    write_manifest(out_dir, manifest.model_copy(update=update))
+
+
+def run_simulation(
+    variant_path: str,
+    games: int,
+    seed: int,
+    out_dir: str,
+    jobs: int = 1,
+    bots: str = DEFAULT_BOTS,
+    resume: bool = False,
+    record_play: bool = False,
+    chunk_size: int | None = None,
+    backend: str = "local",
+    progress: bool = True,
+) -> RunResult:
+    """Simulate games ``0 .. games - 1`` into ``out_dir`` (Parquet chunk files and ``manifest.json``).
+
+    ``bots``: one name or three (FH,MH,RH). ``resume``: complete the run
+    already in ``out_dir`` (same variant text, bots, seed, games, record flag).
+    ``chunk_size`` changes only how rows are split into files. Expected
+    problems raise :class:`SkatsimError` with a one-line message.
+    """
+    start = time.perf_counter()
+    _check_numbers(games, seed, jobs, chunk_size)
+    seats = parse_bots(bots)
+    loaded = load_variant(variant_path)
+    size = chunk_size or default_chunk_size(games, record_play)
+    fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
+    executor = make_backend(backend, jobs)
+    old = _prepare_out_dir(out_dir, resume)
+    manifest = fresh if old is None else _resumed_manifest(old, fresh, chunk_size, out_dir)
+    done = _scan_existing(out_dir, manifest) if old is not None else set()
+    manifest = manifest.model_copy(update={"chunks_done": sorted(done), "finished": None, "updated": _now()})
+    write_manifest(out_dir, manifest)
+    specs = _specs(manifest, loaded.variant.params(), out_dir)
+    finished = list(manifest.chunks_done)
+    try:
+        _execute(out_dir, manifest, specs, executor, progress, finished)
+    finally:
+        _close_manifest(out_dir, manifest, finished)
+    games_run = sum(spec.count for spec in specs)
+    return RunResult(out_dir, games, games_run, len(manifest.chunks), time.perf_counter() - start)
+
+
+def scan_run(out_dir: str) -> pl.LazyFrame:
+    """All games of a finished run as one lazy frame (chunk files in game order)."""
+    manifest = read_manifest(out_dir)
+    if manifest is None:
+        raise SkatsimError(f"{out_dir}: not a skatsim run (no {MANIFEST})")
+    if manifest.finished is None:
+        raise SkatsimError(f"{out_dir}: the run is not finished; complete it with --resume")
+    return pl.scan_parquet([os.path.join(out_dir, e.file) for e in manifest.chunks])
