@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from .bots import DEFAULT_BOTS
 from .errors import SkatsimError
 
 if TYPE_CHECKING:
@@ -97,10 +98,59 @@ def _replayed(record: GameRecord) -> Evaluation:
         raise SkatsimError(f"cannot replay this game: {exc}") from None
 
 
+@app.command("simulate")
+@click.argument("variant", type=click.Path(dir_okay=False))
+@click.option("--games", required=True, type=click.IntRange(min=1), help="Number of games (deals) to simulate.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output folder (new or empty).")
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
+@click.option(
+    "--bots", default=DEFAULT_BOTS, show_default=True, help="One bot name for all seats, or three as FH,MH,RH."
+)
+@click.option("--resume", is_flag=True, help="Complete the interrupted run in --out (same settings).")
+@click.option("--record-play", is_flag=True, help="Also store every game's actions (a 'record' column, for replay).")
+@click.option("--chunk-size", type=click.IntRange(min=1), help="Games per Parquet file (never changes the rows).")
+@click.option("--quiet", is_flag=True, help="No progress bar (the summary line is still printed).")
+def simulate_command(
+    variant: str,
+    games: int,
+    seed: int,
+    out_dir: str,
+    jobs: int | None,
+    bots: str,
+    resume: bool,
+    record_play: bool,
+    chunk_size: int | None,
+    quiet: bool,
+) -> None:
+    """Simulate games under the house rules of VARIANT (a YAML file) into Parquet files in --out.
+
+    Rows depend only on the variant, bots, seed and game number: never on
+    --jobs or --chunk-size. A killed run is completed with --resume.
+    """
+    import os
+
+    from .runner import run_simulation
+
+    result = run_simulation(
+        variant,
+        games,
+        seed,
+        out_dir,
+        jobs=jobs or os.cpu_count() or 1,
+        bots=bots,
+        resume=resume,
+        record_play=record_play,
+        chunk_size=chunk_size,
+        progress=not quiet,
+    )
+    click.echo(result.summary())
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     try:
-        app.main(args=argv, prog_name="skatsim", standalone_mode=False)
+        code = app.main(args=argv, prog_name="skatsim", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.UsageError as exc:
@@ -119,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("skatsim: interrupted", file=sys.stderr)
         return 130
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":
