@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .play import FLAGS, GT, declarer_result
+from .play import FLAGS, GT, TRICK_NO, declarer_result
 from .scoring import deal_score, evaluate
 
 # Fields of the result array.
@@ -23,8 +23,9 @@ N_FIELDS = 9
 def evaluate_play(state: np.ndarray, bid: int, forfeit: bool, params: np.ndarray, result: np.ndarray) -> None:
     """Fill ``result`` for the declared game held in play ``state``."""
     points, tricks, cards12 = declarer_result(state)
+    complete = state[TRICK_NO] == 10 and not forfeit
     won, value, overbid, schneider, schwarz, mat = evaluate(
-        state[GT], state[FLAGS], bid, cards12, points, tricks, forfeit
+        state[GT], state[FLAGS], bid, cards12, points, tricks, forfeit, complete
     )
     result[WON] = won
     result[VALUE] = value

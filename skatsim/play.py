@@ -142,7 +142,8 @@ def _close_trick(state: np.ndarray) -> None:
 
 @kernel
 def concede_rest(state: np.ndarray, seat: int) -> None:
-    """Give every card not yet won, and the tricks still to play, to ``seat``; end play.
+    """Give every card not yet won, and the tricks still to play, to ``seat``; end play
+    (all ten tricks are then accounted for).
 
     Used when the defenders resign or the declarer claims the rest (ISS
     ``RE``/``SC``/a defender's timeout), even in the middle of a trick.
@@ -154,6 +155,7 @@ def concede_rest(state: np.ndarray, seat: int) -> None:
         remaining |= np.uint32(1) << np.uint32(state[TRICK0 + k])
     state[POINTS0 + seat] += card_points(remaining)
     state[TRICKS0 + seat] += 10 - state[TRICK_NO]
+    state[TRICK_NO] = 10
     for s in range(3):
         state[HAND0 + s] = 0
     state[N_IN_TRICK] = 0

@@ -229,15 +229,12 @@ def _apply_end(record: GameRecord, state: np.ndarray, declarer: int) -> bool:
         raise ReplayError(f"end: unknown kind {end.kind!r}")
     if state[play.OVER]:
         return False
-    if end.seat == declarer:
-        if end.kind == "claim":
-            play.concede_rest(state, declarer)
-            return False
+    if end.seat == declarer and end.kind != "claim":
         return True
-    if state[play.GT] != NULL:
-        play.concede_rest(state, declarer)
+    if state[play.GT] == NULL:
+        state[play.OVER] = 1  # a Null claim or a defenders' resignation: no more tricks for the declarer
     else:
-        state[play.OVER] = 1
+        play.concede_rest(state, declarer)
     return False
 
 

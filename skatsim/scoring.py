@@ -84,11 +84,16 @@ def game_value(gt: int, flags: int, mat: int, schneider: bool, schwarz: bool) ->
 
 
 @kernel
-def evaluate(gt: int, flags: int, bid: int, cards12: np.uint32, points: int, tricks: int, forfeit: bool):  # type: ignore[no-untyped-def]
+def evaluate(  # type: ignore[no-untyped-def]
+    gt: int, flags: int, bid: int, cards12: np.uint32, points: int, tricks: int, forfeit: bool, complete: bool = True
+):
     """Result of a declared game from the declarer's side.
 
     ``points`` and ``tricks`` are the declarer's (skat included in points);
-    ``forfeit`` marks a game the declarer lost outright (resignation, timeout).
+    ``forfeit`` marks a game the declarer lost outright (resignation, timeout);
+    ``complete`` is False when play stopped before all tricks were accounted for
+    (announced Schwarz lost early, a forfeit): then no Schneider or Schwarz is
+    reached, and only announced levels count (ISkO 4.1.4, 5.2.5).
     Returns ``(won, value, overbid, schneider, schwarz, matadors)`` where
     ``value`` is the value charged: for an overbid game the smallest multiple
     of the base value that reaches the bid (RULES.md §5; Null in multiples of
@@ -101,8 +106,8 @@ def evaluate(gt: int, flags: int, bid: int, cards12: np.uint32, points: int, tri
         won = tricks == 0
     else:
         mat = matadors(gt, cards12)
-        schneider = points >= 90 or points <= 30
-        schwarz = tricks == 10 or tricks == 0
+        schneider = complete and (points >= 90 or points <= 30)
+        schwarz = complete and (tricks == 10 or tricks == 0)
         won = points >= 61
         if flags & SCHNEIDER_ANNOUNCED and points < 90:
             won = False

@@ -46,29 +46,15 @@ FIELDS = {
 
 #: (game ID, field) -> (the engine's exact value, why it differs from the server's record).
 EXCEPTIONS: dict[tuple[int, str], tuple[object, str]] = {
-    (13577, "schneider"): (
-        True,
-        "clubs ouvert lost in trick 1 (the defenders' first trick ends an announced Schwarz); the engine judges "
-        "Schneider from the declarer's 13 card points at that moment, the server records s:0. The value is the "
-        "same (announced levels count once, ISkO 5.2.5: -192), but the flag is an artefact of the early stop.",
-    ),
-    (13577, "schwarz"): (True, "as for schneider: the declarer has 0 tricks when play stops after trick 1; z:0"),
     (10330141, "matadors"): (
         3,
         "the declarer timed out between declaring and discarding; the server's m:-11 counts matadors over no "
         "cards (README: artefact). The engine counts his 12 cards: CJ SJ HJ, with 3.",
     ),
-    (10330141, "schneider"): (
-        True,
-        "forfeit before the first card: the engine judges Schneider from the 11 skat points the declarer holds; "
-        "the server records s:0, and ISkO 4.1.4 makes a game lost by a breach lost 'einfach'. A scoring-kernel "
-        "question, reported, not changed here.",
-    ),
-    (10330141, "schwarz"): (True, "as for schneider: 0 tricks because no card was played; the server records z:0"),
     (10330141, "score"): (
-        -144,
-        "engine: -2 x 12 x (with 3 + game + Schneider + Schwarz) = -144; the server's -288 = -2 x 12 x 12 comes "
-        "from its artefact m:-11 (ISkO 4.1.4 'einfach' would give -2 x 48 = -96).",
+        -96,
+        "a forfeit before the first card is lost 'einfach' (ISkO 4.1.4): -2 x 12 x (with 3 + game) = -96; the "
+        "server's -288 = -2 x 12 x 12 comes from its artefact m:-11.",
     ),
 }
 
@@ -460,9 +446,12 @@ def test_cli_replay_from_parquet(tmp_path: Path, capsys: pytest.CaptureFixture[s
     import_iss(FIXTURE, tmp_path)
     code, out, _ = _run(capsys, "replay", tmp_path / ISS_TABLE, "--row", "8")
     assert code == 0 and out.splitlines()[1:] == REPLAY_541932
-    code, out, _ = _run(capsys, "replay", tmp_path / ISS_TABLE, "--row", "5")  # 13577
-    assert out.splitlines()[-1] == (
-        "Engine and server differ: schneider: engine True, server False; schwarz: engine True, server False"
+    code, out, _ = _run(capsys, "replay", tmp_path / ISS_TABLE, "--row", "5")  # 13577: ISkO and server agree
+    assert out.splitlines()[-1] == "Engine and server agree."
+    code, out, _ = _run(capsys, "replay", tmp_path / ISS_TABLE, "--row", "45")  # 10330141: server artefact
+    assert (
+        out.splitlines()[-1]
+        == "Engine and server differ: score: engine -96, server -288; matadors: engine 3, server -11"
     )
     code, _, err = _run(capsys, "replay", tmp_path / ISS_TABLE, "--row", "46")
     assert (
