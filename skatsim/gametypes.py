@@ -54,7 +54,9 @@ LED_BONUS = 32
 _JACKS_LOW_TO_HIGH = [card(s, JACK) for s in (DIAMONDS, HEARTS, SPADES, CLUBS)]
 _PLAIN_LOW_TO_HIGH = [SEVEN, EIGHT, NINE, QUEEN, KING, TEN, ACE]  # suit and Grand, jacks excluded
 _NULL_LOW_TO_HIGH = [SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE]
-_REVERSED_LOW_TO_HIGH = list(reversed(_PLAIN_LOW_TO_HIGH))  # 7 highest, A lowest
+# Reversed game (RULES.md §6, seed 000): "7 8 9 10 Q K A" highest first, so the 10 sits between 9 and Q
+# (the natural order reversed, not the Grand order 7 8 9 Q K 10 A reversed).
+_REVERSED_LOW_TO_HIGH = [ACE, KING, QUEEN, TEN, NINE, EIGHT, SEVEN]
 
 
 def _trumps_low_to_high(gt: int) -> list[int]:
