@@ -10,7 +10,8 @@ import time, the tables that make trick play branch-free:
 * ``GROUP_MASK[gt, group]`` — the cards of each group;
 * ``POWER[gt, card]`` — trick strength: ``TRUMP_POWER + k`` for trumps,
   0..7 in the plain-suit order otherwise;
-* ``TRUMP_SEQ[gt]`` — trumps from the top down, for matadors.
+* ``TRUMP_SEQ[gt]`` — trumps from the top down, for matadors;
+* ``ABOVE[gt, card]`` — mask of the cards of the same group that outrank it.
 
 The reversed game (Sächsische Spitze, RULES.md §6) and Ramsch are game
 types here so that the same kernels play them; variant keys decide whether
@@ -101,12 +102,18 @@ def _build_tables() -> tuple[np.ndarray, ...]:
                     power[gt, c] = k
         for c in range(32):
             group_mask[gt, group[gt, c]] |= np.uint32(1 << c)
-    for table in (trumps, group, group_mask, power, trump_seq, n_trump_seq):
+    above = np.zeros((N_GAME_TYPES, 32), dtype=np.uint32)
+    for gt in range(N_GAME_TYPES):
+        for c in range(32):
+            for x in range(32):
+                if group[gt, x] == group[gt, c] and power[gt, x] > power[gt, c]:
+                    above[gt, c] |= np.uint32(1 << x)
+    for table in (trumps, group, group_mask, power, trump_seq, n_trump_seq, above):
         table.flags.writeable = False
-    return trumps, group, group_mask, power, trump_seq, n_trump_seq
+    return trumps, group, group_mask, power, trump_seq, n_trump_seq, above
 
 
-TRUMPS, GROUP, GROUP_MASK, POWER, TRUMP_SEQ, N_TRUMP_SEQ = _build_tables()
+TRUMPS, GROUP, GROUP_MASK, POWER, TRUMP_SEQ, N_TRUMP_SEQ, ABOVE = _build_tables()
 
 
 def game_type_code(name: str) -> int:

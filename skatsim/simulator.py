@@ -14,6 +14,7 @@ import numpy as np
 from . import bidding, play
 from ._jit import kernel
 from .bots import HEURISTIC, RANDOM, cardplay, heuristic, random_bot
+from .bots.handeval import N_FEATURES, N_ROWS
 from .bots.model import MODEL
 from .cards import from_mask
 from .deal import STREAM_BOTS, deal_into, pack_deal, stream_key, unpack_deal
@@ -126,23 +127,30 @@ def _bid(
 
 
 @kernel
-def _limits(kinds: np.ndarray, bot_params: np.ndarray, hands: np.ndarray, limits: np.ndarray) -> None:
+def _limits(kinds: np.ndarray, bot_params: np.ndarray, hands: np.ndarray, limits: np.ndarray, x: np.ndarray) -> None:
     for seat in range(3):
         limits[seat] = 0
         if kinds[seat] == HEURISTIC:
-            limits[seat] = heuristic.bid_limit(MODEL, bot_params[seat], hands[seat], seat)
+            limits[seat] = heuristic.bid_limit(MODEL, bot_params[seat], hands[seat], seat, x)
 
 
 @kernel
 def _declare(
-    kind: int, bot: np.ndarray, hands: np.ndarray, skat: np.uint32, declarer: int, bid: int, rng: np.ndarray
+    kind: int,
+    bot: np.ndarray,
+    hands: np.ndarray,
+    skat: np.uint32,
+    declarer: int,
+    bid: int,
+    rng: np.ndarray,
+    x: np.ndarray,
 ) -> tuple[int, int, np.uint32]:
     """Declaration of the declarer's bot: ``(game_type, flags, declarer_skat)``; updates his hand."""
     if kind == RANDOM:
         gt, picked_up, dskat = random_bot.declare(hands[declarer], skat, rng)
         flags = 0 if picked_up else HAND
     else:
-        gt, flags, dskat = heuristic.declare(MODEL, bot, hands[declarer], skat, declarer, bid)
+        gt, flags, dskat = heuristic.declare(MODEL, bot, hands[declarer], skat, declarer, bid, x)
     if not flags & HAND:
         hands[declarer] = (hands[declarer] | skat) & ~dskat
     return gt, normalise_flags(gt, flags), dskat
@@ -169,7 +177,8 @@ def play_out(state: np.ndarray, kinds: np.ndarray, voids: np.ndarray, rng: np.nd
 def new_workspace() -> tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
 ]:
-    """Scratch arrays for :func:`play_game`: hands, rng, limits, bidding, play, result, deck, voids."""
+    """Scratch arrays for :func:`play_game`: hands, rng, limits, bidding, play, result, deck, voids,
+    bot features."""
     return (
         np.zeros(3, dtype=np.uint32),
         np.zeros(2, dtype=np.uint64),
@@ -179,6 +188,7 @@ def new_workspace() -> tuple[
         np.zeros(N_FIELDS, dtype=np.int64),
         np.zeros(32, dtype=np.int64),
         np.zeros(3, dtype=np.int64),
+        np.zeros((N_ROWS, N_FEATURES)),
     )
 
 
@@ -194,7 +204,7 @@ def play_game(
     ws: tuple,
 ) -> None:
     """Play one deal: fill ``row`` with its result and ``log`` with its actions (see ``LOG_*``)."""
-    hands, rng, limits, bstate, state, result, deck, voids = ws
+    hands, rng, limits, bstate, state, result, deck, voids, feats = ws
     skat = deal_into(seed, index, hands, deck)
     rng[0] = stream_key(seed, index, STREAM_BOTS)
     rng[1] = 0
@@ -202,7 +212,7 @@ def play_game(
     log[:] = -1
     row[COL_GAME_ID] = index
     row[COL_DEAL] = pack_deal(hands, skat)
-    _limits(kinds, bot_params, hands, limits)
+    _limits(kinds, bot_params, hands, limits, feats)
     _bid(kinds, limits, bstate, rng, row, log)
     declarer = bstate[bidding.DECLARER]
     row[COL_DECLARER] = declarer
@@ -210,7 +220,7 @@ def play_game(
     if declarer < 0:
         row[COL_GAME_TYPE] = PASSED
         return
-    gt, flags, dskat = _declare(kinds[declarer], bot_params[declarer], hands, skat, declarer, row[COL_BID], rng)
+    gt, flags, dskat = _declare(kinds[declarer], bot_params[declarer], hands, skat, declarer, row[COL_BID], rng, feats)
     if not flags & HAND:
         row[COL_SKAT_DISCARD] = dskat
     play.new_play(state, gt, flags, declarer, hands, dskat)

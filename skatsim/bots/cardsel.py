@@ -6,7 +6,7 @@ import numpy as np
 
 from .._jit import kernel, lowest_bit
 from ..cards import CARD_POINTS
-from ..gametypes import GROUP, GROUP_MASK, LED_BONUS, POWER, TRUMP_POWER
+from ..gametypes import ABOVE, GROUP, LED_BONUS, POWER, TRUMP_GROUP, TRUMP_POWER, TRUMPS
 
 _ONE = np.uint32(1)
 
@@ -86,33 +86,21 @@ def strength(gt: int, c: int, led_group: int) -> int:
 
 @kernel
 def beaters(gt: int, mask: np.uint32, best_card: int, led_group: int) -> np.uint32:
-    """Cards of ``mask`` that would beat ``best_card`` in a trick led in ``led_group``."""
-    target = strength(gt, best_card, led_group)
-    out = np.uint32(0)
-    m = mask
-    while m:
-        c = int(lowest_bit(m))
-        m &= m - _ONE
-        if strength(gt, c, led_group) > target:
-            out |= bit(c)
-    return out
+    """Cards of ``mask`` that would beat ``best_card``, the card winning a trick so far (it is of
+    the led group or a trump): higher cards of its group, and any trump over a plain card."""
+    out = ABOVE[gt, best_card]
+    if GROUP[gt, best_card] != TRUMP_GROUP:
+        out |= TRUMPS[gt]
+    return mask & out
 
 
 @kernel
 def above(gt: int, c: int, mask: np.uint32) -> np.uint32:
     """Cards of ``mask`` in the same group as ``c`` and stronger."""
-    group = GROUP_MASK[gt, GROUP[gt, c]]
-    out = np.uint32(0)
-    m = mask & group
-    while m:
-        x = int(lowest_bit(m))
-        m &= m - _ONE
-        if POWER[gt, x] > POWER[gt, c]:
-            out |= bit(x)
-    return out
+    return mask & ABOVE[gt, c]
 
 
 @kernel
 def is_master(gt: int, c: int, unseen: np.uint32) -> bool:
     """No unseen card of the same group outranks ``c``."""
-    return above(gt, c, unseen) == 0
+    return (unseen & ABOVE[gt, c]) == 0

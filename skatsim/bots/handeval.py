@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .._jit import kernel, popcount
-from ..cards import ACE, CARD_POINTS, JACK, TEN
+from ..cards import ACE, CARD_POINTS, JACK, SUIT_MASKS, TEN
 from ..gametypes import BASE_VALUE, GRAND, GROUP, GROUP_MASK, NULL, TRUMPS
 from ..scoring import HAND, OUVERT, matadors, null_value
 from .cardsel import bit, lowest
@@ -73,33 +73,35 @@ def class_of(gt: int, flags_ouvert: bool) -> int:
 
 
 @kernel
-def _suit_features(gt: int, cards: np.uint32, out: np.ndarray) -> None:
-    trumps = TRUMPS[gt]
-    out[1] = popcount(cards & trumps)
-    out[2] = popcount(cards & _JACK_MASK)
+def _suit_row(t: int, cards: np.uint32, out: np.ndarray) -> None:
+    """Suit-game features with trump suit ``t`` (``t == GRAND``: jacks only)."""
+    plain = cards & ~_JACK_MASK
+    jacks = popcount(cards & _JACK_MASK)
+    out[2] = jacks
     out[3] = 1.0 if cards & _CLUB_JACK else 0.0
     out[4] = 1.0 if cards & _SPADE_JACK else 0.0
-    if gt < GRAND:
-        out[5] = popcount(cards & bit(gt * 8 + ACE)) + popcount(cards & bit(gt * 8 + TEN))
     aces = 0.0
     tens = 0.0
     voids = 0.0
     losers = 0.0
     for s in range(4):
-        if gt < GRAND and s == gt:
+        n = popcount(plain & SUIT_MASKS[s])
+        ace = popcount(cards & bit(s * 8 + ACE))
+        ten = popcount(cards & bit(s * 8 + TEN))
+        if s == t:
+            out[1] = jacks + n
+            out[5] = ace + ten
             continue
-        side = cards & GROUP_MASK[gt, s] & ~trumps
-        n = popcount(side)
         if n == 0:
             voids += 1.0
             continue
-        has_ace = popcount(side & bit(s * 8 + ACE))
-        has_ten = popcount(side & bit(s * 8 + TEN))
-        aces += has_ace
-        if has_ten and (has_ace or n >= 3):
+        aces += ace
+        if ten and (ace or n >= 3):
             tens += 1.0
-        winners = has_ace + (has_ten and has_ace)
-        losers += max(min(n, 3) - winners, 0)
+        losers += max(min(n, 3) - ace - ten * ace, 0)
+    if t == GRAND:
+        out[1] = jacks
+        out[5] = 0.0
     out[6] = aces
     out[7] = tens
     out[8] = voids
@@ -107,7 +109,9 @@ def _suit_features(gt: int, cards: np.uint32, out: np.ndarray) -> None:
 
 
 @kernel
-def _null_risk(cards: np.uint32, out: np.ndarray) -> None:
+def _null_row(cards: np.uint32, out: np.ndarray) -> None:
+    """Null features: a card is at risk when fewer of the player's own cards lie below it in its
+    suit than could be led under it (the k-th lowest card of rank r is risky if r > 2k)."""
     risky = 0.0
     suits = 0.0
     worst = 0.0
@@ -143,27 +147,50 @@ def _null_risk(cards: np.uint32, out: np.ndarray) -> None:
     out[6] = high
 
 
+#: Rows of the matrix filled by :func:`candidate_features`: four suit games, Grand, Null.
+NULL_ROW = 5
+N_ROWS = 6
+
+
 @kernel
-def features(gt: int, cards: np.uint32, skat_points: float, seat: int, out: np.ndarray) -> None:
+def row_features(gt: int, cards: np.uint32, skat_points: float, seat: int, out: np.ndarray) -> None:
     """Fill ``out[N_FEATURES]`` with the features of ``cards`` for game type ``gt``."""
     out[:] = 0.0
     out[0] = 1.0
-    if gt == NULL:
-        _null_risk(cards, out)
-    else:
-        _suit_features(gt, cards, out)
     out[10] = skat_points
     out[11] = 1.0 if seat == 0 else 0.0
+    if gt == NULL:
+        _null_row(cards, out)
+    else:
+        _suit_row(gt, cards, out)
+
+
+@kernel
+def candidate_features(cards: np.uint32, skat_points: float, seat: int, x: np.ndarray) -> None:
+    """Features of ``cards`` for every game type into ``x[N_ROWS, N_FEATURES]``: rows 0-3 the
+    suit games, 4 Grand, 5 Null."""
+    for row in range(GRAND + 1):
+        row_features(row, cards, skat_points, seat, x[row])
+    row_features(NULL, cards, skat_points, seat, x[NULL_ROW])
+
+
+features = row_features
+
+
+@kernel
+def logit(model: np.ndarray, cls: int, situation: int, x: np.ndarray) -> float:
+    """The model's log-odds of a win for class ``cls`` in ``situation`` with features ``x``."""
+    row = cls * N_SITUATIONS + situation
+    z = 0.0
+    for k in range(N_FEATURES):
+        z += model[row, k] * x[k]
+    return z
 
 
 @kernel
 def win_probability(model: np.ndarray, cls: int, situation: int, x: np.ndarray) -> float:
     """Logistic model: P(win) for class ``cls`` in ``situation`` with features ``x``."""
-    row = cls * N_SITUATIONS + situation
-    z = 0.0
-    for k in range(N_FEATURES):
-        z += model[row, k] * x[k]
-    return 1.0 / (1.0 + math.exp(-z))
+    return 1.0 / (1.0 + math.exp(-logit(model, cls, situation, x)))
 
 
 @kernel

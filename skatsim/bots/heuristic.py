@@ -12,24 +12,28 @@ the bid, after choosing its discards for each candidate game.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._jit import kernel
 from ..gametypes import GRAND, NULL
-from ..scoring import HAND, OUVERT, base_value, matadors
+from ..scoring import HAND, OUVERT, base_value, matadors, null_value
 from ..tricks import card_points
 from .handeval import (
     AFTER_PICKUP,
     BEFORE_PICKUP,
+    GRAND_CLASS,
     HAND_GAME,
-    N_FEATURES,
     NULL_CLASS,
     NULL_OUVERT_CLASS,
+    NULL_ROW,
     bidding_value,
+    candidate_features,
     choose_discard,
     class_of,
-    features,
-    win_probability,
+    logit,
+    row_features,
 )
 
 # Parameter vector of the heuristic bot (see skatsim.bots registry for the docs).
@@ -45,94 +49,99 @@ _CANDIDATE_OUVERT = np.array([0, 0, 0, 0, 0, 0, 1], dtype=np.int64)
 def _bias(bot: np.ndarray, cls: int) -> float:
     if cls == NULL_CLASS or cls == NULL_OUVERT_CLASS:
         return bot[P_NULL_BIAS]
-    if cls == 1:
+    if cls == GRAND_CLASS:
         return bot[P_GRAND_BIAS]
     return bot[P_SUIT_BIAS]
 
 
 @kernel
-def _p(
-    model: np.ndarray,
-    bot: np.ndarray,
-    k: int,
-    situation: int,
-    cards: np.uint32,
-    skat_pts: float,
-    seat: int,
-    x: np.ndarray,
-) -> float:
-    gt = _CANDIDATE_GT[k]
-    cls = class_of(gt, _CANDIDATE_OUVERT[k] == 1)
-    features(gt, cards, skat_pts, seat, x)
-    p = win_probability(model, cls, situation, x)
-    b = _bias(bot, cls)
-    if b != 0.0:
-        odds = p / max(1.0 - p, 1e-9) * np.exp(b)
-        p = odds / (1.0 + odds)
-    return p
+def _logit_of(p: float) -> float:
+    p = min(max(p, 1e-9), 1.0 - 1e-9)
+    return math.log(p / (1.0 - p))
 
 
 @kernel
-def bid_limit(model: np.ndarray, bot: np.ndarray, cards: np.uint32, seat: int) -> int:
-    """Highest value the bot will bid or hold with these 10 cards (0 = pass at once)."""
-    x = np.zeros(N_FEATURES)
+def _z(model: np.ndarray, bot: np.ndarray, k: int, situation: int, x: np.ndarray) -> float:
+    """Biased log-odds of candidate ``k`` in ``situation`` from the candidate feature matrix."""
+    gt = _CANDIDATE_GT[k]
+    cls = class_of(gt, _CANDIDATE_OUVERT[k] == 1)
+    row = NULL_ROW if gt == NULL else gt
+    return logit(model, cls, situation, x[row]) + _bias(bot, cls)
+
+
+@kernel
+def bid_limit(model: np.ndarray, bot: np.ndarray, cards: np.uint32, seat: int, x: np.ndarray) -> int:
+    """Highest value the bot will bid or hold with these 10 cards (0 = pass at once).
+
+    ``x`` is scratch space of shape ``(N_ROWS, N_FEATURES)``.
+    """
+    candidate_features(cards, 0.0, seat, x)
+    z_pickup = _logit_of(bot[P_RISK])
+    z_hand = _logit_of(bot[P_HAND_RISK])
     limit = 0
     for k in range(N_CANDIDATES):
         gt = _CANDIDATE_GT[k]
         ouvert = _CANDIDATE_OUVERT[k] == 1
-        if _p(model, bot, k, BEFORE_PICKUP, cards, 0.0, seat, x) >= bot[P_RISK]:
-            limit = max(limit, bidding_value(gt, cards, False, ouvert))
-        if _p(model, bot, k, HAND_GAME, cards, 0.0, seat, x) >= bot[P_HAND_RISK]:
-            limit = max(limit, bidding_value(gt, cards, True, ouvert))
+        value = bidding_value(gt, cards, True, ouvert)
+        if value > limit and _z(model, bot, k, HAND_GAME, x) >= z_hand:
+            limit = value
+        value = bidding_value(gt, cards, False, ouvert)
+        if value > limit and _z(model, bot, k, BEFORE_PICKUP, x) >= z_pickup:
+            limit = value
     return limit
 
 
 @kernel
-def _expected(p: float, value: int, bid: int, unit: int) -> float:
+def _expected(z: float, value: int, bid: int, unit: int) -> float:
     if value < bid:
         charged = (bid + unit - 1) // unit * unit
         return -2.0 * charged
+    p = 1.0 / (1.0 + math.exp(-z))
     return p * value - (1.0 - p) * 2.0 * value
 
 
 @kernel
 def declare(
-    model: np.ndarray, bot: np.ndarray, hand: np.uint32, skat: np.uint32, seat: int, bid: int
+    model: np.ndarray, bot: np.ndarray, hand: np.uint32, skat: np.uint32, seat: int, bid: int, x: np.ndarray
 ) -> tuple[int, int, np.uint32]:
-    """Hand or pickup, discards and declaration: returns ``(game_type, flags, declarer_skat)``."""
-    x = np.zeros(N_FEATURES)
+    """Hand or pickup, discards and declaration: returns ``(game_type, flags, declarer_skat)``.
+
+    ``x`` is scratch space of shape ``(N_ROWS, N_FEATURES)``.
+    """
+    candidate_features(hand, 0.0, seat, x)
+    z_hand = _logit_of(bot[P_HAND_RISK])
     best_k = -1
     best_ev = -1e18
     for k in range(N_CANDIDATES):
         gt = _CANDIDATE_GT[k]
-        ouvert = _CANDIDATE_OUVERT[k] == 1
-        value = bidding_value(gt, hand, True, ouvert)
+        value = bidding_value(gt, hand, True, _CANDIDATE_OUVERT[k] == 1)
         if value < bid:
             continue
-        p = _p(model, bot, k, HAND_GAME, hand, 0.0, seat, x)
-        if p < bot[P_HAND_RISK]:
+        z = _z(model, bot, k, HAND_GAME, x)
+        if z < z_hand:
             continue
-        ev = _expected(p, value, bid, 1)
+        ev = _expected(z, value, bid, 1)
         if ev > best_ev:
             best_k, best_ev = k, ev
     if best_k >= 0:
-        gt = _CANDIDATE_GT[best_k]
         flags = HAND | (OUVERT if _CANDIDATE_OUVERT[best_k] else 0)
-        return gt, flags, skat
+        return _CANDIDATE_GT[best_k], flags, skat
     twelve = hand | skat
     best_discard = np.uint32(0)
+    discard = np.uint32(0)
     for k in range(N_CANDIDATES):
         gt = _CANDIDATE_GT[k]
         ouvert = _CANDIDATE_OUVERT[k] == 1
-        discard = choose_discard(gt, twelve)
-        cards = twelve & ~discard
+        if not (ouvert and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
+            discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
+        row = NULL_ROW if gt == NULL else gt
+        row_features(gt, twelve & ~discard, float(card_points(discard)), seat, x[row])
         flags = OUVERT if ouvert else 0
         if gt == NULL:
-            value = 46 if ouvert else 23
+            value = null_value(flags)
         else:
             value = base_value(gt, flags) * (abs(matadors(gt, twelve)) + 1)
-        p = _p(model, bot, k, AFTER_PICKUP, cards, float(card_points(discard)), seat, x)
-        ev = _expected(p, value, bid, base_value(gt, flags))
+        ev = _expected(_z(model, bot, k, AFTER_PICKUP, x), value, bid, base_value(gt, flags))
         if ev > best_ev:
             best_k, best_ev, best_discard = k, ev, discard
     flags = OUVERT if _CANDIDATE_OUVERT[best_k] else 0
