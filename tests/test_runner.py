@@ -1,0 +1,443 @@
+"""The simulation runner and ``skatsim simulate``: typed frames, determinism, resume, bad input.
+
+Runs are small (a few thousand random-bot games) except the kill -9 test,
+which needs a run long enough to be interrupted mid-way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from skatsim import __version__
+from skatsim.cli import main
+from skatsim.columns import EVALUATION_COLUMNS
+from skatsim.errors import SkatsimError
+from skatsim.frames import block_frame, discard_pairs, frame_schema
+from skatsim.record import GameRecord, replay
+from skatsim.runner import (
+    MANIFEST,
+    chunk_name,
+    default_chunk_size,
+    plan_chunks,
+    read_manifest,
+    run_simulation,
+    scan_run,
+    simulate_frame,
+)
+from skatsim.simulator import COLUMNS, N_COLUMNS
+from skatsim.variant import load_variant
+
+ROOT = Path(__file__).resolve().parent.parent
+VARIANT = str(ROOT / "variants" / "official.yaml")
+DOCS = ROOT / "docs" / "schema.md"
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run ``skatsim`` in this process; returns (exit code, stdout, stderr)."""
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
+    """Exit code 2, exactly one stderr line starting 'skatsim: error:', containing every fragment."""
+    assert code == 2
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("skatsim: error: ")
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+def simulate(out: Path, games: int = 2_000, **options: object) -> None:
+    """A quiet run with random bots unless told otherwise."""
+    options.setdefault("bots", "random")
+    run_simulation(VARIANT, games, options.pop("seed", 1), str(out), progress=False, **options)  # type: ignore[arg-type]
+
+
+def rows_of(out: Path) -> pl.DataFrame:
+    return scan_run(str(out)).collect().sort("game_id")
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    """Name -> (size, mtime in ns) of every file: to check nothing was touched."""
+    return {p.name: (p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.iterdir())}
+
+
+# --------------------------------------------------------------------------- frames
+
+
+def test_block_frame_types_nulls_and_names() -> None:
+    rows = np.zeros((2, N_COLUMNS), dtype=np.int64)
+    col = {name: i for i, name in enumerate(COLUMNS)}
+    played = {
+        "game_id": 7,
+        "deal": -123456789,
+        "game_type": 3,
+        "declarer": 1,
+        "bid": 18,
+        "matadors": -2,
+        "declarer_points": 75,
+        "declarer_tricks": 6,
+        "won": 1,
+        "game_value": 36,
+        "score": 36,
+        "score_mh": 36,
+        "skat_discard": (1 << 11) | (1 << 31),  # HT, CA
+        "max_bid_fh": 18,
+        "max_bid_mh": 18,
+    }
+    for name, value in played.items():
+        rows[0, col[name]] = value
+    rows[1, col["game_id"]] = 8
+    rows[1, col["game_type"]] = -1
+    rows[1, col["declarer"]] = -1
+    frame = block_frame(rows, None, ("random", "heuristic", "random"), "official")
+    common = {"variant": "official", "dealer": 2, "bot_fh": "random", "bot_mh": "heuristic", "bot_rh": "random"}
+    assert frame.row(0, named=True) == {
+        "game_id": 7,
+        "game_type": "clubs",
+        "declarer": 1,
+        "bid": 18,
+        "hand": False,
+        "ouvert": False,
+        "schneider_announced": False,
+        "schwarz_announced": False,
+        "matadors": -2,
+        "declarer_points": 75,
+        "declarer_tricks": 6,
+        "schneider": False,
+        "schwarz": False,
+        "overbid": False,
+        "won": True,
+        "game_value": 36,
+        "score": 36,
+        "score_fh": 0,
+        "score_mh": 36,
+        "score_rh": 0,
+        "deal": -123456789,
+        "skat_discard": "HT.CA",
+        "max_bid_fh": 18,
+        "max_bid_mh": 18,
+        "max_bid_rh": 0,
+        **common,
+    }
+    nulls = dict.fromkeys(
+        ["declarer", "hand", "ouvert", "schneider_announced", "schwarz_announced", "matadors"]
+        + ["declarer_points", "declarer_tricks", "schneider", "schwarz", "overbid", "won", "game_value"]
+    )
+    zeros = dict.fromkeys(["bid", "score", "score_fh", "score_mh", "score_rh", "deal"], 0)
+    assert frame.row(1, named=True) == {
+        "game_id": 8,
+        "game_type": "passed",
+        "skat_discard": None,
+        "max_bid_fh": 0,
+        "max_bid_mh": 0,
+        "max_bid_rh": 0,
+        **nulls,
+        **zeros,
+        **common,
+    }
+    assert frame.columns[:2] == ["game_id", "variant"]
+    assert frame.columns[2 : 2 + len(EVALUATION_COLUMNS)] == list(EVALUATION_COLUMNS)
+    assert [frame.schema[name] for name in EVALUATION_COLUMNS] == [dtype for dtype, _ in EVALUATION_COLUMNS.values()]
+
+
+def test_discard_pairs() -> None:
+    masks = np.array([0, (1 << 0) | (1 << 1), (1 << 11) | (1 << 31)], dtype=np.int64)
+    assert discard_pairs(masks).tolist() == [-1, 1, 11 * 32 + 31]
+    with pytest.raises(ValueError, match="other than 0 or 2"):
+        discard_pairs(np.array([1 << 5], dtype=np.int64))
+    with pytest.raises(ValueError, match="other than 0 or 2"):
+        discard_pairs(np.array([0b111], dtype=np.int64))
+
+
+def test_every_column_is_documented_with_its_type() -> None:
+    documented = dict(re.findall(r"^\| `(\w+)` \| (\w+) \|", DOCS.read_text(encoding="utf-8"), flags=re.M))
+    for name, dtype in frame_schema(record=True).items():
+        assert name in documented, name
+        assert str(dtype).startswith(documented[name]), (name, dtype, documented[name])
+
+
+# --------------------------------------------------------------------------- chunk plan and determinism
+
+
+def test_chunk_plan() -> None:
+    assert plan_chunks(10, 4) == [(0, 4), (4, 4), (8, 2)]
+    assert plan_chunks(3, 5) == [(0, 3)]
+    assert chunk_name(62_500, 62_500) == "chunk-000000062500-62500.parquet"
+    assert default_chunk_size(2_000, record_play=False) == 2_000
+    assert default_chunk_size(100_000, record_play=False) == 10_000
+    assert default_chunk_size(1_000_000, record_play=False) == 62_500
+    assert default_chunk_size(10_000_000, record_play=False) == 250_000
+    assert default_chunk_size(10_000_000, record_play=True) == 50_000
+
+
+@pytest.mark.parametrize("bots", ["random", "heuristic,random,heuristic"])
+def test_rows_do_not_depend_on_jobs_or_chunk_size(tmp_path: Path, bots: str) -> None:
+    games = 20_000
+    simulate(tmp_path / "one", games, jobs=1, bots=bots)
+    simulate(tmp_path / "two", games, jobs=2, chunk_size=3_000, bots=bots)
+    simulate(tmp_path / "odd", games, jobs=1, chunk_size=7_777, bots=bots)
+    one = rows_of(tmp_path / "one")
+    assert one["game_id"].to_list() == list(range(games))
+    assert one.equals(rows_of(tmp_path / "two"))
+    assert one.equals(rows_of(tmp_path / "odd"))
+    params = load_variant(VARIANT).variant.params()
+    seats = tuple(bots.split(",")) if "," in bots else (bots,) * 3
+    assert one.equals(simulate_frame(1, 0, games, params, seats, "official"))  # type: ignore[arg-type]
+    assert len(list((tmp_path / "two").glob("chunk-*.parquet"))) == 7
+
+
+def test_manifest_records_what_made_the_run(tmp_path: Path) -> None:
+    simulate(tmp_path / "run", 2_500, chunk_size=1_000, seed=42)
+    manifest = json.loads((tmp_path / "run" / MANIFEST).read_text(encoding="utf-8"))
+    files = ["chunk-000000000000-1000.parquet", "chunk-000000001000-1000.parquet", "chunk-000000002000-500.parquet"]
+    assert manifest["format"] == "skatsim-run"
+    assert manifest["skatsim_version"] == __version__
+    assert manifest["variant_path"] == VARIANT
+    assert manifest["variant_name"] == "official"
+    assert manifest["variant_text"] == Path(VARIANT).read_text(encoding="utf-8")
+    assert manifest["bots"] == ["random", "random", "random"]
+    settings = (manifest["seed"], manifest["games"], manifest["chunk_size"], manifest["record_play"])
+    assert settings == (42, 2500, 1000, False)
+    assert manifest["chunks"] == [
+        {"first": 0, "count": 1000, "file": files[0]},
+        {"first": 1000, "count": 1000, "file": files[1]},
+        {"first": 2000, "count": 500, "file": files[2]},
+    ]
+    assert manifest["chunks_done"] == files
+    assert manifest["finished"] is not None
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == sorted([*files, MANIFEST])
+
+
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+def test_recorded_games_replay_to_their_rows(tmp_path: Path, bots: str) -> None:
+    simulate(tmp_path / "run", 2_000, record_play=True, bots=bots)
+    rows = rows_of(tmp_path / "run")
+    assert rows.columns[-1] == "record"
+    params = load_variant(VARIANT).variant.params()
+    for row in rows.iter_rows(named=True):
+        evaluation = replay(GameRecord.from_json(row["record"]), params).columns()
+        assert evaluation == {name: row[name] for name in EVALUATION_COLUMNS}, row["game_id"]
+
+
+# --------------------------------------------------------------------------- resume
+
+
+def test_resume_after_kill_9_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+    games, chunk, out = 800_000, 10_000, tmp_path / "killed"
+    command = [sys.executable, "-m", "skatsim", "simulate", VARIANT, "--games", str(games), "--seed", "5"]
+    command += ["--out", str(out), "--jobs", "2", "--chunk-size", str(chunk), "--bots", "random", "--quiet"]
+    child = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 300
+    while not list(out.glob("chunk-*.parquet")):
+        assert child.poll() is None, child.stderr.read() if child.stderr else ""
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    os.killpg(child.pid, signal.SIGKILL)
+    child.communicate()
+    done_before = len(list(out.glob("chunk-*.parquet")))
+    assert 0 < done_before < games // chunk
+    stray = out / f".{chunk_name(0, chunk)}.999999.tmp"
+    stray.write_bytes(b"half a chunk")
+
+    run_simulation(VARIANT, games, 5, str(out), jobs=2, bots="random", resume=True, progress=False)
+    run_simulation(VARIANT, games, 5, str(tmp_path / "whole"), jobs=1, bots="random", progress=False)
+
+    resumed = rows_of(out)
+    assert resumed.height == games
+    assert resumed["game_id"].n_unique() == games
+    assert resumed.equals(rows_of(tmp_path / "whole"))
+    assert not stray.exists()
+    assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
+    manifest = read_manifest(str(out))
+    assert manifest is not None and manifest.finished is not None
+    assert len(manifest.chunks_done) == games // chunk
+
+
+def test_resume_of_a_finished_run_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    simulate(out, 3_000, chunk_size=1_000)
+    chunks_before = {k: v for k, v in snapshot(out).items() if k != MANIFEST}
+    code, _, err = cli(capsys, "simulate", VARIANT, "--games", "3000", "--out", str(out), "--resume")
+    assert_one_line_error(code, err, "made with bots random,random,random, not heuristic,heuristic,heuristic")
+    args = ["simulate", VARIANT, "--games", "3000", "--out", str(out), "--bots", "random", "--resume", "--quiet"]
+    code, stdout, err = cli(capsys, *args)
+    assert (code, err) == (0, "")
+    assert re.fullmatch(r"0 games in \d+\.\d s \(0 games/s\) \(3,000 already done\); 3,000 games in .+\n", stdout)
+    assert {k: v for k, v in snapshot(out).items() if k != MANIFEST} == chunks_before
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--seed", "2", "cannot resume: the run was made with seed 1, not 2"),
+        ("--games", "4000", "cannot resume: the run was made with games 3000, not 4000"),
+        ("--bots", "random,heuristic,random", "made with bots random,random,random, not random,heuristic,random"),
+        ("--record-play", None, "made with record-play off, not on"),
+        ("--chunk-size", "500", "cannot resume with --chunk-size 500: the run uses 1000"),
+    ],
+)
+def test_resume_refuses_other_settings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str | None, message: str
+) -> None:
+    out = tmp_path / "run"
+    simulate(out, 3_000, chunk_size=1_000)
+    before = snapshot(out)
+    args = {"--seed": "1", "--games": "3000", "--bots": "random"}
+    if value is None:
+        extra = [option]
+    else:
+        args[option] = value
+        extra = []
+    flat = [item for pair in args.items() for item in pair]
+    code, _, err = cli(capsys, "simulate", VARIANT, "--out", str(out), "--resume", *flat, *extra)
+    assert_one_line_error(code, err, str(out), message)
+    assert snapshot(out) == before
+
+
+def test_resume_refuses_another_variant_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    simulate(out, 2_000)
+    variant = tmp_path / "official.yaml"
+    variant.write_text(Path(VARIANT).read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    code, _, err = cli(
+        capsys, "simulate", str(variant), "--games", "2000", "--out", str(out), "--bots", "random", "--resume"
+    )
+    assert_one_line_error(code, err, "cannot resume: the variant file text differs", "variant 'official'")
+
+
+def test_corrupt_chunk_found_on_resume_is_named_and_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    simulate(out, 4_000, chunk_size=1_000)
+    reference = rows_of(out)
+    bad = out / chunk_name(2_000, 1_000)
+    bad.write_bytes(bad.read_bytes()[:300])
+    args = ["simulate", VARIANT, "--games", "4000", "--out", str(out), "--bots", "random", "--resume"]
+    code, _, err = cli(capsys, *args)
+    assert_one_line_error(code, err, f"{bad}: corrupt chunk file", "remove that file and run again with --resume")
+    assert bad.stat().st_size == 300
+    bad.unlink()
+    code, _, err = cli(capsys, *args, "--quiet")
+    assert (code, err) == (0, "")
+    assert rows_of(out).equals(reference)
+
+
+def test_chunk_with_wrong_games_found_on_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    simulate(out, 4_000, chunk_size=1_000)
+    wrong = out / chunk_name(1_000, 1_000)
+    wrong.write_bytes((out / chunk_name(0, 1_000)).read_bytes())
+    args = ["simulate", VARIANT, "--games", "4000", "--out", str(out), "--bots", "random", "--resume"]
+    code, _, err = cli(capsys, *args)
+    assert_one_line_error(code, err, f"{wrong}: chunk file should hold games 1000..1999 once each", "ids 0..999")
+
+
+# --------------------------------------------------------------------------- output folder and bad input
+
+
+def test_existing_run_without_resume_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    simulate(out, 2_000)
+    before = snapshot(out)
+    code, _, err = cli(capsys, "simulate", VARIANT, "--games", "2000", "--out", str(out), "--bots", "random")
+    assert_one_line_error(code, err, "already holds a skatsim run (1 of 1 chunks done)", "pass --resume")
+    assert snapshot(out) == before
+
+
+@pytest.mark.parametrize("resume", [[], ["--resume"]])
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("notes.txt", "mine", "folder is not empty and is not a skatsim run (no manifest.json)"),
+        (MANIFEST, '{"project": "other"}', "manifest.json: not a skatsim run manifest"),
+    ],
+)
+def test_foreign_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], resume: list[str], name: str, content: str, message: str
+) -> None:
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    code, _, err = cli(capsys, "simulate", VARIANT, "--games", "100", "--out", str(tmp_path), *resume)
+    assert_one_line_error(code, err, message)
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+    assert (tmp_path / name).read_text(encoding="utf-8") == content
+
+
+def test_empty_folder_and_resume_without_a_run_start_a_run(tmp_path: Path) -> None:
+    simulate(tmp_path, 1_000)
+    simulate(tmp_path / "new", 1_000, resume=True)
+    assert rows_of(tmp_path).equals(rows_of(tmp_path / "new"))
+
+
+def test_unwritable_output_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    code, _, err = cli(capsys, "simulate", VARIANT, "--games", "100", "--out", str(blocker / "run"))
+    assert_one_line_error(code, err, f"{blocker / 'run'}: cannot create or read the output folder (Not a directory)")
+    code, _, err = cli(capsys, "simulate", VARIANT, "--games", "100", "--out", str(blocker))
+    assert_one_line_error(code, err, "is a file")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--games", "0"], "Invalid value for '--games': 0 is not in the range x>=1"),
+        (["--games", "-5"], "Invalid value for '--games': -5 is not in the range x>=1"),
+        (["--games", "10", "--bots", "randon"], "--bots: unknown bot 'randon'; known bots: heuristic, random"),
+        (["--games", "10", "--bots", "random,random"], "--bots: give one bot name or three (FH,MH,RH), got 2"),
+        (["--games", "10", "--jobs", "0"], "Invalid value for '--jobs': 0 is not in the range x>=1"),
+        (["--games", "10", "--seed", "-1"], "Invalid value for '--seed'"),
+        (["--games", "10", "--chunk-size", "2000000"], "--chunk-size must be between 1 and 1,000,000"),
+    ],
+)
+def test_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    out = tmp_path / "run"
+    code, _, err = cli(capsys, "simulate", VARIANT, "--out", str(out), *args)
+    assert_one_line_error(code, err, message)
+    assert not out.exists()
+
+
+def test_bad_variant_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    code, _, err = cli(capsys, "simulate", str(tmp_path / "missing.yaml"), "--games", "10", "--out", str(out))
+    assert_one_line_error(code, err, "missing.yaml: cannot read variant file")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nscoring:\n  lost_factr: 2\n", encoding="utf-8")
+    code, _, err = cli(capsys, "simulate", str(bad), "--games", "10", "--out", str(out))
+    assert_one_line_error(code, err, "bad.yaml: scoring.lost_factr: unknown key")
+    assert not out.exists()
+
+
+def test_library_checks_and_unknown_backend(tmp_path: Path) -> None:
+    with pytest.raises(SkatsimError, match=r"^--games must be between 1 and"):
+        run_simulation(VARIANT, 0, 1, str(tmp_path / "a"))
+    with pytest.raises(SkatsimError, match=r"^unknown backend 'dask'; available: local$"):
+        run_simulation(VARIANT, 10, 1, str(tmp_path / "b"), backend="dask")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_command_line_end_to_end(tmp_path: Path) -> None:
+    """The installed entry point: a summary line on stdout, no progress bar without a terminal, clean errors."""
+    out = tmp_path / "run"
+    base = [sys.executable, "-m", "skatsim", "simulate", VARIANT, "--out", str(out), "--bots", "random"]
+    done = subprocess.run([*base, "--games", "1500", "--jobs", "1"], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert re.fullmatch(
+        rf"1,500 games in \d+\.\d s \([\d,]+ games/s\); 1,500 games in {re.escape(str(out))}\n", done.stdout
+    )
+    failed = subprocess.run([*base, "--games", "1500"], capture_output=True, text=True, check=False)
+    assert_one_line_error(failed.returncode, failed.stderr, "already holds a skatsim run")
+    assert failed.stdout == ""
