@@ -103,7 +103,8 @@ def block_frame(
     :func:`skatsim.simulator.simulate_block`; ``logs`` its action logs (adds a
     ``record`` column) or ``None``; ``bots`` the names seated at FH, MH, RH.
     """
-    raw = pl.DataFrame({name: rows[:, i] for i, name in enumerate(COLUMNS)})
+    columns = np.ascontiguousarray(rows.T)  # one transposing copy, then every column is contiguous
+    raw = pl.DataFrame({name: columns[i] for i, name in enumerate(COLUMNS)})
     frame = raw.select(
         pl.col("game_id").cast(pl.Int64),
         pl.lit(variant_name, pl.String).alias("variant"),
