@@ -224,8 +224,15 @@ class LocalBackend:
             yield from map(fn, specs)
             return
         from joblib import Parallel, delayed  # imported here: only parallel runs need it
+        from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-        yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(fn)(spec) for spec in specs)
+        try:
+            yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(fn)(spec) for spec in specs)
+        except TerminatedWorkerError:
+            raise SkatsimError(
+                "a worker process died (killed, or out of memory); the chunks done are kept: "
+                "run the same command with --resume to complete the run"
+            ) from None
 
 
 #: Backend name -> factory taking ``jobs``. A cluster backend registers here.
