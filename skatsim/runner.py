@@ -25,7 +25,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal, Protocol
@@ -50,14 +50,14 @@ RUN_FORMAT_VERSION = 1
 
 #: Default chunk size: about ``TARGET_CHUNKS`` chunks so progress moves and
 #: workers stay busy, at least ``MIN_DEFAULT_CHUNK`` games so per-file costs
-#: stay small, at most ``MAX_DEFAULT_CHUNK`` (a 40 MB frame) per chunk.
+#: stay small, at most ``MAX_DEFAULT_CHUNK`` per chunk (a 13 MB frame: ~55 bytes a row).
 TARGET_CHUNKS = 16
 MIN_DEFAULT_CHUNK = 10_000
 MAX_DEFAULT_CHUNK = 250_000
-#: With ``--record-play`` each row carries ~0.7 kB of JSON, so chunks are smaller.
+#: With ``--record-play`` each row carries ~0.6 kB of JSON, so chunks are smaller (~30 MB).
 MAX_DEFAULT_RECORD_CHUNK = 50_000
 #: Upper bound of ``--chunk-size``: a chunk's frame is held in memory before it
-#: is written, so this bounds memory per worker (~150 MB, ~700 MB with records).
+#: is written, so this bounds memory per worker (~55 MB, ~600 MB with records).
 MAX_CHUNK = 1_000_000
 #: Games per ``simulate_block`` call inside a chunk: a 13 MB int64 matrix.
 BLOCK = 65_536
@@ -235,16 +235,17 @@ class LocalBackend:
             ) from None
 
 
-#: Backend name -> factory taking ``jobs``. A cluster backend registers here.
-BACKENDS: dict[str, Callable[[int], Backend]] = {"local": LocalBackend}
+#: Backend name -> factory called with ``jobs`` and the backend's own options
+#: (e.g. a scheduler address). A cluster backend registers here.
+BACKENDS: dict[str, Callable[..., Backend]] = {"local": LocalBackend}
 
 
-def make_backend(name: str, jobs: int) -> Backend:
+def make_backend(name: str, jobs: int, options: Mapping[str, object] | None = None) -> Backend:
     """The backend called ``name``, with a one-line error naming the known ones."""
     factory = BACKENDS.get(name)
     if factory is None:
         raise SkatsimError(f"unknown backend {name!r}; available: {', '.join(sorted(BACKENDS))}")
-    return factory(jobs)
+    return factory(jobs, **(options or {}))
 
 
 # --------------------------------------------------------------------------- manifest
@@ -562,13 +563,15 @@ def run_simulation(
     chunk_size: int | None = None,
     backend: str = "local",
     progress: bool = True,
+    backend_options: Mapping[str, object] | None = None,
 ) -> RunResult:
     """Simulate games ``0 .. games - 1`` into ``out_dir`` (Parquet chunk files and ``manifest.json``).
 
     ``bots``: one name or three (FH,MH,RH). ``resume``: complete the run
     already in ``out_dir`` (same variant text, bots, seed, games, record flag).
-    ``chunk_size`` changes only how rows are split into files. Expected
-    problems raise :class:`SkatsimError` with a one-line message.
+    ``chunk_size`` changes only how rows are split into files. ``backend``
+    (with ``backend_options``) chooses where chunks run (:data:`BACKENDS`).
+    Expected problems raise :class:`SkatsimError` with a one-line message.
     """
     start = time.perf_counter()
     _check_numbers(games, seed, jobs, chunk_size)
@@ -576,7 +579,7 @@ def run_simulation(
     loaded = load_variant(variant_path)
     size = chunk_size or default_chunk_size(games, record_play)
     fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
-    executor = make_backend(backend, jobs)
+    executor = make_backend(backend, jobs, backend_options)
     old = _prepare_out_dir(out_dir, resume)
     manifest = fresh if old is None else _resumed_manifest(old, fresh, chunk_size, out_dir)
     done = _scan_existing(out_dir, manifest) if old is not None else set()

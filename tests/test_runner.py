@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from skatsim import __version__
+from skatsim import __version__, runner
 from skatsim.cli import main
 from skatsim.columns import EVALUATION_COLUMNS
 from skatsim.errors import SkatsimError
@@ -199,6 +199,33 @@ def test_rows_do_not_depend_on_jobs_or_chunk_size(tmp_path: Path, bots: str) -> 
     seats = tuple(bots.split(",")) if "," in bots else (bots,) * 3
     assert one.equals(simulate_frame(1, 0, games, params, seats, "official"))  # type: ignore[arg-type]
     assert len(list((tmp_path / "two").glob("chunk-*.parquet"))) == 7
+
+
+class ReversedBackend:
+    """A stand-in for a cluster backend: runs chunks last to first, in this process."""
+
+    def __init__(self, jobs: int, label: str) -> None:
+        self.label = label
+        self.seen: list[int] = []
+
+    def map_unordered(self, fn, specs):  # type: ignore[no-untyped-def]
+        for spec in reversed(specs):
+            self.seen.append(spec.first)
+            yield fn(spec)
+
+
+def test_backend_seam_and_finish_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[ReversedBackend] = []
+
+    def factory(jobs: int, label: str) -> ReversedBackend:
+        made.append(ReversedBackend(jobs, label))
+        return made[-1]
+
+    monkeypatch.setitem(runner.BACKENDS, "reversed", factory)
+    simulate(tmp_path / "rev", 5_000, chunk_size=2_000, backend="reversed", backend_options={"label": "x"})
+    simulate(tmp_path / "local", 5_000)
+    assert [(b.label, b.seen) for b in made] == [("x", [4_000, 2_000, 0])]
+    assert rows_of(tmp_path / "rev").equals(rows_of(tmp_path / "local"))
 
 
 def test_manifest_records_what_made_the_run(tmp_path: Path) -> None:
