@@ -519,7 +519,7 @@ def _specs(manifest: RunManifest, params: np.ndarray, out_dir: str) -> list[Chun
             variant_name=manifest.variant_name,
             bots=manifest.bots,
             record_play=manifest.record_play,
-            out_dir=out_dir,
+            out_dir=os.path.abspath(out_dir),  # workers may run in another working directory
         )
         for e in manifest.chunks
         if e.file not in skip
