@@ -41,6 +41,7 @@ from . import __version__
 from .bots import DEFAULT_BOTS, bot_arrays, parse_bots
 from .errors import SkatsimError
 from .frames import block_frame, frame_schema
+from .rules import official_params
 from .simulator import LOG_WIDTH, N_COLUMNS, simulate_block
 from .variant import LoadedVariant, load_variant
 
@@ -190,7 +191,7 @@ def warm_up() -> None:
     Done once in the parent before workers start, so they load the cached
     machine code instead of each compiling it at the same time.
     """
-    simulate_frame(0, 0, 1, np.zeros(64, dtype=np.int64), ("random",) * 3, "warm-up", record_play=True)
+    simulate_frame(0, 0, 1, official_params(), ("random",) * 3, "warm-up", record_play=True)
 
 
 # --------------------------------------------------------------------------- backends
