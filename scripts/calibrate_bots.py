@@ -2,8 +2,10 @@
 
     python scripts/calibrate_bots.py --deals 100000 --seed 2024
 
-Every seat plays every candidate game hand and with the skat on each deal
-(:mod:`skatsim.bots.calibrate`); one logistic regression per game class and
+The seat that wins the auction (bots bidding with the current model) plays
+every candidate game hand and with the skat on each deal
+(:mod:`skatsim.bots.calibrate`); run it twice or more so the auction and the
+model agree; one logistic regression per game class and
 situation is fitted and written to ``skatsim/bots/calibration.json`` with
 the sample counts and the observed win rates, so the table can be audited.
 """
@@ -16,11 +18,14 @@ import time
 
 import numpy as np
 
+from skatsim.bots import bot_arrays
 from skatsim.bots.calibrate import SAMPLES_PER_DEAL, calibration_samples, fit_logistic
 from skatsim.bots.handeval import FEATURE_NAMES, N_CLASSES, N_FEATURES, N_SITUATIONS, NULL_FEATURE_NAMES
-from skatsim.bots.model import CALIBRATION_FILE
+from skatsim.bots.model import CALIBRATION_FILE, MODEL
 
 CLASS_NAMES = ("suit", "grand", "null", "null_ouvert")
+#: Win probability (first fit) above which a sample counts for the second, final fit.
+STRONG = 0.2
 SITUATION_NAMES = ("before_pickup", "hand", "after_pickup")
 
 
@@ -35,19 +40,27 @@ def main() -> None:
     y = np.zeros(n, dtype=np.float64)
     row = np.zeros(n, dtype=np.int64)
     start = time.perf_counter()
-    calibration_samples(np.uint64(args.seed), 0, args.deals, x, y, row)
+    kinds, bots = bot_arrays(("heuristic",) * 3)
+    n = calibration_samples(np.uint64(args.seed), 0, args.deals, MODEL, bots[0], x, y, row)
+    x, y, row = x[:n], y[:n], row[:n]
     print(f"{n:,} samples from {args.deals:,} deals in {time.perf_counter() - start:.1f} s")
     coefficients = []
     summary = []
     for r in range(N_CLASSES * N_SITUATIONS):
         sel = row == r
         w = fit_logistic(x[sel], y[sel])
+        # Refit on the hands that are in play for a decision: the logistic form fitted to all hands is
+        # dominated by hopeless ones and misjudges the strong hands bots actually declare.
+        strong = sel & (1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30))) > STRONG)
+        if strong.sum() > 20 * N_FEATURES:
+            w = fit_logistic(x[strong], y[strong])
         coefficients.append([round(float(v), 5) for v in w])
         summary.append(
             {
                 "class": CLASS_NAMES[r // N_SITUATIONS],
                 "situation": SITUATION_NAMES[r % N_SITUATIONS],
                 "samples": int(sel.sum()),
+                "strong_samples": int(strong.sum()),
                 "win_rate": round(float(y[sel].mean()), 4),
             }
         )

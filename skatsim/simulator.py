@@ -97,7 +97,7 @@ N_COLUMNS = len(COLUMNS)
 LOG_CARDS = 0  # 30 slots: cards in the order played, -1 after the end
 LOG_N_BIDS = 30  # number of bidding actions logged (-1 when more than MAX_LOGGED_BIDS)
 LOG_BIDS = 31  # MAX_LOGGED_BIDS slots: seat * 1024 + (action + 1), action as in skatsim.bidding
-MAX_LOGGED_BIDS = 97
+MAX_LOGGED_BIDS = 130  # a stepwise auction has at most 2 x 63 bids and holds plus 3 passes
 LOG_WIDTH = LOG_BIDS + MAX_LOGGED_BIDS
 
 
@@ -269,7 +269,7 @@ def simulate_block(
 def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
     """Rebuild the :class:`GameRecord` of a simulated game from its row and action log."""
     hands = np.zeros(3, dtype=np.uint32)
-    skat = unpack_deal(np.int64(row[COL_GAME_ID + 1]), hands)
+    skat = unpack_deal(np.int64(row[COL_DEAL]), hands)
     deal = tuple(c for seat in range(3) for c in from_mask(int(hands[seat]))) + tuple(from_mask(int(skat)))
     n_bids = int(log[LOG_N_BIDS])
     if n_bids < 0:

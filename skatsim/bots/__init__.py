@@ -46,15 +46,18 @@ BOTS: dict[str, BotSpec] = {
         HEURISTIC,
         "club-player habits: calibrated hand evaluation for bidding and declaring, rule-based card play",
         (
-            BotParam(
-                "risk", 0.60, "bid a game taken with the skat when its estimated win probability is at least this"
-            ),
-            BotParam(
-                "hand_risk", 0.80, "play (and bid) a hand game when its estimated win probability is at least this"
-            ),
-            BotParam("grand_bias", 0.0, "log-odds added to every Grand estimate (> 0 favours Grand)"),
-            BotParam("null_bias", 0.0, "log-odds added to every Null estimate (> 0 favours Null)"),
+            BotParam("risk", 0.613, "bid a game played with the skat when its win probability is at least this"),
+            BotParam("hand_risk", 0.853, "play (and bid) a hand game when its win probability is at least this"),
+            BotParam("grand_bias", -0.3, "log-odds added to every Grand estimate (> 0 favours Grand)"),
+            BotParam("null_bias", 0.1, "log-odds added to every Null estimate (> 0 favours Null)"),
             BotParam("suit_bias", 0.0, "log-odds added to every suit-game estimate (> 0 favours suit games)"),
+            BotParam("ouvert_bias", -0.8, "log-odds added to Null ouvert estimates on top of null_bias"),
+            BotParam(
+                "win_bonus",
+                16.5,
+                "points a won game is worth beyond its value when choosing what to declare "
+                "(50: the tournament bonus the published human statistics were played under)",
+            ),
         ),
     ),
 }

@@ -1,8 +1,11 @@
 """Self-play calibration of the heuristic bot's win-probability model.
 
-For many deals, every seat plays every candidate game (four suits, Grand,
+For many deals, the bots bid as usual (with the current model); the seat
+that wins the auction then plays every candidate game (four suits, Grand,
 Null, Null ouvert), once hand and once after picking up the skat, against
-heuristic defenders. Each play-out gives samples ``(class, situation,
+heuristic defenders. Calibrating on auction winners, not on random hands,
+accounts for what the auction reveals: a declarer who had to bid high faces
+a strong opponent. Each play-out gives samples ``(class, situation,
 features, won)``; a logistic regression per class and situation turns them
 into the coefficient table in ``calibration.json``. Run it with
 ``python scripts/calibrate_bots.py``.
@@ -12,12 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import play
+from .. import bidding, play
 from .._jit import kernel
 from ..deal import STREAM_BOTS, deal_cards, stream_key
 from ..declaration import normalise_flags
 from ..evaluation import N_FIELDS, WON, evaluate_play
-from ..gametypes import NULL
 from ..rules import official_params
 from ..scoring import HAND, OUVERT
 from ..tricks import card_points
@@ -27,14 +29,15 @@ from .handeval import (
     BEFORE_PICKUP,
     HAND_GAME,
     N_FEATURES,
+    N_ROWS,
     N_SITUATIONS,
     choose_discard,
     class_of,
     features,
 )
-from .heuristic import _CANDIDATE_GT, _CANDIDATE_OUVERT, N_CANDIDATES
+from .heuristic import _CANDIDATE_GT, _CANDIDATE_OUVERT, N_CANDIDATES, bid_limit
 
-SAMPLES_PER_DEAL = 3 * N_CANDIDATES * 3
+SAMPLES_PER_DEAL = N_CANDIDATES * 3
 
 
 @kernel
@@ -49,10 +52,21 @@ def _play_out(state: np.ndarray, voids: np.ndarray) -> None:
 
 @kernel
 def calibration_samples(
-    seed: np.uint64, first: int, n_deals: int, x: np.ndarray, y: np.ndarray, row: np.ndarray
-) -> None:
-    """Fill ``SAMPLES_PER_DEAL`` samples per deal: features ``x``, outcome ``y`` and model ``row``."""
+    seed: np.uint64,
+    first: int,
+    n_deals: int,
+    model: np.ndarray,
+    bot: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    row: np.ndarray,
+) -> int:
+    """Fill up to ``SAMPLES_PER_DEAL`` samples per deal: features ``x``, outcome ``y`` and model
+    ``row``; returns the number of samples (deals that all pass give none)."""
     params = official_params_kernel()
+    bstate = np.zeros(bidding.N_FIELDS, dtype=np.int64)
+    limits = np.zeros(3, dtype=np.int64)
+    feats = np.zeros((N_ROWS, N_FEATURES))
     hands = np.zeros(3, dtype=np.uint32)
     work = np.zeros(3, dtype=np.uint32)
     state = np.zeros(play.N_FIELDS, dtype=np.int64)
@@ -62,42 +76,47 @@ def calibration_samples(
     s = 0
     for i in range(n_deals):
         skat = deal_cards(seed, np.uint64(first + i), hands)
-        for d in range(3):
-            for k in range(N_CANDIDATES):
-                gt = _CANDIDATE_GT[k]
-                ouvert = _CANDIDATE_OUVERT[k] == 1
-                cls = class_of(gt, ouvert)
-                for hand in range(2):
-                    work[:] = hands
-                    if hand:
-                        flags = HAND | (OUVERT if ouvert else 0)
-                        dskat = skat
-                    else:
-                        flags = OUVERT if ouvert else 0
-                        dskat = choose_discard(gt, hands[d] | skat)
-                        work[d] = (hands[d] | skat) & ~dskat
-                    play.new_play(state, gt, normalise_flags(gt, flags), d, work, dskat)
-                    _play_out(state, voids)
-                    evaluate_play(state, 0, False, params, result)
-                    won = result[WON]
-                    if hand:
-                        features(gt, hands[d], 0.0, d, f)
-                        x[s, :] = f
-                        y[s] = won
-                        row[s] = cls * N_SITUATIONS + HAND_GAME
-                        s += 1
-                    else:
-                        features(gt, hands[d], 0.0, d, f)
-                        x[s, :] = f
-                        y[s] = won
-                        row[s] = cls * N_SITUATIONS + BEFORE_PICKUP
-                        s += 1
-                        features(gt, work[d], float(card_points(dskat)), d, f)
-                        x[s, :] = f
-                        y[s] = won
-                        row[s] = cls * N_SITUATIONS + AFTER_PICKUP
-                        s += 1
-        _ = NULL
+        for seat in range(3):
+            limits[seat] = bid_limit(model, bot, hands[seat], seat, feats)
+        bidding.run_bidding(bstate, limits)
+        d = bstate[bidding.DECLARER]
+        if d < 0:
+            continue
+        for k in range(N_CANDIDATES):
+            gt = _CANDIDATE_GT[k]
+            ouvert = _CANDIDATE_OUVERT[k] == 1
+            cls = class_of(gt, ouvert)
+            for hand in range(2):
+                work[:] = hands
+                if hand:
+                    flags = HAND | (OUVERT if ouvert else 0)
+                    dskat = skat
+                else:
+                    flags = OUVERT if ouvert else 0
+                    dskat = choose_discard(gt, hands[d] | skat)
+                    work[d] = (hands[d] | skat) & ~dskat
+                play.new_play(state, gt, normalise_flags(gt, flags), d, work, dskat)
+                _play_out(state, voids)
+                evaluate_play(state, 0, False, params, result)
+                won = result[WON]
+                if hand:
+                    features(gt, hands[d], 0.0, d, f)
+                    x[s, :] = f
+                    y[s] = won
+                    row[s] = cls * N_SITUATIONS + HAND_GAME
+                    s += 1
+                else:
+                    features(gt, hands[d], 0.0, d, f)
+                    x[s, :] = f
+                    y[s] = won
+                    row[s] = cls * N_SITUATIONS + BEFORE_PICKUP
+                    s += 1
+                    features(gt, work[d], float(card_points(dskat)), d, f)
+                    x[s, :] = f
+                    y[s] = won
+                    row[s] = cls * N_SITUATIONS + AFTER_PICKUP
+                    s += 1
+    return s
 
 
 _OFFICIAL = official_params()

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel, popcount
+from .._jit import kernel, lowest_bit, popcount
 from ..cards import CARD_POINTS
-from ..gametypes import GROUP, GROUP_MASK, NULL, TRUMP_GROUP, TRUMPS
+from ..gametypes import GRAND, GROUP, GROUP_MASK, NULL, TRUMP_GROUP, TRUMPS
 from ..play import DECLARER, FLAGS, GT, LEADER, N_IN_TRICK, PLAYED, SKAT, TRICK0, hand_of, legal_now
 from ..scoring import OUVERT
 from .cardsel import above, beaters, bit, cheapest, highest, is_master, lowest, richest, strength
@@ -58,8 +58,8 @@ def _masters_with_points(gt: int, mask: np.uint32, unseen: np.uint32, min_points
     out = np.uint32(0)
     m = mask
     while m:
-        c = highest(gt, m)
-        m &= ~bit(c)
+        c = lowest_bit(m)
+        m &= m - np.uint32(1)
         if CARD_POINTS[c] >= min_points and is_master(gt, c, unseen):
             out |= bit(c)
     return out
@@ -102,18 +102,20 @@ def _declarer_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarra
         top = highest(gt, mine)
         if is_master(gt, top, unseen):
             return top
+        if gt >= GRAND and popcount(mine) >= 2:
+            return top  # jacks-only trumps: lead them from the top to draw the defenders' jacks
         if popcount(mine) > popcount(theirs):
             return lowest(gt, mine)
     side = hand & ~trumps
     opp_voids = voids[0] | voids[1] | voids[2]
     opp_voids &= ~voids[seat]
-    cash = _masters_with_points(gt, side, unseen, 10)
-    m = cash
-    while m:
-        c = richest(gt, m)
-        m &= ~bit(c)
-        if theirs == 0 or not (opp_voids >> GROUP[gt, c]) & 1:
-            return c
+    for min_points in (10, 0):
+        m = _masters_with_points(gt, side, unseen, min_points)
+        while m:
+            c = richest(gt, m)
+            m &= ~bit(c)
+            if theirs == 0 or not (opp_voids >> GROUP[gt, c]) & 1:
+                return c
     if mine and theirs and popcount(mine) >= 2:
         return lowest(gt, mine)
     if side:

@@ -27,7 +27,7 @@ N_CLASSES = 4
 # hand, and after pickup with the final 10 cards and the 2 discards known.
 BEFORE_PICKUP, HAND_GAME, AFTER_PICKUP = range(3)
 N_SITUATIONS = 3
-N_FEATURES = 12
+N_FEATURES = 14
 FEATURE_NAMES = (
     "bias",
     "trumps",
@@ -41,6 +41,8 @@ FEATURE_NAMES = (
     "side_losers",
     "skat_points",
     "forehand",
+    "side_ace_ten_suits",
+    "longest_side_suit",
 )
 NULL_FEATURE_NAMES = (
     "bias",
@@ -55,6 +57,8 @@ NULL_FEATURE_NAMES = (
     "unused",
     "skat_points",
     "forehand",
+    "unused",
+    "unused",
 )
 
 _JACK_MASK = np.uint32(sum(1 << (s * 8 + JACK) for s in range(4)))
@@ -84,6 +88,8 @@ def _suit_row(t: int, cards: np.uint32, out: np.ndarray) -> None:
     tens = 0.0
     voids = 0.0
     losers = 0.0
+    pairs = 0.0
+    longest = 0.0
     for s in range(4):
         n = popcount(plain & SUIT_MASKS[s])
         ace = popcount(cards & bit(s * 8 + ACE))
@@ -96,6 +102,8 @@ def _suit_row(t: int, cards: np.uint32, out: np.ndarray) -> None:
             voids += 1.0
             continue
         aces += ace
+        pairs += ace * ten
+        longest = max(longest, float(n))
         if ten and (ace or n >= 3):
             tens += 1.0
         losers += max(min(n, 3) - ace - ten * ace, 0)
@@ -106,6 +114,8 @@ def _suit_row(t: int, cards: np.uint32, out: np.ndarray) -> None:
     out[7] = tens
     out[8] = voids
     out[9] = losers
+    out[12] = pairs
+    out[13] = longest
 
 
 @kernel

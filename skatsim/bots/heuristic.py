@@ -37,7 +37,7 @@ from .handeval import (
 )
 
 # Parameter vector of the heuristic bot (see skatsim.bots registry for the docs).
-P_RISK, P_HAND_RISK, P_GRAND_BIAS, P_NULL_BIAS, P_SUIT_BIAS = range(5)
+P_RISK, P_HAND_RISK, P_GRAND_BIAS, P_NULL_BIAS, P_SUIT_BIAS, P_OUVERT_BIAS, P_WIN_BONUS = range(7)
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate).
 N_CANDIDATES = 7
@@ -47,7 +47,9 @@ _CANDIDATE_OUVERT = np.array([0, 0, 0, 0, 0, 0, 1], dtype=np.int64)
 
 @kernel
 def _bias(bot: np.ndarray, cls: int) -> float:
-    if cls == NULL_CLASS or cls == NULL_OUVERT_CLASS:
+    if cls == NULL_OUVERT_CLASS:
+        return bot[P_NULL_BIAS] + bot[P_OUVERT_BIAS]
+    if cls == NULL_CLASS:
         return bot[P_NULL_BIAS]
     if cls == GRAND_CLASS:
         return bot[P_GRAND_BIAS]
@@ -92,12 +94,13 @@ def bid_limit(model: np.ndarray, bot: np.ndarray, cards: np.uint32, seat: int, x
 
 
 @kernel
-def _expected(z: float, value: int, bid: int, unit: int) -> float:
+def _expected(z: float, value: int, bid: int, unit: int, bonus: float) -> float:
+    """Expected score of a declaration: +value (+bonus) won, -2 x value (-bonus) lost."""
     if value < bid:
         charged = (bid + unit - 1) // unit * unit
-        return -2.0 * charged
+        return -2.0 * charged - bonus
     p = 1.0 / (1.0 + math.exp(-z))
-    return p * value - (1.0 - p) * 2.0 * value
+    return p * (value + bonus) - (1.0 - p) * (2.0 * value + bonus)
 
 
 @kernel
@@ -120,7 +123,7 @@ def declare(
         z = _z(model, bot, k, HAND_GAME, x)
         if z < z_hand:
             continue
-        ev = _expected(z, value, bid, 1)
+        ev = _expected(z, value, bid, 1, bot[P_WIN_BONUS])
         if ev > best_ev:
             best_k, best_ev = k, ev
     if best_k >= 0:
@@ -141,7 +144,7 @@ def declare(
             value = null_value(flags)
         else:
             value = base_value(gt, flags) * (abs(matadors(gt, twelve)) + 1)
-        ev = _expected(_z(model, bot, k, AFTER_PICKUP, x), value, bid, base_value(gt, flags))
+        ev = _expected(_z(model, bot, k, AFTER_PICKUP, x), value, bid, base_value(gt, flags), bot[P_WIN_BONUS])
         if ev > best_ev:
             best_k, best_ev, best_discard = k, ev, discard
     flags = OUVERT if _CANDIDATE_OUVERT[best_k] else 0
