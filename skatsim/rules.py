@@ -23,7 +23,96 @@ LIST_LOST_MALUS = 4
 LIST_DEFENDER_BONUS = 5
 #: 1 when the reversed game (Sächsische Spitze) may be declared.
 REVERSED_ALLOWED = 6
-N_PARAMS = 7
+
+# --- House rules of RULES.md §6 (variant keys in parentheses; enums as small ints) ---
+
+#: What happens when all three pass (``all_pass``): 0 redeal (official, the deal is
+#: counted as ``passed``), 1 Ramsch, 2 Schieberamsch. See ``ALL_PASS_CODES``.
+ALL_PASS = 7
+#: Whose card points the skat adds to in a Ramsch (``ramsch.skat_to``): 0 the winner of
+#: the last trick, 1 the loser, 2 nobody (the skat is not counted).
+RAMSCH_SKAT_TO = 8
+#: Tie for most card points in a Ramsch (``ramsch.tie``): 0 every tied player loses the
+#: full amount, 1 the tied player who took the last trick loses, 2 the tied players share
+#: the loss (40:40:40 with points scoring: each loses 40 / 3, rounded as the kernel documents).
+RAMSCH_TIE = 9
+#: How a Ramsch is scored (``ramsch.scoring``): 0 the loser's card points, 1 fixed values
+#: (``RAMSCH_FIXED_BASE`` + ``RAMSCH_FIXED_PER_JUNGFRAU`` per Jungfrau), 2 "winner Ramsch"
+#: (the player with fewest points wins ``RAMSCH_WINNER_SINGLE``, two tied ``RAMSCH_WINNER_TIED``).
+RAMSCH_SCORING = 10
+#: Fixed Ramsch loss without a Jungfrau (``ramsch.fixed_values.base``, 10).
+RAMSCH_FIXED_BASE = 11
+#: Added to the fixed loss per Jungfrau (``ramsch.fixed_values.per_jungfrau``, 5: 10/15/20).
+RAMSCH_FIXED_PER_JUNGFRAU = 12
+#: Winner-Ramsch value for a single winner (``ramsch.winner_values.single``, 23).
+RAMSCH_WINNER_SINGLE = 13
+#: Winner-Ramsch value for each of two tied winners (``ramsch.winner_values.tied``, 37).
+RAMSCH_WINNER_TIED = 14
+#: 1 when each player without a trick (Jungfrau) doubles the loss (``ramsch.jungfrau``);
+#: under fixed scoring a Jungfrau adds ``RAMSCH_FIXED_PER_JUNGFRAU`` instead of doubling.
+RAMSCH_JUNGFRAU = 15
+#: 1 when a player taking every trick wins (Durchmarsch, ``ramsch.durchmarsch``); 0: he is
+#: the loser like anyone with most points (doubled per Jungfrau).
+RAMSCH_DURCHMARSCH = 16
+#: What a Durchmarsch wins (``ramsch.durchmarsch_value``, 120).
+RAMSCH_DURCHMARSCH_VALUE = 17
+#: 1 when a player may declare Grand hand before the Ramsch starts (``ramsch.grand_hand_instead``).
+RAMSCH_GRAND_HAND = 18
+#: 1 when jacks may be passed on in Schieberamsch (``schieberamsch.jacks_may_be_pushed``).
+SCHIEBE_JACKS = 19
+#: Which Schieberamsch action doubles (``schieberamsch.doubling``): 0 passing the skat on
+#: unseen ("decline"; three declines x8, as in the seeds), 1 every push (pick up and pass two cards).
+SCHIEBE_DOUBLING = 20
+#: 1 when defenders may say Kontra and the declarer Re (``kontra.enabled``).
+KONTRA_ENABLED = 21
+#: When Kontra may be said (``kontra.when``): 0 before the first card, 1 right after the declaration.
+KONTRA_WHEN = 22
+#: 1 when only a defender who bid or held at least 18 may say Kontra (``kontra.only_if_bid``).
+KONTRA_ONLY_IF_BID = 23
+#: Further doublings allowed after Re (``kontra.beyond_re``): 0 none (Re x4 is the top),
+#: 1 Bock/Hirsch/Supra x8, 2 one more x16, 3 x32.
+KONTRA_BEYOND_RE = 24
+#: 1 when Kontra/Re also multiply the Seeger-Fabian +50/-50/+40 (``kontra.multiplies_list_points``).
+KONTRA_LIST_POINTS = 25
+#: 1 when Bock rounds are played (``bock.enabled``).
+BOCK_ENABLED = 26
+#: Events that queue a Bock round (``bock.events``): bit ``BOCK_EVENT_BITS[name]`` set per event.
+BOCK_EVENTS = 27
+#: Score multiplier inside a Bock round (``bock.multiplier``, 2).
+BOCK_MULTIPLIER = 28
+#: 1 when the deal that triggers a Bock round itself counts with the multiplier (``bock.trigger_counts_double``).
+BOCK_TRIGGER_DOUBLE = 29
+#: Round of compulsory Ramsch after each Bock round (``bock.ramsch_round_after`` and
+#: ``bock.ramsch_round_kind``): 0 none, 1 Ramsch, 2 Schieberamsch (the codes of ``ALL_PASS``).
+BOCK_RAMSCH_ROUND = 30
+#: Deals per list when the variant needs sequences of deals (Bock rounds or Seeger-Fabian
+#: lists: ``tournament.list_length`` or ``bock.list_length``); 0: independent deals.
+LIST_LENGTH = 31
+N_PARAMS = 32
+
+#: ``all_pass`` names and their codes (also used by ``BOCK_RAMSCH_ROUND``).
+ALL_PASS_CODES = {"redeal": 0, "ramsch": 1, "schieberamsch": 2}
+RAMSCH_SKAT_TO_CODES = {"last_trick": 0, "loser": 1, "nobody": 2}
+RAMSCH_TIE_CODES = {"all_lose": 0, "last_trick_loses": 1, "share": 2}
+RAMSCH_SCORING_CODES = {"points": 0, "fixed": 1, "winner": 2}
+SCHIEBE_DOUBLING_CODES = {"decline": 0, "push": 1}
+KONTRA_WHEN_CODES = {"before_first_card": 0, "after_declaration": 1}
+
+#: Bock events and their bits in ``BOCK_EVENTS`` (RULES.md §6). ``sixty_sixty`` and
+#: ``lost_sixty_sixty`` are one event (60:60 always loses under the ISkO), so one bit.
+BOCK_EVENT_BITS = {
+    "all_passed": 1 << 0,  # all three passed (redealt or played as Ramsch)
+    "kontra_re": 1 << 1,  # Kontra and Re were both said
+    "lost_after_kontra": 1 << 2,  # a game lost after Kontra (by either side)
+    "sixty_sixty": 1 << 3,  # a suit or Grand game ending 60:60
+    "lost_sixty_sixty": 1 << 3,  # the same event under its other name
+    "lost_grand": 1 << 4,  # any lost Grand
+    "lost_grand_hand": 1 << 5,  # a lost Grand hand
+    "value_100": 1 << 6,  # a game value of 100 or more (won or lost)
+    "won_grand_hand": 1 << 7,  # a won Grand hand
+    "won_null_ouvert_hand": 1 << 8,  # a won Null ouvert hand
+    "total_multiple_100": 1 << 9,  # a player's running total reaches a multiple of 100
+}
 
 _OFFICIAL = {
     LOST_FACTOR: 2,
@@ -33,6 +122,31 @@ _OFFICIAL = {
     LIST_LOST_MALUS: 50,
     LIST_DEFENDER_BONUS: 40,
     REVERSED_ALLOWED: 0,
+    ALL_PASS: 0,
+    RAMSCH_SKAT_TO: 0,
+    RAMSCH_TIE: 0,
+    RAMSCH_SCORING: 0,
+    RAMSCH_FIXED_BASE: 10,
+    RAMSCH_FIXED_PER_JUNGFRAU: 5,
+    RAMSCH_WINNER_SINGLE: 23,
+    RAMSCH_WINNER_TIED: 37,
+    RAMSCH_JUNGFRAU: 1,
+    RAMSCH_DURCHMARSCH: 1,
+    RAMSCH_DURCHMARSCH_VALUE: 120,
+    RAMSCH_GRAND_HAND: 0,
+    SCHIEBE_JACKS: 0,
+    SCHIEBE_DOUBLING: 0,
+    KONTRA_ENABLED: 0,
+    KONTRA_WHEN: 0,
+    KONTRA_ONLY_IF_BID: 0,
+    KONTRA_BEYOND_RE: 0,
+    KONTRA_LIST_POINTS: 0,
+    BOCK_ENABLED: 0,
+    BOCK_EVENTS: 0,
+    BOCK_MULTIPLIER: 2,
+    BOCK_TRIGGER_DOUBLE: 0,
+    BOCK_RAMSCH_ROUND: 0,
+    LIST_LENGTH: 0,
 }
 
 
