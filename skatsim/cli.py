@@ -147,6 +147,27 @@ def simulate_command(
     click.echo(result.summary())
 
 
+@app.command("validate")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+def validate_command(files: tuple[Path, ...]) -> None:
+    """Check variant files: 'FILE: ok (name: ...)' per valid file on stdout, one error line per invalid
+    file on stderr (FILE:LINE: key.path: problem (allowed: ...)); exit code 2 if any is invalid.
+    """
+    from .variant import load_variant
+
+    failed = False
+    for file in files:
+        try:
+            loaded = load_variant(file)
+        except SkatsimError as exc:
+            click.echo(str(exc), err=True)
+            failed = True
+            continue
+        click.echo(f"{file}: ok (name: {loaded.variant.name})")
+    if failed:
+        raise click.exceptions.Exit(2)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     try:
