@@ -88,7 +88,10 @@ BOCK_RAMSCH_ROUND = 30
 #: Deals per list when the variant needs sequences of deals (Bock rounds or Seeger-Fabian
 #: lists: ``tournament.list_length`` or ``bock.list_length``); 0: independent deals.
 LIST_LENGTH = 31
-N_PARAMS = 32
+#: 1 when every deal is a Ramsch, without bidding (``ramsch.every_deal``; Ramsch as a game of
+#: its own, xskat's ``-ramschonly``); the kind of Ramsch is ``ALL_PASS`` (1 or 2).
+RAMSCH_EVERY_DEAL = 32
+N_PARAMS = 33
 
 #: ``all_pass`` names and their codes (also used by ``BOCK_RAMSCH_ROUND``).
 ALL_PASS_CODES = {"redeal": 0, "ramsch": 1, "schieberamsch": 2}
@@ -147,6 +150,7 @@ _OFFICIAL = {
     BOCK_TRIGGER_DOUBLE: 0,
     BOCK_RAMSCH_ROUND: 0,
     LIST_LENGTH: 0,
+    RAMSCH_EVERY_DEAL: 0,
 }
 
 

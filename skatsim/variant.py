@@ -142,6 +142,12 @@ class Ramsch(_Section):
     grand_hand_instead: bool = Field(
         False, description="Before the Ramsch starts, a player may declare Grand hand instead (FH first)."
     )
+    every_deal: bool = Field(
+        False,
+        description="Every deal is a Ramsch, without bidding: Ramsch as a game of its own (the Ramsch-Ordnung; "
+        "xskat's -ramschonly), Grand hand the only alternative when `grand_hand_instead`. Needs `all_pass: "
+        "ramsch` or `schieberamsch`, which names the kind of Ramsch.",
+    )
 
 
 class Schieberamsch(_Section):
@@ -261,7 +267,8 @@ COMBINATION_RULES = (
     "`bock.ramsch_round_kind: schieberamsch`.",
     "`ramsch.fixed_values` needs `ramsch.scoring: fixed`; `ramsch.winner_values` needs `ramsch.scoring: winner`; "
     "`ramsch.tie` and `ramsch.jungfrau` do not apply to `scoring: winner`.",
-    "`ramsch.durchmarsch_value` needs `ramsch.durchmarsch: true`.",
+    "`ramsch.durchmarsch_value` needs `ramsch.durchmarsch: true`; `ramsch.every_deal: true` needs `all_pass: "
+    "ramsch` or `schieberamsch`.",
     "`kontra`, `bock` and `tournament` options need their section's `enabled: true`.",
     "`bock.events` must list at least one event when Bock is enabled, each once (`sixty_sixty` and "
     "`lost_sixty_sixty` are the same event); `kontra_re` and `lost_after_kontra` need `kontra.enabled: true`.",
@@ -282,11 +289,19 @@ class Variant(_Section):
         description="Short name, stored in every row's `variant` column.",
     )
     description: str = Field("", max_length=4000, description="What the variant models and its sources.")
-    extends: str | None = Field(
+    extends: str | tuple[str, ...] | None = Field(
         None,
-        description="Another variant file (path relative to this file) whose keys this file overrides, merged "
-        "deeply: mappings merge key by key, lists and values are replaced.",
+        description="Another variant file, or a list of them, whose keys this file overrides (paths relative "
+        "to this file). Merged deeply: mappings merge key by key, lists and values are replaced; in a list, "
+        "later files override earlier ones and this file overrides them all.",
     )
+
+    @field_validator("extends", mode="before")
+    @classmethod
+    def _extends_tuple(cls, value: Any) -> Any:
+        """YAML gives lists; the frozen model keeps a tuple."""
+        return tuple(value) if isinstance(value, list) else value
+
     all_pass: AllPass = Field(
         "redeal",
         description="When all three pass: `redeal` (official; the deal is counted as `passed`), `ramsch`, or "
@@ -379,6 +394,7 @@ class Variant(_Section):
             rules.BOCK_TRIGGER_DOUBLE: int(b.trigger_counts_double),
             rules.BOCK_RAMSCH_ROUND: rules.ALL_PASS_CODES[b.ramsch_round_kind] if b.ramsch_round_after else 0,
             rules.LIST_LENGTH: self.list_length,
+            rules.RAMSCH_EVERY_DEAL: int(r.every_deal),
         }
         return values
 
@@ -435,6 +451,14 @@ def _ramsch_problems(v: Variant) -> list[tuple[str, str]]:
                 problems.append(
                     (f"ramsch.{key}", "does not apply to ramsch.scoring: winner (allowed: scoring points or fixed)")
                 )
+    if r.every_deal and v.all_pass == "redeal":
+        problems.append(
+            (
+                "ramsch.every_deal",
+                "true, but all_pass is redeal (allowed: all_pass: ramsch or schieberamsch, which names the "
+                "kind of Ramsch every deal is)",
+            )
+        )
     if "durchmarsch_value" in r.model_fields_set and not r.durchmarsch:
         problems.append(
             ("ramsch.durchmarsch_value", "set, but ramsch.durchmarsch is false (allowed: only with durchmarsch: true)")
@@ -567,7 +591,7 @@ def describe_type(annotation: Any, info: Any = None) -> str:
     if origin is tuple:
         return f"a list of: {describe_type(get_args(annotation)[0])}"
     if origin in (Union, types.UnionType):
-        return "a file path (text)"
+        return "a file path, or a list of file paths"
     if annotation is bool:
         return "true or false"
     if annotation is int:
@@ -786,7 +810,10 @@ class _Tree(typing.NamedTuple):
 
 
 def _load_tree(path: Path, chain: tuple[Path, ...], root: Path) -> _Tree:
-    """Parse ``path`` and, through ``extends``, its ancestors; merge them (this file wins)."""
+    """Parse ``path`` and, through ``extends``, its ancestors; merge them (this file wins).
+
+    ``chain`` holds the files from the root down to ``path``, as named, to detect cycles.
+    """
     try:
         text = _read(path)
         data, lines = _parse(text)
@@ -795,24 +822,40 @@ def _load_tree(path: Path, chain: tuple[Path, ...], root: Path) -> _Tree:
     own = _Tree(data, {key: (path, line) for key, line in lines.items()}, [(path, text)])
     if "extends" not in data:
         return own
-    parent = _extends_target(path, data["extends"], lines.get(("extends",)), chain, root)
-    base = _load_tree(parent, (*chain, parent.resolve()), root)
-    merged = _merge(base.data, {k: v for k, v in data.items() if k != "extends"})
-    merged["extends"] = data["extends"]
-    return _Tree(merged, {**base.sources, **own.sources}, own.texts + base.texts)
+    merged: dict[str, Any] = {}
+    sources: dict[tuple[str, ...], tuple[Path, int]] = {}
+    texts = list(own.texts)
+    for parent in _extends_targets(path, data["extends"], lines, chain, root):
+        base = _load_tree(parent, (*chain, parent), root)
+        merged = _merge(merged, base.data)
+        sources.update(base.sources)
+        texts += base.texts
+    merged = _merge(merged, data)
+    return _Tree(merged, {**sources, **own.sources}, texts)
+
+
+def _extends_targets(
+    path: Path, value: Any, lines: dict[tuple[str, ...], int], chain: tuple[Path, ...], root: Path
+) -> list[Path]:
+    """The files named by ``extends`` (one path or a list), each checked by :func:`_extends_target`."""
+    if isinstance(value, list) and value:
+        return [
+            _extends_target(path, item, lines.get(("extends", str(i))), chain, root) for i, item in enumerate(value)
+        ]
+    return [_extends_target(path, value, lines.get(("extends",)), chain, root)]
 
 
 def _extends_target(path: Path, value: Any, line: int | None, chain: tuple[Path, ...], root: Path) -> Path:
-    """The file named by ``extends``, refusing a non-path, a missing file, a cycle or a long chain."""
+    """The file named by one ``extends`` entry, refusing a non-path, a missing file, a cycle or a long chain."""
     where = _where(path, line, root) + "extends: "
     if not isinstance(value, str) or not value.strip():
         raise SkatsimError(
             where + f"expected a file path, got {_show(value)} (allowed: a variant file "
-            "relative to this one, e.g. official.yaml)"
+            "relative to this one, e.g. official.yaml, or a list of them)"
         )
     target = path.parent / value
-    if target.resolve() in chain:
-        names = " -> ".join(str(p) for p in _chain_paths(chain, root)) + f" -> {target}"
+    if target.resolve() in {p.resolve() for p in chain}:
+        names = " -> ".join(str(p) for p in (*chain, target))
         raise SkatsimError(where + f"cycle {names} (allowed: a chain that ends in a file without extends)")
     if len(chain) >= MAX_EXTENDS:
         raise SkatsimError(where + f"more than {MAX_EXTENDS} files in the extends chain (allowed: {MAX_EXTENDS})")
@@ -822,17 +865,6 @@ def _extends_target(path: Path, value: Any, line: int | None, chain: tuple[Path,
             "file, relative to this one)"
         )
     return target
-
-
-def _chain_paths(chain: tuple[Path, ...], root: Path) -> list[Path]:
-    """The chain as the user would name it: the root as given, then resolved paths relative to cwd."""
-    shown = [root]
-    for resolved in chain[1:]:
-        try:
-            shown.append(resolved.relative_to(Path.cwd()))
-        except ValueError:
-            shown.append(resolved)
-    return shown
 
 
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -933,7 +965,7 @@ def load_variant(path: str | Path) -> LoadedVariant:
     Raises :class:`SkatsimError` with one line ``FILE:LINE: key.path: problem (allowed: ...)``.
     """
     root = Path(path)
-    tree = _load_tree(root, (root.resolve(),), root)
+    tree = _load_tree(root, (root,), root)
     try:
         variant = Variant.model_validate(tree.data)
     except ValidationError as exc:
