@@ -34,7 +34,7 @@ ALL_PASS = 7
 RAMSCH_SKAT_TO = 8
 #: Tie for most card points in a Ramsch (``ramsch.tie``): 0 every tied player loses the
 #: full amount, 1 the tied player who took the last trick loses, 2 the tied players share
-#: the loss (40:40:40 with points scoring: each loses 40 / 3, rounded as the kernel documents).
+#: the loss (how a 40:40:40 loss splits and rounds is the kernel's documented, tested decision).
 RAMSCH_TIE = 9
 #: How a Ramsch is scored (``ramsch.scoring``): 0 the loser's card points, 1 fixed values
 #: (``RAMSCH_FIXED_BASE`` + ``RAMSCH_FIXED_PER_JUNGFRAU`` per Jungfrau), 2 "winner Ramsch"

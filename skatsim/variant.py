@@ -655,10 +655,17 @@ class _Problem(Exception):
 
 
 class _VariantLoader(yaml.SafeLoader):
-    """PyYAML's SafeLoader, refusing duplicate keys (PyYAML would silently keep the last one)."""
+    """PyYAML's SafeLoader, refusing duplicate keys (PyYAML would silently keep the last one).
+
+    ``key_paths`` maps a mapping node (by id) to its key path, filled by
+    :func:`_check_graph`, so that a duplicate is named by its full path.
+    """
+
+    key_paths: dict[int, tuple[str, ...]]
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         """Check the keys as written (before ``<<`` merges), then construct as SafeLoader does."""
+        prefix = _dotted(getattr(self, "key_paths", {}).get(id(node), ()))
         seen: dict[str, int] = {}
         for key_node, _ in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge" or not isinstance(key_node, yaml.ScalarNode):
@@ -667,7 +674,8 @@ class _VariantLoader(yaml.SafeLoader):
             if key_node.value in seen:
                 raise _Problem(
                     line,
-                    f"{key_node.value}: duplicate key, first written at line {seen[key_node.value]} "
+                    f"{prefix + '.' if prefix else ''}{key_node.value}: duplicate key, first written at line "
+                    f"{seen[key_node.value]} "
                     "(allowed: each key once per mapping)",
                 )
             seen[key_node.value] = line
@@ -694,7 +702,7 @@ def _parse(text: str) -> tuple[Any, dict[tuple[str, ...], int]]:
         node = loader.get_single_node()
         if node is None:
             return {}, {}
-        _check_graph(node)
+        loader.key_paths = _check_graph(node)
         data = loader.construct_document(node)
     except RecursionError:
         raise _Problem(None, "YAML nested too deeply (allowed: a few levels of mappings)") from None
@@ -723,16 +731,18 @@ def _yaml_problem(exc: yaml.MarkedYAMLError) -> str:
     return _one_line(": ".join(parts)) or "cannot be parsed"
 
 
-def _check_graph(root: yaml.Node) -> None:
+def _check_graph(root: yaml.Node) -> dict[int, tuple[str, ...]]:
     """Refuse object-building tags, recursive aliases and alias bombs, before anything is constructed.
 
     The composed graph shares a node for every alias, so counting the values it
     would expand to is linear with memoisation; the count stops at ``MAX_NODES``.
+    Returns the key path of every mapping node (by id; the first path that reaches it).
     """
     sizes: dict[int, int] = {}
+    paths: dict[int, tuple[str, ...]] = {}
     on_path: set[int] = set()
 
-    def size(node: yaml.Node) -> int:
+    def size(node: yaml.Node, path: tuple[str, ...]) -> int:
         key = id(node)
         if key in sizes:
             return sizes[key]
@@ -741,9 +751,11 @@ def _check_graph(root: yaml.Node) -> None:
             raise _Problem(line, "an alias refers to the mapping or list that contains it (allowed: plain values)")
         _check_tag(node)
         on_path.add(key)
+        if isinstance(node, yaml.MappingNode):
+            paths.setdefault(key, path)
         total = 1
-        for child in _children(node):
-            total += size(child)
+        for child, child_path in _children(node, path):
+            total += size(child, child_path)
             if total > MAX_NODES:
                 raise _Problem(
                     line,
@@ -754,15 +766,20 @@ def _check_graph(root: yaml.Node) -> None:
         sizes[key] = total
         return total
 
-    size(root)
+    size(root, ())
+    return paths
 
 
-def _children(node: yaml.Node) -> list[yaml.Node]:
-    """Keys and values of a mapping, items of a list, nothing for a scalar."""
+def _children(node: yaml.Node, path: tuple[str, ...]) -> list[tuple[yaml.Node, tuple[str, ...]]]:
+    """Keys and values of a mapping, items of a list (nothing for a scalar), each with its key path."""
     if isinstance(node, yaml.MappingNode):
-        return [part for pair in node.value for part in pair]
+        out = []
+        for key_node, value_node in node.value:
+            name = key_node.value if isinstance(key_node, yaml.ScalarNode) else "?"
+            out += [(key_node, path), (value_node, (*path, name))]
+        return out
     if isinstance(node, yaml.SequenceNode):
-        return list(node.value)
+        return [(item, (*path, str(i))) for i, item in enumerate(node.value)]
     return []
 
 

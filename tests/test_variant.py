@@ -1,0 +1,509 @@
+"""Variant files: validation, one-line errors, extends, shipped variants, compiled parameters.
+
+Broken files live in tests/fixtures/variants/broken/, one problem each; every one
+must give exit code 2 and exactly one stderr line ``FILE:LINE: ...`` with no traceback.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import get_args
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from skatsim import rules
+from skatsim.cli import main
+from skatsim.errors import SkatsimError
+from skatsim.support import check_supported, unimplemented
+from skatsim.variant import MAX_FILE_BYTES, BockEvent, Variant, load_variant
+
+ROOT = Path(__file__).resolve().parent.parent
+VARIANTS = ROOT / "variants"
+BROKEN = ROOT / "tests" / "fixtures" / "variants" / "broken"
+
+#: file -> (line named in the error, or None when the problem has no line; fragments of the message)
+BROKEN_FILES: dict[str, tuple[int | None, tuple[str, ...]]] = {
+    "syntax_unclosed.yaml": (3, ("not valid YAML", "expected ',' or ']'")),
+    "syntax_indent.yaml": (5, ("not valid YAML", "block mapping")),
+    "syntax_tab.yaml": (3, ("not valid YAML", "'\\t'")),
+    "unknown_top_key.yaml": (3, ("kontr: unknown key", "did you mean kontra?", "allowed: name, description")),
+    "unknown_section_key.yaml": (5, ("ramsch.jungfrauen: unknown key", "did you mean jungfrau?")),
+    "unknown_nested_key.yaml": (6, ("ramsch.fixed_values.bse: unknown key", "allowed: base, per_jungfrau")),
+    "wrong_type_int.yaml": (3, ("scoring.lost_factor: wrong type: got 'two'", "allowed: a whole number from 1 to 4")),
+    "wrong_type_quoted_bool.yaml": (3, ("kontra.enabled: wrong type: got 'yes'", "allowed: true or false")),
+    "wrong_type_section.yaml": (3, ("ramsch: wrong type: got 5", "allowed: a mapping with keys skat_to")),
+    "wrong_type_float.yaml": (4, ("tournament.won_bonus: wrong type: got 50.5",)),
+    "bad_enum.yaml": (2, ("all_pass: 'ramsh' is not allowed (allowed: redeal, ramsch, schieberamsch)",)),
+    "bad_bock_event.yaml": (6, ("bock.events.1: 'sixty' is not allowed", "allowed: all_passed, kontra_re")),
+    "negative_bonus.yaml": (4, ("tournament.won_bonus: -50 is not allowed (allowed: a whole number from 0 to 1000)",)),
+    "list_length_not_multiple.yaml": (4, ("tournament.list_length: 35 is not a multiple of 3",)),
+    "list_length_zero.yaml": (
+        4,
+        ("tournament.list_length: 0 is not allowed (allowed: a whole number from 3 to 3000)",),
+    ),
+    "schieberamsch_without_schieberamsch.yaml": (4, ("schieberamsch.doubling: set, but all_pass is ramsch",)),
+    "ramsch_without_ramsch.yaml": (4, ("ramsch.tie: set, but no rule here produces a Ramsch", "all_pass: ramsch")),
+    "kontra_option_disabled.yaml": (3, ("kontra.when: set while kontra.enabled is false",)),
+    "bock_no_events.yaml": (4, ("bock.events: no event while bock.enabled is true", "allowed: one or more of")),
+    "bock_kontra_event_without_kontra.yaml": (6, ("bock.events.1: kontra_re cannot happen while kontra.enabled",)),
+    "bock_duplicate_event.yaml": (4, ("bock.events.1: lost_sixty_sixty is the same event as sixty_sixty",)),
+    "bock_list_length_with_tournament.yaml": (7, ("bock.list_length: set, but tournament.enabled is true",)),
+    "fixed_values_wrong_scoring.yaml": (5, ("ramsch.fixed_values: set, but ramsch.scoring is points",)),
+    "winner_with_tie.yaml": (5, ("ramsch.tie: does not apply to ramsch.scoring: winner",)),
+    "durchmarsch_value_without_durchmarsch.yaml": (
+        5,
+        ("ramsch.durchmarsch_value: set, but ramsch.durchmarsch is false",),
+    ),
+    "every_deal_without_all_pass.yaml": (7, ("ramsch.every_deal: true, but all_pass is redeal",)),
+    "list_points_without_tournament.yaml": (
+        4,
+        ("kontra.multiplies_list_points: true, but tournament.enabled is false",),
+    ),
+    "extends_missing.yaml": (3, ("extends: 'no_such_parent.yaml' not found", "no_such_parent.yaml")),
+    "extends_not_path.yaml": (2, ("extends: expected a file path, got 5",)),
+    "python_tag.yaml": (2, ("YAML tag !!python/object/apply:os.system is not allowed",)),
+    "custom_tag.yaml": (2, ("YAML tag !secret is not allowed",)),
+    "billion_laughs.yaml": (7, ("YAML anchors and aliases expand to more than 5000 values",)),
+    "recursive_alias.yaml": (3, ("an alias refers to the mapping or list that contains it",)),
+    "duplicate_keys.yaml": (6, ("ramsch.tie: duplicate key, first written at line 4",)),
+    "not_mapping_list.yaml": (2, ("a variant file must be a mapping of keys, got a list",)),
+    "not_mapping_scalar.yaml": (2, ("must be a mapping of keys, got the value 'just some text'",)),
+    "multi_document.yaml": (3, ("expected a single document in the stream",)),
+    "int_key.yaml": (3, ("18: a key must be a plain name",)),
+    "name_multiline.yaml": (2, ("name: 'two\\nlines' is not allowed", "one line")),
+    "not_utf8.yaml": (None, ("not UTF-8 text",)),
+}
+
+
+def validate(capsys: pytest.CaptureFixture[str], *paths: Path | str) -> tuple[int, str, str]:
+    """Run ``skatsim validate`` in this process; returns (exit code, stdout, stderr)."""
+    code = main(["validate", *(str(p) for p in paths)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- broken files ---------------------------------------------------------------------------
+
+
+def test_every_broken_fixture_is_listed() -> None:
+    """At least 20 broken files, each with its expected error (none forgotten)."""
+    files = {p.name for p in BROKEN.glob("*.yaml")}
+    cycle_and_parent = {
+        "extends_cycle_a.yaml",
+        "extends_cycle_b.yaml",
+        "extends_self.yaml",
+        "extends_broken_parent.yaml",
+    }
+    assert files == set(BROKEN_FILES) | cycle_and_parent
+    assert len(files) >= 20
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN_FILES))
+def test_broken_file_is_one_line_error(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    """Exit 2, nothing on stdout, exactly one stderr line FILE:LINE: ... with the problem, no traceback."""
+    path = BROKEN / name
+    line, fragments = BROKEN_FILES[name]
+    code, out, err = validate(capsys, path)
+    assert code == 2
+    assert out == ""
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    prefix = f"{path}:{line}: " if line is not None else f"{path}: "
+    assert lines[0].startswith(prefix), lines[0]
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+def test_extends_cycle_names_the_chain(capsys: pytest.CaptureFixture[str]) -> None:
+    """a -> b -> a: one line at b's extends line, naming the whole chain."""
+    a, b = BROKEN / "extends_cycle_a.yaml", BROKEN / "extends_cycle_b.yaml"
+    code, _, err = validate(capsys, a)
+    assert code == 2
+    chain = f"extends: cycle {a} -> {b} -> {a} (allowed: a chain that ends in a file without extends)"
+    assert err == f"{b}:3: (extended by {a}) {chain}\n"
+
+
+def test_extends_itself_is_a_cycle(capsys: pytest.CaptureFixture[str]) -> None:
+    path = BROKEN / "extends_self.yaml"
+    code, _, err = validate(capsys, path)
+    assert code == 2
+    assert err.startswith(f"{path}:2: extends: cycle {path} -> {path} ")
+
+
+def test_error_in_extended_file_names_that_file_and_the_root(capsys: pytest.CaptureFixture[str]) -> None:
+    """The parent's file and line, then which file extended it."""
+    child, parent = BROKEN / "extends_broken_parent.yaml", BROKEN / "unknown_top_key.yaml"
+    code, _, err = validate(capsys, child)
+    assert code == 2
+    assert err.startswith(f"{parent}:3: (extended by {child}) kontr: unknown key")
+    assert len(err.splitlines()) == 1
+
+
+def test_too_large_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path / "big.yaml", "description: " + "x" * MAX_FILE_BYTES + "\n")
+    code, _, err = validate(capsys, path)
+    assert code == 2
+    assert err == f"{path}: file is {MAX_FILE_BYTES + 14} bytes (allowed: at most {MAX_FILE_BYTES} bytes)\n"
+
+
+def test_deep_nesting_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A document nested past Python's recursion limit is an error, not a RecursionError traceback."""
+    path = write(tmp_path / "deep.yaml", "a: " + "[" * 5000 + "]" * 5000 + "\n")
+    code, _, err = validate(capsys, path)
+    assert code == 2
+    assert err == f"{path}: YAML nested too deeply (allowed: a few levels of mappings)\n"
+
+
+def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "nope.yaml"
+    code, _, err = validate(capsys, path)
+    assert code == 2
+    assert err == f"{path}: cannot read variant file (No such file or directory)\n"
+
+
+def test_validate_several_files_reports_each(capsys: pytest.CaptureFixture[str]) -> None:
+    """Valid files get an ok line on stdout, invalid ones an error line on stderr; exit 2 if any fails."""
+    good, bad = VARIANTS / "ramsch.yaml", BROKEN / "bad_enum.yaml"
+    code, out, err = validate(capsys, good, bad, VARIANTS / "official.yaml")
+    assert code == 2
+    assert out == f"{good}: ok (name: ramsch)\n{VARIANTS / 'official.yaml'}: ok (name: official)\n"
+    assert err.startswith(f"{bad}:2: all_pass:")
+    assert len(err.splitlines()) == 1
+
+
+def test_python_tag_is_never_constructed(tmp_path: Path) -> None:
+    """The refused tag would create a file if anything constructed it."""
+    marker = tmp_path / "pwned"
+    path = write(tmp_path / "evil.yaml", f'name: !!python/object/apply:os.system ["touch {marker}"]\n')
+    with pytest.raises(SkatsimError, match="YAML tag !!python/object/apply:os.system is not allowed"):
+        load_variant(path)
+    assert not marker.exists()
+
+
+def test_model_refuses_impossible_combination_from_python() -> None:
+    """The combination checks hold for the Python API too, not only for files."""
+    with pytest.raises(ValidationError, match="kontra.when|set while kontra.enabled is false"):
+        Variant.model_validate({"kontra": {"when": "after_declaration"}})
+
+
+def test_variant_is_frozen() -> None:
+    with pytest.raises(ValidationError):
+        Variant().all_pass = "ramsch"  # type: ignore[misc]
+
+
+# --- valid files --------------------------------------------------------------------------
+
+
+def test_every_shipped_variant_validates(capsys: pytest.CaptureFixture[str]) -> None:
+    """All of variants/ in one call: exit 0 and one ok line each, named like its file."""
+    paths = sorted(VARIANTS.glob("*.yaml"))
+    assert [p.stem for p in paths] == [
+        "bock",
+        "kontra_re",
+        "official",
+        "pre1999",
+        "pub",
+        "ramsch",
+        "ramsch_ordnung",
+        "saechsische_spitze",
+        "schieberamsch",
+        "tournament",
+    ]
+    code, out, err = validate(capsys, *paths)
+    assert (code, err) == (0, "")
+    assert out == "".join(f"{p}: ok (name: {p.stem})\n" for p in paths)
+
+
+@pytest.mark.parametrize("path", sorted(VARIANTS.glob("*.yaml")), ids=lambda p: p.name)
+def test_shipped_variant_starts_with_its_sources(path: Path) -> None:
+    """Each file opens with a comment saying what it models and its sources."""
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# ")
+    header = text.split("\nname:")[0]
+    assert "Source" in header
+
+
+def test_empty_file_is_the_official_rules(tmp_path: Path) -> None:
+    """Decision: an empty file (or comments only) is the official rules (docs/variants.md)."""
+    loaded = load_variant(write(tmp_path / "empty.yaml", "# nothing here\n"))
+    assert loaded.variant == Variant()
+    assert loaded.variant.name == "official"
+    np.testing.assert_array_equal(loaded.variant.params(), rules.official_params())
+
+
+def test_extends_merges_deeply(tmp_path: Path) -> None:
+    """Mappings merge key by key at every depth; lists and values are replaced; the child wins."""
+    write(
+        tmp_path / "base.yaml",
+        "name: base\nall_pass: ramsch\nramsch:\n  tie: share\n  skat_to: loser\n  scoring: fixed\n"
+        "  fixed_values:\n    base: 20\n    per_jungfrau: 10\n"
+        "bock:\n  enabled: true\n  events: [won_grand_hand, value_100]\n",
+    )
+    child = write(
+        tmp_path / "child.yaml",
+        "name: child\nextends: base.yaml\nramsch:\n  skat_to: nobody\n  fixed_values:\n    base: 30\n"
+        "bock:\n  events: [lost_grand]\n",
+    )
+    loaded = load_variant(child)
+    v = loaded.variant
+    assert (v.name, v.all_pass, v.extends) == ("child", "ramsch", "base.yaml")
+    assert (v.ramsch.tie, v.ramsch.skat_to, v.ramsch.scoring) == ("share", "nobody", "fixed")
+    assert (v.ramsch.fixed_values.base, v.ramsch.fixed_values.per_jungfrau) == (30, 10)
+    assert (v.bock.enabled, v.bock.events) == (True, ("lost_grand",))
+    assert loaded.files == (str(child), str(tmp_path / "base.yaml"))
+    assert loaded.text.startswith("name: child\n")
+    assert f"\n# --- extends: {tmp_path / 'base.yaml'} ---\nname: base\n" in loaded.text
+
+
+def test_extends_list_later_files_win(tmp_path: Path) -> None:
+    write(tmp_path / "a.yaml", "name: a\nscoring:\n  lost_factor: 3\n  lost_hand_factor: 3\n")
+    write(tmp_path / "b.yaml", "name: b\nscoring:\n  lost_hand_factor: 1\n")
+    v = load_variant(write(tmp_path / "c.yaml", "extends: [a.yaml, b.yaml]\n")).variant
+    assert (v.name, v.scoring.lost_factor, v.scoring.lost_hand_factor) == ("b", 3, 1)
+
+
+def test_pub_combines_three_files() -> None:
+    """pub.yaml = schieberamsch (-> ramsch) + kontra_re + bock, then its own overrides."""
+    v = load_variant(VARIANTS / "pub.yaml").variant
+    assert v.all_pass == "schieberamsch"
+    assert (v.schieberamsch.jacks_may_be_pushed, v.schieberamsch.doubling) == (False, "decline")
+    assert (v.ramsch.skat_to, v.ramsch.tie, v.ramsch.grand_hand_instead) == ("loser", "all_lose", True)
+    assert (v.kontra.enabled, v.kontra.only_if_bid, v.kontra.when) == (True, True, "before_first_card")
+    assert v.bock.events == (
+        "lost_sixty_sixty",
+        "won_grand_hand",
+        "lost_grand_hand",
+        "won_null_ouvert_hand",
+        "value_100",
+        "kontra_re",
+        "lost_after_kontra",
+    )
+    assert (v.bock.ramsch_round_after, v.needs_lists, v.list_length) == (True, True, 36)
+
+
+def test_error_in_merged_file_points_to_the_line_that_set_the_key(tmp_path: Path) -> None:
+    """A combination made impossible by the child is reported where the parent set the key."""
+    parent = write(tmp_path / "p.yaml", "all_pass: ramsch\nramsch:\n  tie: share\n")
+    child = write(tmp_path / "c.yaml", "extends: p.yaml\nramsch:\n  scoring: winner\n")
+    with pytest.raises(SkatsimError) as info:
+        load_variant(child)
+    assert str(info.value) == (
+        f"{parent}:3: (extended by {child}) ramsch.tie: does not apply to ramsch.scoring: winner "
+        "(allowed: scoring points or fixed)"
+    )
+
+
+# --- compiled parameters ------------------------------------------------------------------
+
+
+def test_official_compiles_to_official_params() -> None:
+    np.testing.assert_array_equal(Variant().params(), rules.official_params())
+    assert rules.official_params().shape == (rules.N_PARAMS,) == (33,)
+
+
+def test_existing_indices_keep_their_order() -> None:
+    """Kernels written before the house rules read indices 0-6: they must not move."""
+    assert (rules.LOST_FACTOR, rules.LOST_HAND_FACTOR, rules.LIST_SCORING, rules.LIST_WON_BONUS) == (0, 1, 2, 3)
+    assert (rules.LIST_LOST_MALUS, rules.LIST_DEFENDER_BONUS, rules.REVERSED_ALLOWED) == (4, 5, 6)
+
+
+def test_pub_params_exact() -> None:
+    """Every index of a variant that sets many keys (pub.yaml)."""
+    expected = rules.official_params()
+    expected[rules.ALL_PASS] = 2
+    expected[rules.RAMSCH_SKAT_TO] = 1
+    expected[rules.RAMSCH_GRAND_HAND] = 1
+    expected[rules.KONTRA_ENABLED] = 1
+    expected[rules.KONTRA_ONLY_IF_BID] = 1
+    expected[rules.BOCK_ENABLED] = 1
+    expected[rules.BOCK_EVENTS] = 8 + 128 + 32 + 256 + 64 + 2 + 4
+    expected[rules.BOCK_RAMSCH_ROUND] = 1
+    expected[rules.LIST_LENGTH] = 36
+    params = load_variant(VARIANTS / "pub.yaml").variant.params()
+    assert params.dtype == np.int64
+    np.testing.assert_array_equal(params, expected)
+
+
+def test_every_key_reaches_its_index() -> None:
+    """A variant with every option away from its default: each value lands at its own index."""
+    v = Variant.model_validate(
+        {
+            "scoring": {"lost_factor": 3, "lost_hand_factor": 1},
+            "all_pass": "schieberamsch",
+            "ramsch": {
+                "skat_to": "nobody",
+                "tie": "share",
+                "scoring": "fixed",
+                "fixed_values": {"base": 11, "per_jungfrau": 6},
+                "jungfrau": False,
+                "durchmarsch": True,
+                "durchmarsch_value": 99,
+                "grand_hand_instead": True,
+                "every_deal": True,
+            },
+            "schieberamsch": {"jacks_may_be_pushed": True, "doubling": "push"},
+            "kontra": {
+                "enabled": True,
+                "when": "after_declaration",
+                "only_if_bid": True,
+                "beyond_re": 2,
+                "multiplies_list_points": True,
+            },
+            "bock": {
+                "enabled": True,
+                "events": ["all_passed", "total_multiple_100"],
+                "multiplier": 3,
+                "trigger_counts_double": True,
+                "ramsch_round_after": True,
+                "ramsch_round_kind": "schieberamsch",
+            },
+            "reversed_game": {"enabled": True},
+            "tournament": {"enabled": True, "won_bonus": 51, "lost_malus": 52, "defender_bonus": 41, "list_length": 48},
+        }
+    )
+    expected = {
+        rules.LOST_FACTOR: 3,
+        rules.LOST_HAND_FACTOR: 1,
+        rules.LIST_SCORING: 1,
+        rules.LIST_WON_BONUS: 51,
+        rules.LIST_LOST_MALUS: 52,
+        rules.LIST_DEFENDER_BONUS: 41,
+        rules.REVERSED_ALLOWED: 1,
+        rules.ALL_PASS: 2,
+        rules.RAMSCH_SKAT_TO: 2,
+        rules.RAMSCH_TIE: 2,
+        rules.RAMSCH_SCORING: 1,
+        rules.RAMSCH_FIXED_BASE: 11,
+        rules.RAMSCH_FIXED_PER_JUNGFRAU: 6,
+        rules.RAMSCH_WINNER_SINGLE: 23,
+        rules.RAMSCH_WINNER_TIED: 37,
+        rules.RAMSCH_JUNGFRAU: 0,
+        rules.RAMSCH_DURCHMARSCH: 1,
+        rules.RAMSCH_DURCHMARSCH_VALUE: 99,
+        rules.RAMSCH_GRAND_HAND: 1,
+        rules.SCHIEBE_JACKS: 1,
+        rules.SCHIEBE_DOUBLING: 1,
+        rules.KONTRA_ENABLED: 1,
+        rules.KONTRA_WHEN: 1,
+        rules.KONTRA_ONLY_IF_BID: 1,
+        rules.KONTRA_BEYOND_RE: 2,
+        rules.KONTRA_LIST_POINTS: 1,
+        rules.BOCK_ENABLED: 1,
+        rules.BOCK_EVENTS: 1 + 512,
+        rules.BOCK_MULTIPLIER: 3,
+        rules.BOCK_TRIGGER_DOUBLE: 1,
+        rules.BOCK_RAMSCH_ROUND: 2,
+        rules.LIST_LENGTH: 48,
+        rules.RAMSCH_EVERY_DEAL: 1,
+    }
+    assert sorted(expected) == list(range(rules.N_PARAMS))
+    np.testing.assert_array_equal(v.params(), [expected[i] for i in range(rules.N_PARAMS)])
+
+
+def test_winner_ramsch_values_compile() -> None:
+    v = Variant.model_validate(
+        {"all_pass": "ramsch", "ramsch": {"scoring": "winner", "winner_values": {"single": 25, "tied": 40}}}
+    )
+    p = v.params()
+    assert (p[rules.RAMSCH_SCORING], p[rules.RAMSCH_WINNER_SINGLE], p[rules.RAMSCH_WINNER_TIED]) == (2, 25, 40)
+
+
+def test_bock_event_vocabulary_matches_rules() -> None:
+    """The YAML vocabulary and rules.BOCK_EVENT_BITS list the same events; only the 60:60 names share a bit."""
+    assert list(get_args(BockEvent)) == list(rules.BOCK_EVENT_BITS)
+    bits = list(rules.BOCK_EVENT_BITS.values())
+    assert len(set(bits)) == len(bits) - 1
+    assert rules.BOCK_EVENT_BITS["sixty_sixty"] == rules.BOCK_EVENT_BITS["lost_sixty_sixty"] == 8
+
+
+@pytest.mark.parametrize(
+    ("name", "needs_lists", "length"),
+    [("official", False, 0), ("ramsch", False, 0), ("bock", True, 36), ("tournament", True, 36), ("pub", True, 36)],
+)
+def test_lists(name: str, needs_lists: bool, length: int) -> None:
+    """Bock and Seeger-Fabian need sequences of deals; the list length is the tournament's when both are on."""
+    v = load_variant(VARIANTS / f"{name}.yaml").variant
+    assert (v.needs_lists, v.list_length) == (needs_lists, length)
+    assert v.params()[rules.LIST_LENGTH] == length
+
+
+def test_tournament_list_length_wins_over_bock(tmp_path: Path) -> None:
+    text = f"extends: [{VARIANTS / 'bock.yaml'}, {VARIANTS / 'tournament.yaml'}]\ntournament:\n  list_length: 48\n"
+    v = load_variant(write(tmp_path / "tb.yaml", text)).variant
+    assert (v.needs_lists, v.list_length, v.bock.list_length) == (True, 48, 36)
+
+
+# --- what the engine plays ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "missing"),
+    [
+        ("official", []),
+        ("pre1999", []),
+        ("ramsch", ["all_pass: ramsch (Ramsch)"]),
+        ("ramsch_ordnung", ["all_pass: ramsch (Ramsch)"]),
+        ("schieberamsch", ["all_pass: schieberamsch (Schieberamsch)"]),
+        ("kontra_re", ["kontra (Kontra/Re)"]),
+        ("bock", ["bock (Bock rounds)"]),
+        ("saechsische_spitze", ["reversed_game (Sächsische Spitze)"]),
+        ("tournament", ["tournament (Seeger-Fabian lists)"]),
+        ("pub", ["all_pass: schieberamsch (Schieberamsch)", "kontra (Kontra/Re)", "bock (Bock rounds)"]),
+    ],
+)
+def test_unimplemented(name: str, missing: list[str]) -> None:
+    assert unimplemented(load_variant(VARIANTS / f"{name}.yaml").variant) == missing
+
+
+def test_check_supported_is_one_line() -> None:
+    check_supported(load_variant(VARIANTS / "pre1999.yaml"))
+    loaded = load_variant(VARIANTS / "kontra_re.yaml")
+    with pytest.raises(SkatsimError) as info:
+        check_supported(loaded)
+    assert str(info.value) == (
+        f"{loaded.path}: rule kontra (Kontra/Re) not simulated yet (the file is valid; see docs/variants.md)"
+    )
+
+
+# --- the reference page -------------------------------------------------------------------
+
+
+def test_reference_page_is_up_to_date() -> None:
+    """docs/variants.md is what scripts/variant_reference.py makes from the models (run it after a change)."""
+    spec = importlib.util.spec_from_file_location("variant_reference", ROOT / "scripts" / "variant_reference.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (ROOT / "docs" / "variants.md").read_text(encoding="utf-8") == module.render()
+
+
+def test_reference_page_lists_every_key() -> None:
+    """Each key of every section appears in the page as a table row."""
+    page = (ROOT / "docs" / "variants.md").read_text(encoding="utf-8")
+    for section, info in Variant.model_fields.items():
+        assert f"| `{section}` |" in page
+        annotation = info.annotation
+        if isinstance(annotation, type) and hasattr(annotation, "model_fields"):
+            for key in annotation.model_fields:
+                assert f"| `{key}` |" in page
+
+
+def test_reference_page_examples_validate(tmp_path: Path) -> None:
+    """Every YAML example of docs/variants.md validates next to copies of the shipped files."""
+    for path in VARIANTS.glob("*.yaml"):
+        (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    page = (ROOT / "docs" / "variants.md").read_text(encoding="utf-8")
+    examples = [block.split("```")[0] for block in page.split("```yaml\n")[1:]]
+    assert len(examples) == 3
+    for i, example in enumerate(examples):
+        loaded = load_variant(write(tmp_path / f"example{i}.yaml", example))
+        assert loaded.variant.name in ("fixed_ramsch", "my_pub", "bock_tournament")
