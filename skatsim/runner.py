@@ -15,18 +15,20 @@ killed at any moment is completed by ``resume=True``, which verifies the
 chunk files present and computes only the missing ones.
 
 Where chunks run is a :class:`Backend`: ``local`` maps them over joblib
-worker processes; a cluster backend (Dask, issue 6) only has to implement
-``map_unordered`` and have its workers write into the same folder.
+worker processes; ``dask`` (:mod:`skatsim.dask_backend`) over a Dask cluster
+whose workers write into the same folder. The folder may be a local path or
+an fsspec URL (``s3://...``): every file access goes through
+:mod:`skatsim.storage`.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Literal, Protocol
 
@@ -37,7 +39,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
-from . import __version__
+from . import __version__, storage
 from .bots import DEFAULT_BOTS, bot_arrays, parse_bots
 from .errors import SkatsimError
 from .frames import block_frame, frame_schema
@@ -68,6 +70,9 @@ MAX_SEED = 2**64 - 1
 #: Seconds between manifest rewrites while chunks finish (the chunk files are
 #: the truth; the manifest's ``chunks_done`` is a progress record).
 MANIFEST_INTERVAL = 1.0
+#: URL schemes polars scans itself (lazily, credentials from the environment); other
+#: fsspec URLs (``memory://``, ``sftp://``, ...) are read through fsspec into memory.
+POLARS_URLS = frozenset({"s3", "s3a", "gs", "gcs", "az", "abfs", "abfss", "adl", "http", "https", "hf"})
 
 
 # --------------------------------------------------------------------------- chunks
@@ -76,16 +81,6 @@ MANIFEST_INTERVAL = 1.0
 def chunk_name(first: int, count: int) -> str:
     """File name of the chunk holding games ``first .. first + count - 1`` (sorts by ``first``)."""
     return f"chunk-{first:012d}-{count}.parquet"
-
-
-def _temp_path(path: str) -> str:
-    """A hidden temporary name next to ``path``, unique per process (several writers never collide)."""
-    head, tail = os.path.split(path)
-    return os.path.join(head, f".{tail}.{os.getpid()}.tmp")
-
-
-def _is_temp_name(name: str) -> bool:
-    return name.startswith(".") and name.endswith(".tmp")
 
 
 def plan_chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
@@ -105,7 +100,8 @@ class ChunkSpec:
 
     ``params`` is the compiled variant (:meth:`skatsim.variant.Variant.params`)
     so workers need not see the variant file; ``out_dir`` must be reachable
-    from the worker (a local folder, or a shared one for a cluster backend).
+    from the worker (a local folder; for a cluster backend a shared folder or
+    an fsspec URL).
     """
 
     seed: int
@@ -120,7 +116,7 @@ class ChunkSpec:
     @property
     def path(self) -> str:
         """Where the chunk's Parquet file goes."""
-        return os.path.join(self.out_dir, chunk_name(self.first, self.count))
+        return storage.join(self.out_dir, chunk_name(self.first, self.count))
 
 
 def simulate_frame(
@@ -152,25 +148,12 @@ def write_parquet_atomic(frame: pl.DataFrame, path: str) -> None:
     """Write ``frame`` to ``path`` so that ``path`` is either absent or complete, even after kill -9.
 
     The data goes to a temporary file in the same folder, is flushed to disk,
-    then renamed over ``path`` (``os.replace`` is atomic within a filesystem).
+    then renamed over ``path`` (:func:`skatsim.storage.write_atomic`).
     """
-    tmp = _temp_path(path)
     try:
-        with open(tmp, "wb") as f:
-            frame.write_parquet(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        storage.write_atomic(path, frame.write_parquet)
     except OSError as exc:
-        _remove_quietly(tmp)
         raise SkatsimError(f"{path}: cannot write chunk file ({exc.strerror or exc})") from None
-
-
-def _remove_quietly(path: str) -> None:
-    try:
-        os.remove(path)
-    except OSError:
-        pass
 
 
 def run_chunk(spec: ChunkSpec) -> str:
@@ -201,7 +184,10 @@ class Backend(Protocol):
     """Where chunks run. An implementation maps ``fn`` over ``specs`` and yields results as they finish.
 
     ``fn`` is :func:`run_chunk` (top level, picklable); results may come in
-    any order. A backend must let an exception from ``fn`` propagate.
+    any order. A backend must let an exception from ``fn`` propagate. A
+    backend that holds resources (a cluster connection) may also be a context
+    manager: the runner enters it once the output folders are checked and
+    exits it when the run ends (:func:`execute_runs`).
     """
 
     def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Sequence[ChunkSpec]) -> Iterator[str]:
@@ -287,16 +273,11 @@ def _now() -> str:
 
 def write_manifest(out_dir: str, manifest: RunManifest) -> None:
     """Write ``manifest.json`` atomically (temporary file, then rename)."""
-    path = os.path.join(out_dir, MANIFEST)
-    tmp = _temp_path(path)
+    path = storage.join(out_dir, MANIFEST)
+    data = (manifest.model_dump_json(indent=2) + "\n").encode("utf-8")
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(manifest.model_dump_json(indent=2) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        storage.write_atomic(path, lambda f: f.write(data))
     except OSError as exc:
-        _remove_quietly(tmp)
         raise SkatsimError(f"{out_dir}: cannot write {MANIFEST} ({exc.strerror or exc})") from None
 
 
@@ -306,10 +287,9 @@ def read_manifest(out_dir: str) -> RunManifest | None:
     A ``manifest.json`` that is not a skatsim run manifest is an error: the
     folder belongs to something else.
     """
-    path = os.path.join(out_dir, MANIFEST)
+    path = storage.join(out_dir, MANIFEST)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        text = storage.read_bytes(path).decode("utf-8", errors="replace")
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -352,11 +332,11 @@ def _prepare_out_dir(out_dir: str, resume: bool) -> RunManifest | None:
     A new or empty folder starts a run (with or without ``resume``); a folder
     holding a run needs ``resume``; any other non-empty folder is refused.
     """
-    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise SkatsimError(f"{out_dir}: exists and is not a folder; choose another --out")
     try:
-        os.makedirs(out_dir, exist_ok=True)
-        entries = os.listdir(out_dir)
+        if storage.exists(out_dir) and not storage.isdir(out_dir):
+            raise SkatsimError(f"{out_dir}: exists and is not a folder; choose another --out")
+        storage.makedirs(out_dir)
+        entries = storage.listdir(out_dir)
     except OSError as exc:
         raise SkatsimError(f"{out_dir}: cannot create or read the output folder ({exc.strerror or exc})") from None
     if not entries:
@@ -379,7 +359,7 @@ def _verify_chunk(path: str, entry: ChunkEntry, schema: dict[str, pl.DataType | 
     """Read a chunk file in full and check its columns, row count and game ids; a damaged file is an error."""
     fix = "remove that file and run again with --resume to recompute it"
     try:
-        frame = pl.read_parquet(path)
+        frame = _read_chunk(path)
     # polars reports damaged files as PolarsError or OSError, and some as a Rust panic (a BaseException).
     except (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException) as exc:
         reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
@@ -396,15 +376,20 @@ def _verify_chunk(path: str, entry: ChunkEntry, schema: dict[str, pl.DataType | 
         )
 
 
+def _read_chunk(path: str) -> pl.DataFrame:
+    """A chunk file as a frame: polars reads local files itself, URLs through fsspec."""
+    return pl.read_parquet(storage.read_bytes(path) if storage.is_url(path) else path)
+
+
 def _scan_existing(out_dir: str, manifest: RunManifest) -> set[str]:
     """Delete stray temporary files, verify every chunk file present; return the names of chunks done."""
     planned = {entry.file: entry for entry in manifest.chunks}
     schema = frame_schema(manifest.record_play)
     done = set()
-    for name in sorted(os.listdir(out_dir)):
-        path = os.path.join(out_dir, name)
-        if _is_temp_name(name):
-            _remove_quietly(path)
+    for name in sorted(storage.listdir(out_dir)):
+        path = storage.join(out_dir, name)
+        if storage.is_temp_name(name):
+            storage.remove_quietly(path)
         elif name.startswith("chunk-") and name.endswith(".parquet"):
             if name not in planned:
                 raise SkatsimError(f"{path}: chunk file not in this run's plan (chunk size {manifest.chunk_size})")
@@ -520,36 +505,141 @@ def _specs(manifest: RunManifest, params: np.ndarray, out_dir: str) -> list[Chun
             variant_name=manifest.variant_name,
             bots=manifest.bots,
             record_play=manifest.record_play,
-            out_dir=os.path.abspath(out_dir),  # workers may run in another working directory
+            out_dir=storage.absolute(out_dir),  # workers may run in another working directory
         )
         for e in manifest.chunks
         if e.file not in skip
     ]
 
 
-def _execute(
-    out_dir: str, manifest: RunManifest, specs: list[ChunkSpec], backend: Backend, show: bool, done: list[str]
-) -> None:
-    """Run the specs on the backend, appending finished chunk names to ``done`` and to the manifest on disk."""
-    games_done = sum(e.count for e in manifest.chunks if e.file in set(done))
-    counts = {spec.path: spec.count for spec in specs}
+@dataclass(frozen=True)
+class RunPlan:
+    """A run's checked settings (:func:`plan_run`): everything needed to open its folder and run it."""
+
+    out_dir: str
+    fresh: RunManifest
+    params: tuple[int, ...]
+    chunk_size: int | None
+    resume: bool
+
+
+def plan_run(
+    variant_path: str,
+    games: int,
+    seed: int,
+    out_dir: str,
+    bots: str = DEFAULT_BOTS,
+    resume: bool = False,
+    record_play: bool = False,
+    chunk_size: int | None = None,
+) -> RunPlan:
+    """Check a run's settings and plan its chunks; reads the variant file, touches no other file."""
+    _check_numbers(games, seed, 1, chunk_size)
+    seats = parse_bots(bots)
+    loaded = load_variant(variant_path)
+    size = chunk_size or default_chunk_size(games, record_play)
+    fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
+    return RunPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), chunk_size, resume)
+
+
+@dataclass
+class _OpenRun:
+    """A run whose folder is checked: its manifest, the chunk names done (growing) and the specs to run."""
+
+    out_dir: str
+    manifest: RunManifest
+    specs: list[ChunkSpec]
+    done: list[str]
+
+
+def _open_run(plan: RunPlan) -> _OpenRun:
+    """Check (or create) the run's folder and, when resuming, verify the chunk files already there."""
+    old = _prepare_out_dir(plan.out_dir, plan.resume)
+    manifest = plan.fresh if old is None else _resumed_manifest(old, plan.fresh, plan.chunk_size, plan.out_dir)
+    done = _scan_existing(plan.out_dir, manifest) if old is not None else set()
+    manifest = manifest.model_copy(update={"chunks_done": sorted(done), "finished": None, "updated": _now()})
+    specs = _specs(manifest, np.array(plan.params, dtype=np.int64), plan.out_dir)
+    return _OpenRun(plan.out_dir, manifest, specs, list(manifest.chunks_done))
+
+
+def _write_progress(run: _OpenRun) -> None:
+    write_manifest(run.out_dir, run.manifest.model_copy(update={"chunks_done": sorted(run.done), "updated": _now()}))
+
+
+def _execute(runs: list[_OpenRun], backend: Backend, show: bool) -> None:
+    """Run every run's specs in one backend map, appending finished chunks to their run's ``done``
+    and, every ``MANIFEST_INTERVAL`` seconds, to the manifests on disk."""
+    owner = {spec.path: (run, spec.count) for run in runs for spec in run.specs}
+    total = sum(run.manifest.games for run in runs)
+    games_done = sum(e.count for run in runs for e in run.manifest.chunks if e.file in set(run.done))
+    changed: dict[str, _OpenRun] = {}
     last_write = time.monotonic()
     with _progress(show) as bar:
-        task = bar.add_task("simulating", total=manifest.games, completed=games_done)
-        for path in backend.map_unordered(run_chunk, specs):
-            done.append(os.path.basename(path))
-            bar.advance(task, counts[path])
+        task = bar.add_task("simulating", total=total, completed=games_done)
+        for path in backend.map_unordered(run_chunk, [spec for run in runs for spec in run.specs]):
+            run, count = owner[path]
+            run.done.append(storage.basename(path))
+            changed[run.out_dir] = run
+            bar.advance(task, count)
             if time.monotonic() - last_write >= MANIFEST_INTERVAL:
-                write_manifest(out_dir, manifest.model_copy(update={"chunks_done": sorted(done), "updated": _now()}))
+                for each in changed.values():
+                    _write_progress(each)
+                changed.clear()
                 last_write = time.monotonic()
 
 
-def _close_manifest(out_dir: str, manifest: RunManifest, done: list[str]) -> None:
-    """Record the chunks done at the end of a session, and the finish time once all are."""
+def _close_run(run: _OpenRun) -> None:
+    """Record the chunks done at the end of a session; once all are, the finish time, and remove
+    temporary files left by workers that died while writing (their chunks were written again)."""
     now = _now()
-    complete = len(done) == len(manifest.chunks)
-    update = {"chunks_done": sorted(done), "updated": now, "finished": now if complete else None}
-    write_manifest(out_dir, manifest.model_copy(update=update))
+    complete = len(run.done) == len(run.manifest.chunks)
+    if complete:
+        _remove_temp_files(run.out_dir)
+    update = {"chunks_done": sorted(run.done), "updated": now, "finished": now if complete else None}
+    write_manifest(run.out_dir, run.manifest.model_copy(update=update))
+
+
+def _remove_temp_files(out_dir: str) -> None:
+    """Remove every temporary file in ``out_dir``; best effort (they are hidden and harmless)."""
+    try:
+        names = storage.listdir(out_dir)
+    except OSError:
+        return
+    for name in names:
+        if storage.is_temp_name(name):
+            storage.remove_quietly(storage.join(out_dir, name))
+
+
+def _session(backend: Backend) -> AbstractContextManager[object]:
+    """The backend itself when it is a context manager (it connects on entry, cleans up on exit)."""
+    return backend if isinstance(backend, AbstractContextManager) else nullcontext()
+
+
+def execute_runs(plans: Sequence[RunPlan], backend: Backend, progress: bool = True) -> list[RunResult]:
+    """Run the planned runs' chunks together on one backend; one result per plan, in order.
+
+    Every folder is checked before the backend is entered (connected to a
+    cluster, say) and manifests are written only once it is, so a refused
+    folder or an unreachable cluster leaves at most empty folders. Runs share
+    the backend, so a sweep of many runs keeps every worker busy to the end.
+    """
+    start = time.perf_counter()
+    if len({storage.absolute(plan.out_dir) for plan in plans}) < len(plans):
+        raise SkatsimError("two runs share an output folder; give each its own")
+    runs = [_open_run(plan) for plan in plans]
+    with _session(backend):
+        for run in runs:
+            write_manifest(run.out_dir, run.manifest)
+        try:
+            _execute(runs, backend, progress)
+        finally:
+            for run in runs:
+                _close_run(run)
+    seconds = time.perf_counter() - start
+    return [
+        RunResult(run.out_dir, run.manifest.games, sum(s.count for s in run.specs), len(run.manifest.chunks), seconds)
+        for run in runs
+    ]
 
 
 def run_simulation(
@@ -572,28 +662,15 @@ def run_simulation(
     already in ``out_dir`` (same variant text, bots, seed, games, record flag).
     ``chunk_size`` changes only how rows are split into files. ``backend``
     (with ``backend_options``) chooses where chunks run (:data:`BACKENDS`).
-    Expected problems raise :class:`SkatsimError` with a one-line message.
+    ``out_dir`` may be an fsspec URL (``s3://bucket/run``). Expected problems
+    raise :class:`SkatsimError` with a one-line message.
     """
     start = time.perf_counter()
     _check_numbers(games, seed, jobs, chunk_size)
-    seats = parse_bots(bots)
-    loaded = load_variant(variant_path)
-    size = chunk_size or default_chunk_size(games, record_play)
-    fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
+    plan = plan_run(variant_path, games, seed, out_dir, bots, resume, record_play, chunk_size)
     executor = make_backend(backend, jobs, backend_options)
-    old = _prepare_out_dir(out_dir, resume)
-    manifest = fresh if old is None else _resumed_manifest(old, fresh, chunk_size, out_dir)
-    done = _scan_existing(out_dir, manifest) if old is not None else set()
-    manifest = manifest.model_copy(update={"chunks_done": sorted(done), "finished": None, "updated": _now()})
-    write_manifest(out_dir, manifest)
-    specs = _specs(manifest, loaded.variant.params(), out_dir)
-    finished = list(manifest.chunks_done)
-    try:
-        _execute(out_dir, manifest, specs, executor, progress, finished)
-    finally:
-        _close_manifest(out_dir, manifest, finished)
-    games_run = sum(spec.count for spec in specs)
-    return RunResult(out_dir, games, games_run, len(manifest.chunks), time.perf_counter() - start)
+    [result] = execute_runs([plan], executor, progress)
+    return replace(result, seconds=time.perf_counter() - start)
 
 
 def scan_run(out_dir: str) -> pl.LazyFrame:
@@ -603,4 +680,7 @@ def scan_run(out_dir: str) -> pl.LazyFrame:
         raise SkatsimError(f"{out_dir}: not a skatsim run (no {MANIFEST})")
     if manifest.finished is None:
         raise SkatsimError(f"{out_dir}: the run is not finished; complete it with --resume")
-    return pl.scan_parquet([os.path.join(out_dir, e.file) for e in manifest.chunks])
+    paths = [storage.join(out_dir, e.file) for e in manifest.chunks]
+    if storage.is_url(out_dir) and out_dir.split("://")[0] not in POLARS_URLS:
+        return pl.concat([_read_chunk(path).lazy() for path in paths])  # polars cannot reach it: read via fsspec
+    return pl.scan_parquet(paths)

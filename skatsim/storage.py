@@ -1,0 +1,156 @@
+"""The runner's few filesystem calls, on a local folder or on any fsspec URL (``s3://``, ``memory://``).
+
+A run folder is either a local path, used through :mod:`os` exactly as
+before, or a URL (``protocol://...``), used through fsspec (installed with
+``pip install 'skatsim[dask]'``), so Dask workers on other machines can write
+their chunk files straight into an object store. Only what the runner needs
+is here: existence checks, folder listing and creation, reading, atomic
+writes and removal. Failures are :class:`OSError`, as from :mod:`os`.
+
+Atomic writes go to a hidden temporary name next to the target, then are
+renamed over it: ``os.replace`` locally (atomic within a filesystem); on an
+object store ``mv`` is a server-side copy, and an object becomes visible only
+once complete, so readers never see half a file either way.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import secrets
+from collections.abc import Callable
+from typing import IO, Any
+
+#: ``protocol://`` at the start of a path: an fsspec URL (a Windows drive ``C:\`` never matches).
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
+
+INSTALL_HINT = "pip install 'skatsim[dask]'"
+
+
+def is_url(path: str) -> bool:
+    """Whether ``path`` is an fsspec URL rather than a local path."""
+    return bool(_URL.match(path))
+
+
+def _fs(url: str) -> tuple[Any, str]:
+    """The fsspec filesystem of ``url`` and the path inside it; a missing fsspec is a clear error."""
+    try:
+        import fsspec  # imported here: only URLs need it, and it is an optional dependency
+    except ImportError:
+        raise OSError(f"URLs need fsspec: {INSTALL_HINT}") from None
+    try:
+        return fsspec.core.url_to_fs(url)
+    except (ImportError, ValueError) as exc:  # unknown protocol, or its package (e.g. s3fs) missing
+        raise OSError(str(exc).splitlines()[0]) from None
+
+
+def join(folder: str, name: str) -> str:
+    """``folder/name``, with ``/`` for URLs."""
+    return folder.rstrip("/") + "/" + name if is_url(folder) else os.path.join(folder, name)
+
+
+def basename(path: str) -> str:
+    """The last part of ``path``."""
+    return posixpath.basename(path) if is_url(path) else os.path.basename(path)
+
+
+def absolute(path: str) -> str:
+    """``path`` made independent of the working directory (URLs already are)."""
+    return path if is_url(path) else os.path.abspath(path)
+
+
+def exists(path: str) -> bool:
+    """Whether a file or folder is at ``path``."""
+    if not is_url(path):
+        return os.path.exists(path)
+    fs, inner = _fs(path)
+    return bool(fs.exists(inner))
+
+
+def isdir(path: str) -> bool:
+    """Whether ``path`` is a folder (on an object store: a prefix holding objects)."""
+    if not is_url(path):
+        return os.path.isdir(path)
+    fs, inner = _fs(path)
+    return bool(fs.isdir(inner))
+
+
+def makedirs(path: str) -> None:
+    """Create the folder ``path`` and its parents if missing (object stores need none)."""
+    if not is_url(path):
+        os.makedirs(path, exist_ok=True)
+        return
+    fs, inner = _fs(path)
+    fs.makedirs(inner, exist_ok=True)
+
+
+def listdir(path: str) -> list[str]:
+    """Names in the folder ``path``; a URL prefix holding nothing yet is an empty folder."""
+    if not is_url(path):
+        return os.listdir(path)
+    fs, inner = _fs(path)
+    try:
+        entries = fs.ls(inner, detail=False)
+    except FileNotFoundError:
+        return []
+    names = (posixpath.basename(entry.rstrip("/")) for entry in entries)
+    return [name for name in names if name and name != posixpath.basename(inner.rstrip("/"))]
+
+
+def read_bytes(path: str) -> bytes:
+    """The content of the file at ``path`` (``FileNotFoundError`` when absent)."""
+    if not is_url(path):
+        with open(path, "rb") as f:
+            return f.read()
+    fs, inner = _fs(path)
+    return bytes(fs.cat_file(inner))
+
+
+def temp_path(path: str) -> str:
+    """A hidden temporary name next to ``path``, unique per writer (process id and a random token),
+    so writers on several machines sharing one folder never collide."""
+    head, tail = (posixpath if is_url(path) else os.path).split(path)
+    return join(head, f".{tail}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+
+
+def is_temp_name(name: str) -> bool:
+    """Whether ``name`` is a temporary name made by :func:`temp_path`."""
+    return name.startswith(".") and name.endswith(".tmp")
+
+
+def write_atomic(path: str, write: Callable[[IO[bytes]], None]) -> None:
+    """Call ``write`` on a temporary file next to ``path``, then rename it to ``path``.
+
+    ``path`` is therefore either absent or complete, even after kill -9. A
+    local file is flushed to disk (``fsync``) before the rename. On failure
+    the temporary file is removed and the error raised.
+    """
+    tmp = temp_path(path)
+    try:
+        if is_url(path):
+            fs, inner = _fs(path)
+            with fs.open(_fs(tmp)[1], "wb") as f:
+                write(f)
+            fs.mv(_fs(tmp)[1], inner)
+        else:
+            with open(tmp, "wb") as f:
+                write(f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+    except BaseException:
+        remove_quietly(tmp)
+        raise
+
+
+def remove_quietly(path: str) -> None:
+    """Remove the file at ``path`` if it can be; never fails."""
+    try:
+        if is_url(path):
+            fs, inner = _fs(path)
+            fs.rm_file(inner)
+        else:
+            os.remove(path)
+    except OSError:
+        pass
