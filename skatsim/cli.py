@@ -111,6 +111,18 @@ def _replayed(record: GameRecord) -> Evaluation:
 @click.option("--record-play", is_flag=True, help="Also store every game's actions (a 'record' column, for replay).")
 @click.option("--chunk-size", type=click.IntRange(min=1), help="Games per Parquet file (never changes the rows).")
 @click.option("--quiet", is_flag=True, help="No progress bar (the summary line is still printed).")
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="Where chunks run: worker processes here, or a Dask cluster (pip install 'skatsim[dask]').",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Dask scheduler for --backend dask (tcp://HOST:8786); default: a local cluster of --jobs workers.",
+)
 def simulate_command(
     variant: str,
     games: int,
@@ -122,15 +134,21 @@ def simulate_command(
     record_play: bool,
     chunk_size: int | None,
     quiet: bool,
+    backend: str,
+    scheduler: str | None,
 ) -> None:
     """Simulate games under the house rules of VARIANT (a YAML file) into Parquet files in --out.
 
     Rows depend only on the variant, bots, seed and game number: never on
-    --jobs or --chunk-size. A killed run is completed with --resume.
+    --jobs, --chunk-size or --backend. A killed run is completed with --resume.
+    --out may be an fsspec URL (s3://bucket/run) with the dask extra.
     """
     import os
 
     from .runner import run_simulation
+
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler needs --backend dask")
 
     result = run_simulation(
         variant,
@@ -142,7 +160,9 @@ def simulate_command(
         resume=resume,
         record_play=record_play,
         chunk_size=chunk_size,
+        backend=backend,
         progress=not quiet,
+        backend_options={"scheduler": scheduler} if backend == "dask" else None,
     )
     click.echo(result.summary())
 

@@ -222,9 +222,16 @@ class LocalBackend:
             ) from None
 
 
+def _dask_backend(jobs: int, **options: object) -> Backend:
+    """The Dask backend (:mod:`skatsim.dask_backend`), imported only when asked for."""
+    from .dask_backend import DaskBackend
+
+    return DaskBackend(jobs, **options)  # type: ignore[arg-type]
+
+
 #: Backend name -> factory called with ``jobs`` and the backend's own options
 #: (e.g. a scheduler address). A cluster backend registers here.
-BACKENDS: dict[str, Callable[..., Backend]] = {"local": LocalBackend}
+BACKENDS: dict[str, Callable[..., Backend]] = {"local": LocalBackend, "dask": _dask_backend}
 
 
 def make_backend(name: str, jobs: int, options: Mapping[str, object] | None = None) -> Backend:

@@ -451,8 +451,8 @@ def test_bad_variant_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_library_checks_and_unknown_backend(tmp_path: Path) -> None:
     with pytest.raises(SkatsimError, match=r"^--games must be between 1 and"):
         run_simulation(VARIANT, 0, 1, str(tmp_path / "a"))
-    with pytest.raises(SkatsimError, match=r"^unknown backend 'dask'; available: local$"):
-        run_simulation(VARIANT, 10, 1, str(tmp_path / "b"), backend="dask")
+    with pytest.raises(SkatsimError, match=r"^unknown backend 'spark'; available: dask, local$"):
+        run_simulation(VARIANT, 10, 1, str(tmp_path / "b"), backend="spark")
     assert list(tmp_path.iterdir()) == []
 
 
