@@ -1,0 +1,55 @@
+"""Statistics for people: tables with intervals, paired variant comparisons, reports.
+
+* :mod:`~skatsim.analysis.sources` -- :func:`scan` run folders, ISS imports and Parquet files;
+* :mod:`~skatsim.analysis.tables` -- game mix, win rates, bids, values, scores, house-rule statistics;
+* :mod:`~skatsim.analysis.intervals` -- Wilson, CLT and bootstrap intervals;
+* :mod:`~skatsim.analysis.compare` -- paired comparison of two variants on the same deals;
+* :mod:`~skatsim.analysis.report` -- self-contained HTML and Markdown reports.
+"""
+
+from __future__ import annotations
+
+from .intervals import bootstrap_mean, clt_interval, wilson
+from .sources import Source, collect, find_sources, scan
+from .tables import (
+    bid_distribution,
+    bid_reached,
+    bock_stats,
+    game_mix,
+    hand_value_distribution,
+    hand_values,
+    kontra_stats,
+    list_scores,
+    list_totals,
+    max_bid_distribution,
+    overbid_rate,
+    ramsch_stats,
+    role_scores,
+    seat_scores,
+    win_rates,
+)
+
+__all__ = [
+    "Source",
+    "bid_distribution",
+    "bid_reached",
+    "bock_stats",
+    "bootstrap_mean",
+    "clt_interval",
+    "collect",
+    "find_sources",
+    "game_mix",
+    "hand_value_distribution",
+    "hand_values",
+    "kontra_stats",
+    "list_scores",
+    "list_totals",
+    "max_bid_distribution",
+    "overbid_rate",
+    "ramsch_stats",
+    "role_scores",
+    "scan",
+    "seat_scores",
+    "wilson",
+    "win_rates",
+]

@@ -1,0 +1,181 @@
+"""Where games come from: run folders, ISS imports and Parquet files, scanned lazily as one table.
+
+:func:`scan` is the entry point of every analysis: it accepts simulated run
+folders (``manifest.json`` and chunk files), ISS import folders
+(``iss_games.parquet``), single Parquet files, and folders holding several of
+these, and returns one polars ``LazyFrame`` with a ``source`` column naming
+where each row came from. Files are checked at the edge (readable Parquet
+footer, evaluation columns present) so a bad file is one clear line naming
+it, not a traceback in the middle of a report.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import polars as pl
+
+from ..columns import EVALUATION_COLUMNS
+from ..errors import SkatsimError
+from ..importer import ISS_TABLE
+from ..runner import MANIFEST, RunManifest, read_manifest
+
+#: Bot name given to the seats of imported ISS games: people played them.
+PEOPLE = "people"
+#: Columns every source must have (the shared evaluation columns).
+REQUIRED = tuple(EVALUATION_COLUMNS)
+
+
+@dataclass(frozen=True)
+class Source:
+    """One place games come from: a simulated run, an ISS import or a single Parquet file."""
+
+    name: str
+    path: str
+    kind: Literal["run", "iss", "parquet"]
+    files: tuple[str, ...]
+    manifest: RunManifest | None = None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _check_parquet(path: str) -> None:
+    """Read the file's footer and schema; a corrupt file or missing evaluation column is a one-line error."""
+    try:
+        schema = pl.read_parquet_schema(path)
+    except (OSError, pl.exceptions.PolarsError, ValueError) as exc:
+        raise SkatsimError(f"{path}: not a readable Parquet file ({_first_line(exc)})") from None
+    missing = [name for name in REQUIRED if name not in schema]
+    if missing:
+        raise SkatsimError(f"{path}: not a skatsim game table (no column {', '.join(missing[:3])})")
+
+
+def _run_source(folder: str) -> Source:
+    manifest = read_manifest(folder)
+    assert manifest is not None  # the caller checked that manifest.json exists
+    if manifest.finished is None:
+        done, total = len(manifest.chunks_done), len(manifest.chunks)
+        raise SkatsimError(f"{folder}: the run is not finished ({done} of {total} chunks); complete it with --resume")
+    files = tuple(os.path.join(folder, entry.file) for entry in manifest.chunks)
+    for path in files:
+        if not os.path.isfile(path):
+            raise SkatsimError(f"{path}: chunk file missing from the run in {folder}")
+    return Source(os.path.basename(os.path.normpath(folder)), folder, "run", files, manifest)
+
+
+def _folder_sources(folder: str) -> list[Source]:
+    """The run or import in ``folder``, else its Parquet files, else the runs in its direct subfolders."""
+    if os.path.isfile(os.path.join(folder, MANIFEST)):
+        return [_run_source(folder)]
+    table = os.path.join(folder, ISS_TABLE)
+    if os.path.isfile(table):
+        return [Source(os.path.basename(os.path.normpath(folder)), folder, "iss", (table,))]
+    parquet = sorted(e.path for e in os.scandir(folder) if e.is_file() and e.name.endswith(".parquet"))
+    if parquet:
+        return [Source(os.path.basename(os.path.normpath(folder)), folder, "parquet", tuple(parquet))]
+    found = []
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        inner = entry.path
+        if entry.is_dir() and (
+            os.path.isfile(os.path.join(inner, MANIFEST)) or os.path.isfile(os.path.join(inner, ISS_TABLE))
+        ):
+            found.extend(_folder_sources(inner))
+    return found
+
+
+def find_sources(paths: Sequence[str | os.PathLike[str]]) -> list[Source]:
+    """Resolve run folders, ISS import folders, folders of those, and Parquet files into checked sources.
+
+    Raises :class:`SkatsimError` for a path that does not exist, a folder
+    holding no run, an unfinished run, or a file that is not a readable game
+    table. Names are the folder (or file) names, made unique with ``#2``...
+    """
+    if not paths:
+        raise SkatsimError("no run given: name at least one run folder, ISS import folder or Parquet file")
+    sources: list[Source] = []
+    for raw in paths:
+        path = os.fspath(raw)
+        if os.path.isdir(path):
+            found = _folder_sources(path)
+            if not found:
+                raise SkatsimError(
+                    f"{path}: no skatsim run here (no {MANIFEST}, no {ISS_TABLE}, no run folder inside); "
+                    "make one with: skatsim simulate variants/official.yaml --games 100000 --out DIR"
+                )
+            sources.extend(found)
+        elif os.path.isfile(path) and path.endswith(".parquet"):
+            sources.append(Source(Path(path).stem, path, "parquet", (path,)))
+        elif os.path.exists(path):
+            raise SkatsimError(f"{path}: not a run folder, an ISS import folder or a .parquet file")
+        else:
+            raise SkatsimError(f"{path}: no such file or folder")
+    for source in sources:
+        for file in source.files:
+            _check_parquet(file)
+    return _unique_names(sources)
+
+
+def _unique_names(sources: list[Source]) -> list[Source]:
+    seen: dict[str, int] = {}
+    out = []
+    for source in sources:
+        seen[source.name] = seen.get(source.name, 0) + 1
+        name = source.name if seen[source.name] == 1 else f"{source.name}#{seen[source.name]}"
+        out.append(Source(name, source.path, source.kind, source.files, source.manifest))
+    return out
+
+
+def scan_source(source: Source, names: Sequence[str]) -> pl.LazyFrame:
+    """One source's rows with ``source`` (an Enum over ``names``), and ``game_id`` and bot columns filled in.
+
+    ISS imports have no ``game_id`` (their row number is used) and no bots
+    (their seats get the bot name ``people``), so bots and people go through
+    the same code.
+    """
+    lf = pl.scan_parquet(list(source.files))
+    schema = lf.collect_schema()
+    extra = [pl.lit(source.name, pl.Enum(list(names))).alias("source")]
+    if "game_id" not in schema:
+        lf = lf.with_row_index("game_id").with_columns(pl.col("game_id").cast(pl.Int64))
+    for seat in ("fh", "mh", "rh"):
+        if f"bot_{seat}" not in schema:
+            extra.append(pl.lit(PEOPLE, pl.String).alias(f"bot_{seat}"))
+    return lf.with_columns(extra)
+
+
+def scan_sources(sources: Sequence[Source]) -> pl.LazyFrame:
+    """All rows of ``sources`` as one lazy frame; a column missing from a source is null there."""
+    names = [s.name for s in sources]
+    frames = [scan_source(s, names) for s in sources]
+    return frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal_relaxed")
+
+
+def scan(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str]) -> pl.LazyFrame:
+    """Every game of the given run folders, ISS imports or Parquet files, with a ``source`` column.
+
+    ``source`` is an Enum in the order the paths were given, so tables sort
+    sources the way the user listed them.
+    """
+    if isinstance(paths, str | os.PathLike):
+        paths = [paths]
+    return scan_sources(find_sources(paths))
+
+
+def collect(lf: pl.LazyFrame) -> pl.DataFrame:
+    """``lf.collect()``, with a damaged file deep inside a Parquet turned into a one-line error."""
+    try:
+        return lf.collect()
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise SkatsimError(f"cannot read the games: {_first_line(exc)}") from None
+
+
+def columns(lf: pl.LazyFrame) -> set[str]:
+    """Names of the columns of ``lf`` (a variant-specific statistic runs only when its columns exist)."""
+    return set(lf.collect_schema().names())

@@ -1,0 +1,327 @@
+"""Statistics tables over games scanned by :func:`skatsim.analysis.scan`, every one with its interval.
+
+Each function takes the lazy frame of :func:`~skatsim.analysis.sources.scan`
+(or any frame with the evaluation columns and a ``source`` column) and
+returns a polars ``DataFrame`` sorted by its keys. Rates come as ``rate``,
+``lo``, ``hi``, ``n`` (Wilson interval); means as ``mean``, ``sd``, ``n``,
+``lo``, ``hi`` (CLT interval, or percentile bootstrap with
+``method="bootstrap"``); see :mod:`skatsim.analysis.intervals`.
+
+Statistics of house rules (Ramsch, Kontra, Bock) exist only when their
+columns do: their functions return ``None`` otherwise, so callers can simply
+skip them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+import polars as pl
+
+from .intervals import (
+    LEVEL,
+    N_BOOT,
+    bootstrap_counts,
+    clt_exprs,
+    mean_aggs,
+    moments_from_sums,
+    weighted_mean,
+    wilson_exprs,
+)
+from .sources import collect, columns
+
+SEATS = ("fh", "mh", "rh")
+#: Seat labels in table rows: forehand, middlehand, rearhand.
+SEAT_LABELS = ("FH", "MH", "RH")
+#: Deals in a tournament list (Seeger-Fabian: 36 deals at a three-player table).
+LIST_LENGTH = 36
+
+Method = Literal["clt", "bootstrap"]
+#: Kontra levels reached (``kontra_level`` >= 1, 2, 3), in order.
+CALLS = pl.Enum(["kontra", "re", "beyond re"])
+
+
+def keys_for(by: str | Sequence[str]) -> list[str]:
+    """Group keys: ``source`` first, then ``by`` (a name or names)."""
+    names = [by] if isinstance(by, str) else list(by)
+    return ["source", *[name for name in names if name != "source"]]
+
+
+def declared() -> pl.Expr:
+    """Deals with a declarer (a game was played: not passed, aborted or Ramsch)."""
+    return pl.col("declarer").is_not_null()
+
+
+def with_derived(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Add ``declarer_seat`` (FH/MH/RH) and ``declarer_bot`` (the bot, or ``people``, who declared)."""
+    seat = pl.col("declarer")
+    bot = pl.when(seat == 0).then(pl.col("bot_fh")).when(seat == 1).then(pl.col("bot_mh"))
+    bot = bot.when(seat == 2).then(pl.col("bot_rh"))
+    label = pl.col("declarer").replace_strict({0: "FH", 1: "MH", 2: "RH"}, default=None, return_dtype=pl.String)
+    return lf.with_columns(label.alias("declarer_seat"), bot.alias("declarer_bot"))
+
+
+# --------------------------------------------------------------------------- generic builders
+
+
+def rate_table(
+    lf: pl.LazyFrame, success: pl.Expr, keys: Sequence[str], among: pl.Expr | None = None, level: float = LEVEL
+) -> pl.DataFrame:
+    """Per group of ``keys``: how often ``success`` holds among the rows where ``among`` holds."""
+    rows = lf if among is None else lf.filter(among)
+    counts = rows.group_by(list(keys)).agg(success.fill_null(False).sum().alias("count"), pl.len().alias("_n"))
+    out = counts.with_columns(wilson_exprs(pl.col("count"), pl.col("_n"), level)).drop("_n")
+    return collect(out.sort(list(keys)))
+
+
+def share_table(
+    lf: pl.LazyFrame, category: str | pl.Expr, keys: Sequence[str], among: pl.Expr | None = None, level: float = LEVEL
+) -> pl.DataFrame:
+    """Per group of ``keys``: the share of each value of ``category`` (``count``, ``rate``, ``lo``, ``hi``, ``n``)."""
+    cat = pl.col(category) if isinstance(category, str) else category
+    name = cat.meta.output_name()
+    rows = lf if among is None else lf.filter(among)
+    counts = rows.group_by([*keys, cat]).agg(pl.len().alias("count"))
+    totals = counts.group_by(list(keys)).agg(pl.col("count").sum().alias("_n"))
+    out = counts.join(totals, on=list(keys)).with_columns(wilson_exprs(pl.col("count"), pl.col("_n"), level))
+    return collect(out.drop("_n").sort([*keys, name]))
+
+
+def mean_table(
+    lf: pl.LazyFrame,
+    value: pl.Expr,
+    keys: Sequence[str],
+    among: pl.Expr | None = None,
+    method: Method = "clt",
+    level: float = LEVEL,
+    n_boot: int = N_BOOT,
+    seed: int = 0,
+) -> pl.DataFrame:
+    """Per group of ``keys``: ``mean``, ``sd``, ``n``, ``lo``, ``hi`` of ``value`` (nulls ignored).
+
+    ``method="bootstrap"`` replaces the CLT interval by a percentile
+    bootstrap of ``n_boot`` resamples, drawn from the group's value counts.
+    """
+    rows = lf if among is None else lf.filter(among)
+    if method == "clt":
+        out = rows.group_by(list(keys)).agg(mean_aggs(value)).with_columns(clt_exprs(level))
+        return collect(out.sort(list(keys)))
+    if method != "bootstrap":
+        raise ValueError(f"method must be 'clt' or 'bootstrap', got {method!r}")
+    counts = collect(rows.filter(value.is_not_null()).group_by([*keys, value.alias("_v")]).len("_c").sort(keys))
+    records = []
+    for group, part in counts.group_by(list(keys), maintain_order=True):
+        values, weights = part["_v"].to_numpy(), part["_c"].to_numpy()
+        n = int(weights.sum())
+        mean, lo, hi = bootstrap_counts(values, weights, weighted_mean, n_boot, level, seed)
+        _, sd = moments_from_sums(n, float(weights @ values), float(weights @ (values.astype(np.float64) ** 2)))
+        records.append({**dict(zip(keys, group, strict=True)), "mean": mean, "sd": sd, "n": n, "lo": lo, "hi": hi})
+    schema = {**{k: counts.schema[k] for k in keys}, "mean": pl.Float64, "sd": pl.Float64, "n": pl.Int64}
+    return pl.DataFrame(records, schema={**schema, "lo": pl.Float64, "hi": pl.Float64}).sort(list(keys))
+
+
+def _seat_long(lf: pl.LazyFrame, prefix: str, name: str) -> pl.LazyFrame:
+    """One row per deal and seat: ``seat`` (FH/MH/RH) and the seat's ``{prefix}{seat}`` as ``name``."""
+    parts = [
+        lf.with_columns(pl.lit(label).alias("seat"), pl.col(f"{prefix}{seat}").alias(name))
+        for seat, label in zip(SEATS, SEAT_LABELS, strict=True)
+    ]
+    return pl.concat(parts, how="vertical_relaxed")
+
+
+# --------------------------------------------------------------------------- game mix, bids, wins
+
+
+def game_mix(lf: pl.LazyFrame, played_only: bool = False, level: float = LEVEL) -> pl.DataFrame:
+    """Share of each ``game_type`` per source: among all deals, or among declared games with ``played_only``."""
+    return share_table(lf, "game_type", ["source"], among=declared() if played_only else None, level=level)
+
+
+def win_rates(lf: pl.LazyFrame, by: str | Sequence[str] = "game_type", level: float = LEVEL) -> pl.DataFrame:
+    """Declarer win rate per source and ``by`` (``game_type``, ``declarer_seat``, ``declarer_bot``, ``bid``, ...)."""
+    return rate_table(with_derived(lf), pl.col("won"), keys_for(by), among=pl.col("won").is_not_null(), level=level)
+
+
+def overbid_rate(lf: pl.LazyFrame, by: str | Sequence[str] = (), level: float = LEVEL) -> pl.DataFrame:
+    """Share of declared games lost by overbidding (game value below the bid), per source and ``by``."""
+    return rate_table(with_derived(lf), pl.col("overbid"), keys_for(by), among=declared(), level=level)
+
+
+def bid_distribution(lf: pl.LazyFrame, level: float = LEVEL) -> pl.DataFrame:
+    """Share of each final ``bid`` among declared games, per source."""
+    return share_table(lf, "bid", ["source"], among=declared(), level=level)
+
+
+def max_bid_distribution(lf: pl.LazyFrame, level: float = LEVEL) -> pl.DataFrame | None:
+    """Share of deals in which each seat's highest bid or hold was ``max_bid`` (0: never bid), per source and seat.
+
+    ``None`` when no source records the bids reached (ISS imports do not).
+    """
+    if not {f"max_bid_{s}" for s in SEATS} <= columns(lf):
+        return None
+    long = _seat_long(lf, "max_bid_", "max_bid").filter(pl.col("max_bid").is_not_null())
+    return share_table(long, "max_bid", ["source", "seat"], level=level)
+
+
+def bid_reached(lf: pl.LazyFrame, level: float = LEVEL) -> pl.DataFrame | None:
+    """Per source, seat and bid value ``b``: share of deals in which the seat bid or held at least ``b``."""
+    dist = max_bid_distribution(lf, level)
+    if dist is None:
+        return None
+    dist = dist.sort(["source", "seat", "max_bid"], descending=[False, False, True])
+    at_least = pl.col("count").cum_sum().over(["source", "seat"])
+    out = dist.with_columns(at_least.alias("count")).filter(pl.col("max_bid") > 0)
+    out = out.with_columns(wilson_exprs(pl.col("count"), pl.col("n"), level))
+    return out.rename({"max_bid": "bid"}).sort(["source", "seat", "bid"])
+
+
+# --------------------------------------------------------------------------- values and scores
+
+
+def hand_values(
+    lf: pl.LazyFrame, measure: str = "game_value", method: Method = "clt", level: float = LEVEL
+) -> pl.DataFrame:
+    """What declared hands were worth: mean ``measure`` (``game_value`` or ``score``) per source and game type."""
+    return mean_table(lf, pl.col(measure), ["source", "game_type"], among=declared(), method=method, level=level)
+
+
+def hand_value_distribution(lf: pl.LazyFrame, measure: str = "game_value", level: float = LEVEL) -> pl.DataFrame:
+    """Share of each value of ``measure`` (``game_value`` or ``score``) per source and declared game type."""
+    return share_table(lf, measure, ["source", "game_type"], among=declared(), level=level)
+
+
+def seat_scores(lf: pl.LazyFrame, method: Method = "clt", level: float = LEVEL) -> pl.DataFrame:
+    """Expected score per deal of each seat (FH, MH, RH), per source."""
+    return mean_table(
+        _seat_long(lf, "score_", "points"), pl.col("points"), ["source", "seat"], method=method, level=level
+    )
+
+
+def role_scores(lf: pl.LazyFrame, method: Method = "clt", level: float = LEVEL) -> pl.DataFrame:
+    """Mean score per declared game of the declarer and of the two defenders together, per source."""
+    total = pl.col("score_fh") + pl.col("score_mh") + pl.col("score_rh")
+    base = lf.filter(declared())
+    parts = [
+        base.with_columns(pl.lit("declarer").alias("role"), pl.col("score").cast(pl.Int64).alias("points")),
+        base.with_columns(pl.lit("defenders").alias("role"), (total - pl.col("score")).cast(pl.Int64).alias("points")),
+    ]
+    return mean_table(
+        pl.concat(parts, how="vertical_relaxed"), pl.col("points"), ["source", "role"], method=method, level=level
+    )
+
+
+def list_totals(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Each seat's total over each 36-deal list, per source: ``source``, ``list``, ``seat``, ``measure``, ``total``.
+
+    Lists are ``list_id`` where that column exists, else blocks of 36
+    consecutive ``game_id`` (incomplete blocks dropped). The points summed are
+    ``list_points_*`` where they exist (tournament scoring), else ``score_*``.
+    """
+    names = columns(lf)
+    has_list_points = {f"list_points_{s}" for s in SEATS} <= names
+    block = pl.col("game_id") // LIST_LENGTH
+    list_key = pl.coalesce(pl.col("list_id"), block) if "list_id" in names else block
+    lf = lf.with_columns(list_key.alias("list"))
+    exprs = []
+    for seat in SEATS:
+        points = pl.col(f"score_{seat}")
+        if has_list_points:
+            points = pl.coalesce(pl.col(f"list_points_{seat}"), points)
+        exprs.append(points.sum().alias(seat))
+    measure = pl.col("list_points_fh").is_not_null().any() if has_list_points else pl.lit(False)
+    grouped = lf.group_by(["source", "list"]).agg(*exprs, pl.len().alias("_deals"), measure.alias("_lp"))
+    if "list_id" not in names:
+        grouped = grouped.filter(pl.col("_deals") == LIST_LENGTH)
+    long = grouped.unpivot(list(SEATS), index=["source", "list", "_lp"], variable_name="seat", value_name="total")
+    label = pl.col("seat").replace_strict(dict(zip(SEATS, SEAT_LABELS, strict=True)), return_dtype=pl.String)
+    kind = pl.when(pl.col("_lp")).then(pl.lit("list_points")).otherwise(pl.lit("score"))
+    out = long.with_columns(label.alias("seat"), kind.alias("measure")).select(
+        "source", "list", "seat", "measure", "total"
+    )
+    return collect(out.sort(["source", "list", "seat"]))
+
+
+def list_scores(lf: pl.LazyFrame, method: Method = "clt", level: float = LEVEL) -> pl.DataFrame:
+    """Expected total of each seat over a 36-deal list (see :func:`list_totals`), with its spread ``sd``."""
+    totals = list_totals(lf).lazy()
+    return mean_table(totals, pl.col("total"), ["source", "seat", "measure"], method=method, level=level)
+
+
+# --------------------------------------------------------------------------- house rules
+
+
+def ramsch_stats(lf: pl.LazyFrame, level: float = LEVEL) -> dict[str, pl.DataFrame] | None:
+    """Ramsch: share of deals, loser seat, each seat's mean score per Ramsch, Jungfrau/Durchmarsch/pushes.
+
+    ``None`` unless the games have a ``ramsch_loser`` column.
+    """
+    names = columns(lf)
+    if "ramsch_loser" not in names:
+        return None
+    is_ramsch = pl.col("game_type") == "ramsch"
+    ramsch = lf.filter(is_ramsch)
+    seat = pl.col("ramsch_loser").replace_strict({0: "FH", 1: "MH", 2: "RH"}, default=None, return_dtype=pl.String)
+    out = {
+        "share": rate_table(lf, is_ramsch, ["source"], level=level),
+        "loser": share_table(
+            ramsch.filter(pl.col("ramsch_loser").is_not_null()), seat.alias("loser"), ["source"], level=level
+        ),
+        "seat_score": mean_table(
+            _seat_long(ramsch, "score_", "points"), pl.col("points"), ["source", "seat"], level=level
+        ),
+    }
+    if "jungfrau_count" in names:
+        out["jungfrau"] = rate_table(ramsch, pl.col("jungfrau_count") > 0, ["source"], level=level)
+    if "durchmarsch" in names:
+        out["durchmarsch"] = rate_table(ramsch, pl.col("durchmarsch").cast(pl.Boolean), ["source"], level=level)
+    if "schiebe_count" in names:
+        out["pushes"] = mean_table(ramsch, pl.col("schiebe_count"), ["source"], level=level)
+    return out
+
+
+def kontra_stats(lf: pl.LazyFrame, level: float = LEVEL) -> dict[str, pl.DataFrame] | None:
+    """Kontra/Re: how often each level is reached, the declarer's win rate and mean score per level.
+
+    ``None`` unless the games have a ``kontra_level`` column (0 none, 1 Kontra, 2 Re, 3 beyond).
+    """
+    if "kontra_level" not in columns(lf):
+        return None
+    played = lf.filter(declared())
+    level_col = pl.col("kontra_level").fill_null(0)
+    parts = [
+        played.with_columns(pl.lit(name, CALLS).alias("call"), (level_col >= k).alias("_hit"))
+        for k, name in enumerate(CALLS.categories, start=1)
+    ]
+    calls = rate_table(pl.concat(parts, how="vertical_relaxed"), pl.col("_hit"), ["source", "call"], level=level)
+    return {
+        "calls": calls,
+        "win_rate": rate_table(
+            played.with_columns(level_col.alias("kontra_level")), pl.col("won"), ["source", "kontra_level"], level=level
+        ),
+        "score": mean_table(
+            played.with_columns(level_col.alias("kontra_level")),
+            pl.col("score"),
+            ["source", "kontra_level"],
+            level=level,
+        ),
+    }
+
+
+def bock_stats(lf: pl.LazyFrame, level: float = LEVEL) -> dict[str, pl.DataFrame] | None:
+    """Bock rounds: share of deals played under Bock, the multipliers seen, mean |score| with and without.
+
+    ``None`` unless the games have a ``bock`` column (the score multiplier, 1 outside Bock).
+    """
+    if "bock" not in columns(lf):
+        return None
+    multiplier = pl.col("bock").cast(pl.Int64).fill_null(1)
+    in_bock = (multiplier > 1).alias("in_bock")
+    return {
+        "share": rate_table(lf, multiplier > 1, ["source"], level=level),
+        "multiplier": share_table(lf.with_columns(multiplier.alias("bock")), "bock", ["source"], level=level),
+        "abs_score": mean_table(
+            lf.filter(declared()).with_columns(in_bock), pl.col("score").abs(), ["source", "in_bock"], level=level
+        ),
+    }
