@@ -84,7 +84,7 @@ class DaskBackend:
                 threads_per_worker=1,
                 processes=True,
                 host="127.0.0.1",
-                dashboard_address=None,
+                dashboard_address="127.0.0.1:0",  # a free port: None would still try 8787
                 silence_logs=logging.CRITICAL,  # failures reach the caller through the tasks
             )
             self.client = self._dist.Client(self._cluster, set_as_default=False)
