@@ -45,6 +45,7 @@ from .errors import SkatsimError
 from .frames import block_frame, frame_schema
 from .rules import official_params
 from .simulator import LOG_WIDTH, N_COLUMNS, simulate_block
+from .support import check_supported
 from .variant import LoadedVariant, load_variant
 
 MANIFEST = "manifest.json"
@@ -544,6 +545,7 @@ def plan_run(
     _check_numbers(games, seed, 1, chunk_size)
     seats = parse_bots(bots)
     loaded = load_variant(variant_path)
+    check_supported(loaded)
     size = chunk_size or default_chunk_size(games, record_play)
     fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
     return RunPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), chunk_size, resume)

@@ -444,7 +444,7 @@ def test_bad_variant_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: x\nscoring:\n  lost_factr: 2\n", encoding="utf-8")
     code, _, err = cli(capsys, "simulate", str(bad), "--games", "10", "--out", str(out))
-    assert_one_line_error(code, err, "bad.yaml: scoring.lost_factr: unknown key")
+    assert_one_line_error(code, err, "bad.yaml:3: scoring.lost_factr: unknown key")
     assert not out.exists()
 
 
