@@ -14,9 +14,9 @@ import math
 
 import numpy as np
 
-from .._jit import kernel, popcount
-from ..cards import ACE, CARD_POINTS, JACK, SUIT_MASKS, TEN
-from ..gametypes import BASE_VALUE, GRAND, GROUP, GROUP_MASK, NULL, TRUMPS
+from .._jit import kernel, lowest_bit, popcount
+from ..cards import ACE, JACK, KING, QUEEN, SUIT_MASKS, TEN
+from ..gametypes import BASE_VALUE, GRAND, NULL, POWER, TRUMPS
 from ..scoring import HAND, OUVERT, matadors, null_value
 from .cardsel import bit, lowest
 
@@ -204,32 +204,69 @@ def win_probability(model: np.ndarray, cls: int, situation: int, x: np.ndarray) 
 
 
 @kernel
-def _discard_score_suit(gt: int, cards: np.uint32, c: int) -> float:
-    s = c // 8
-    side = cards & GROUP_MASK[gt, GROUP[gt, c]] & ~TRUMPS[gt]
-    n = popcount(side)
-    rank = c % 8
-    score = 12.0 - 4.0 * n
-    if rank == ACE:
-        score -= 50.0
-    elif rank == TEN:
-        if side & bit(s * 8 + ACE):
-            score -= 30.0
+def _pick_suit_discard(gt: int, cards: np.uint32) -> int:
+    """The plain card a suit or Grand declarer puts back first; -1 when he holds only trumps.
+
+    Scores ``12 - 4 x (cards left in its suit)`` (short suits first, to make voids) plus a rank
+    bonus: an unguarded ten +8 in a suit of at most two (+2 in a longer one: its points are safe
+    in the skat), king +2, queen +1.5, 7-8-9 0, a ten beside its ace -30, an ace -50. Ties go
+    to the lower card, then the lower suit.
+    """
+    best = -1
+    best_score = -1e9
+    best_power = 99
+    plain = cards & ~TRUMPS[gt]
+    for s in range(4):
+        side = (plain >> np.uint32(8 * s)) & np.uint32(0xFF)
+        if side == 0:
+            continue
+        n = popcount(side)
+        ace = (side >> np.uint32(ACE)) & np.uint32(1)
+        ten = (side >> np.uint32(TEN)) & np.uint32(1)
+        if ten and not ace and n <= 2:
+            r, bonus = TEN, 8.0
+        elif (side >> np.uint32(KING)) & np.uint32(1):
+            r, bonus = KING, 2.0
+        elif ten and not ace:
+            r, bonus = TEN, 2.0
+        elif (side >> np.uint32(QUEEN)) & np.uint32(1):
+            r, bonus = QUEEN, 1.5
+        elif side & np.uint32(0b111):
+            r, bonus = lowest_bit(side), 0.0
+        elif ten:
+            r, bonus = TEN, -30.0
         else:
-            score += 8.0 if n <= 2 else 2.0
-    else:
-        score += CARD_POINTS[c] * 0.5
-    return score
+            r, bonus = ACE, -50.0
+        score = 12.0 - 4.0 * n + bonus
+        power = POWER[GRAND, r]
+        if score > best_score or (score == best_score and power < best_power):
+            best, best_score, best_power = s * 8 + r, score, power
+    return best
 
 
 @kernel
-def _discard_score_null(cards: np.uint32, c: int) -> float:
-    s = c // 8
-    mine = (cards >> np.uint32(8 * s)) & np.uint32(0xFF)
-    rank = c % 8
-    below = popcount(mine & ((np.uint32(1) << np.uint32(rank)) - np.uint32(1)))
-    n = popcount(mine)
-    return float(rank - 2 * below) * 4.0 + rank - n
+def _pick_null_discard(cards: np.uint32) -> int:
+    """The card a Null declarer puts back first: the one most easily caught.
+
+    The ``k``-th lowest card (rank ``r``, ranks 0..7 from the seven) of a suit of ``n`` cards
+    scores ``4 x (r - 2k) + r - n``: high cards with few low cards beneath them first. Ties go
+    to the lower rank, then the lower suit.
+    """
+    best = -1
+    best_score = -(1 << 20)
+    best_rank = 99
+    for s in range(4):
+        mine = (cards >> np.uint32(8 * s)) & np.uint32(0xFF)
+        n = popcount(mine)
+        k = 0
+        while mine:
+            r = lowest_bit(mine)
+            mine &= mine - np.uint32(1)
+            score = 4 * (r - 2 * k) + r - n
+            if score > best_score or (score == best_score and r < best_rank):
+                best, best_score, best_rank = s * 8 + r, score, r
+            k += 1
+    return best
 
 
 @kernel
@@ -239,22 +276,12 @@ def choose_discard(gt: int, twelve: np.uint32) -> np.uint32:
     discard = np.uint32(0)
     cards = twelve
     for _ in range(2):
-        best = -1
-        best_score = -1e9
-        cand = cards if gt == NULL else cards & ~TRUMPS[gt]
-        if cand == 0:
-            best = lowest(gt, cards)
+        if gt == NULL:
+            best = _pick_null_discard(cards)
         else:
-            m = cand
-            while m:
-                c = lowest(gt, m)
-                m &= ~bit(c)
-                if gt == NULL:
-                    sc = _discard_score_null(cards, c)
-                else:
-                    sc = _discard_score_suit(gt, cards, c)
-                if sc > best_score:
-                    best, best_score = c, sc
+            best = _pick_suit_discard(gt, cards)
+            if best < 0:
+                best = lowest(gt, cards)
         discard |= bit(best)
         cards &= ~bit(best)
     return discard

@@ -75,20 +75,22 @@ def _z(model: np.ndarray, bot: np.ndarray, k: int, situation: int, x: np.ndarray
 def bid_limit(model: np.ndarray, bot: np.ndarray, cards: np.uint32, seat: int, x: np.ndarray) -> int:
     """Highest value the bot will bid or hold with these 10 cards (0 = pass at once).
 
-    ``x`` is scratch space of shape ``(N_ROWS, N_FEATURES)``.
+    A game counts when its win probability with the skat reaches ``risk``; its hand
+    version (worth one multiplier more) only when that game counts and the hand
+    probability reaches ``hand_risk``. ``x`` is scratch space of shape ``(N_ROWS, N_FEATURES)``.
     """
     candidate_features(cards, 0.0, seat, x)
     z_pickup = _logit_of(bot[P_RISK])
     z_hand = _logit_of(bot[P_HAND_RISK])
     limit = 0
     for k in range(N_CANDIDATES):
+        if _z(model, bot, k, BEFORE_PICKUP, x) < z_pickup:
+            continue
         gt = _CANDIDATE_GT[k]
         ouvert = _CANDIDATE_OUVERT[k] == 1
+        limit = max(limit, bidding_value(gt, cards, False, ouvert))
         value = bidding_value(gt, cards, True, ouvert)
         if value > limit and _z(model, bot, k, HAND_GAME, x) >= z_hand:
-            limit = value
-        value = bidding_value(gt, cards, False, ouvert)
-        if value > limit and _z(model, bot, k, BEFORE_PICKUP, x) >= z_pickup:
             limit = value
     return limit
 

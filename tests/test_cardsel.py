@@ -1,0 +1,102 @@
+"""The bots' card-selection helpers agree with a plain scan over the power table."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skatsim.bots.cardsel import cheapest, highest, lowest, richest
+from skatsim.cards import CARD_POINTS
+from skatsim.gametypes import N_GAME_TYPES, POWER, TRUMP_POWER
+
+
+def _scan(gt: int, mask: int, pick) -> int:  # type: ignore[no-untyped-def]
+    cards = [c for c in range(32) if mask >> c & 1]
+    if not cards:
+        return -1
+    best = pick(POWER[gt, c] for c in cards)
+    return next(c for c in cards if POWER[gt, c] == best)  # ties: the lowest card, i.e. the lowest suit
+
+
+def _by_key(gt: int, mask: int, sign: int) -> int:
+    """Scan for the card with the fewest (sign 1) or most (sign -1) points; plain cards before
+    trumps, then the lowest power, then the lowest card."""
+    cards = [c for c in range(32) if mask >> c & 1]
+    if not cards:
+        return -1
+    return min(cards, key=lambda c: (POWER[gt, c] >= TRUMP_POWER, sign * CARD_POINTS[c], POWER[gt, c], c))
+
+
+@settings(max_examples=3000, derandomize=True, deadline=None)  # the first call compiles
+@given(st.integers(0, N_GAME_TYPES - 1), st.integers(0, 2**32 - 1))
+def test_card_rankings_match_a_scan_of_the_tables(gt: int, mask: int) -> None:
+    assert highest(gt, np.uint32(mask)) == _scan(gt, mask, max)
+    assert lowest(gt, np.uint32(mask)) == _scan(gt, mask, min)
+    assert cheapest(gt, np.uint32(mask)) == _by_key(gt, mask, 1)
+    assert richest(gt, np.uint32(mask)) == _by_key(gt, mask, -1)
+
+
+def _discard_reference(gt: int, twelve: int) -> int:
+    """The suit/Grand discard rule as first written: score every plain card, keep the best."""
+    from skatsim.gametypes import GROUP_MASK, TRUMPS
+
+    points = {3: 10, 5: 3, 6: 4}
+    discard, cards = 0, twelve
+    for _ in range(2):
+        plain = [c for c in range(32) if cards >> c & 1 and not int(TRUMPS[gt]) >> c & 1]
+        if not plain:
+            trumps = [c for c in range(32) if cards >> c & 1]
+            best = min(trumps, key=lambda c: (POWER[gt, c], c))
+        else:
+            best, best_key = -1, None
+            for c in sorted(plain, key=lambda c: (POWER[gt, c], c)):
+                side = cards & int(GROUP_MASK[gt, c // 8]) & ~int(TRUMPS[gt])
+                n = bin(side).count("1")
+                score = 12.0 - 4.0 * n
+                if c % 8 == 7:
+                    score -= 50.0
+                elif c % 8 == 3:
+                    score += -30.0 if side >> (c // 8 * 8 + 7) & 1 else (8.0 if n <= 2 else 2.0)
+                else:
+                    score += points.get(c % 8, 0) * 0.5
+                if best_key is None or score > best_key:
+                    best, best_key = c, score
+        discard |= 1 << best
+        cards &= ~(1 << best)
+    return discard
+
+
+@settings(max_examples=2000, derandomize=True, deadline=None)
+@given(st.integers(0, 4), st.lists(st.integers(0, 31), min_size=12, max_size=12, unique=True))
+def test_suit_discards_follow_the_scoring_rule(gt: int, cards: list[int]) -> None:
+    from skatsim.bots.handeval import choose_discard
+
+    twelve = sum(1 << c for c in cards)
+    assert int(choose_discard(gt, np.uint32(twelve))) == _discard_reference(gt, twelve)
+
+
+def _null_discard_reference(twelve: int) -> int:
+    """The Null discard rule as first written: score every card, keep the best (ties: low rank)."""
+    discard, cards = 0, twelve
+    for _ in range(2):
+        best, best_score = -1, None
+        for c in sorted((c for c in range(32) if cards >> c & 1), key=lambda c: (c % 8, c // 8)):
+            mine = cards >> (8 * (c // 8)) & 0xFF
+            below = bin(mine & ((1 << (c % 8)) - 1)).count("1")
+            score = (c % 8 - 2 * below) * 4.0 + c % 8 - bin(mine).count("1")
+            if best_score is None or score > best_score:
+                best, best_score = c, score
+        discard |= 1 << best
+        cards &= ~(1 << best)
+    return discard
+
+
+@settings(max_examples=2000, derandomize=True, deadline=None)
+@given(st.lists(st.integers(0, 31), min_size=12, max_size=12, unique=True))
+def test_null_discards_follow_the_scoring_rule(cards: list[int]) -> None:
+    from skatsim.bots.handeval import choose_discard
+    from skatsim.gametypes import NULL
+
+    twelve = sum(1 << c for c in cards)
+    assert int(choose_discard(NULL, np.uint32(twelve))) == _null_discard_reference(twelve)
