@@ -21,6 +21,16 @@ WIDTH = 10.0
 DPI = 90
 
 
+#: Width of the score bins in score histograms.
+SCORE_BIN = 24
+
+
+def legend_below(fig: Figure, ax: Axes) -> None:
+    """One legend for the whole figure, below the panels, where it hides no bar."""
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=max(1, len(labels)))
+
+
 def png(fig: Figure) -> bytes:
     """The figure as PNG bytes."""
     buf = io.BytesIO()
@@ -131,7 +141,7 @@ def win_rates_figure(by_type: pl.DataFrame, by_seat: pl.DataFrame) -> Figure:
         ax.set_ylim(0, 1)
         ax.set_title(f"Declarer win rate {title}")
     axes[0].set_ylabel("games won")
-    axes[0].legend(loc="lower left")
+    legend_below(fig, axes[0])
     return fig
 
 
@@ -160,24 +170,32 @@ def hand_values_figure(values: pl.DataFrame, scores: pl.DataFrame) -> Figure:
         order = [t for t in frame["game_type"].cast(pl.String).unique(maintain_order=True)]
         grouped_bars(ax, frame.with_columns(pl.col("game_type").cast(pl.String)), "game_type", "mean", order)
         ax.set_title(f"Mean {title} per declared game")
-    axes[0].legend()
+    legend_below(fig, axes[0])
     return fig
 
 
-def seat_scores_figure(seats: pl.DataFrame, scores: pl.DataFrame) -> Figure:
-    """Expected score per deal by seat (CLT intervals) and the distribution of the declarer's score."""
+def seat_scores_figure(seats: pl.DataFrame, scores: pl.DataFrame, width: int = SCORE_BIN) -> Figure:
+    """Expected score per deal by seat (CLT intervals) and the distribution of the declarer's score.
+
+    ``scores`` holds ``source``, ``score`` and ``count``; scores are binned
+    ``width`` points wide, as game values fall on scattered multiples of the
+    base values and a bar per value would be mostly gaps.
+    """
     fig, axes = _new(1, 2)
     grouped_bars(axes[0], seats, "seat", "mean", ["FH", "MH", "RH"])
     axes[0].set_title("Expected score per deal by seat")
-    axes[0].legend()
+    values = scores["score"].to_numpy()
+    edges = np.arange(values.min() // width * width, values.max() + 2 * width, width) if values.size else 10
     for source in _sources(scores):
-        rows = scores.filter(pl.col("source") == source).sort("score")
-        axes[1].step(rows["score"].to_numpy(), rows["rate"].to_numpy(), where="mid", label=source)
+        rows = scores.filter(pl.col("source") == source)
+        weights = rows["count"].to_numpy() / max(1, rows["count"].sum())
+        axes[1].hist(rows["score"].to_numpy(), bins=edges, weights=weights, histtype="step", lw=1.4, label=source)
     axes[1].set_yscale("log")
-    axes[1].set_xlabel("declarer's score")
+    axes[1].set_xlabel(f"declarer's score ({width}-point bins)")
     axes[1].set_ylabel("share of declared games")
     axes[1].set_title("Distribution of the declarer's score")
     axes[1].grid(alpha=0.3)
+    legend_below(fig, axes[0])
     return fig
 
 

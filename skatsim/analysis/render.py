@@ -14,6 +14,7 @@ import base64
 import html
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,6 +131,25 @@ def table(frame: pl.DataFrame, caption: str = "", level: float = 0.95, drop: tup
     return Table(header, rows, caption)
 
 
+def wide_table(
+    frame: pl.DataFrame, index: str, columns: Sequence[str], caption: str = "", value: str = "rate"
+) -> Table:
+    """A compact pivot: one row per ``index`` value, one column per combination of ``columns``.
+
+    Each cell is ``value [lo, hi]`` (percentages for rates), so intervals stay
+    in the table while it stays short.
+    """
+    fmt = _pct if value == "rate" else _dec
+    keys = frame.select(columns).unique(maintain_order=True).rows()
+    header = [index, *[" ".join(str(k) for k in key) for key in keys]]
+    cells: dict[object, dict[tuple[object, ...], str]] = {}
+    for r in frame.iter_rows(named=True):
+        text = f"{fmt(r[value])} [{fmt(r['lo'])}, {fmt(r['hi'])}]"
+        cells.setdefault(r[index], {})[tuple(r[c] for c in columns)] = text
+    rows = [[_plain(i), *[by_key.get(key, "-") for key in keys]] for i, by_key in cells.items()]
+    return Table(header, rows, caption)
+
+
 # --------------------------------------------------------------------------- HTML
 
 _CSS = """
@@ -142,7 +162,7 @@ figure { margin: 1.2em 0; } figure img { max-width: 100%; display: block; }
 figcaption, caption { color: #555; font-size: 0.9em; text-align: left; padding: 0.3em 0; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.86em; }
 th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; white-space: nowrap; }
-th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
+th { background: #f3f3f3; } td:first-child, th:first-child, td.t { text-align: left; }
 tr:nth-child(even) td { background: #fafafa; }
 pre { background: #f6f6f6; border: 1px solid #ddd; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
 nav ol { columns: 2; }
@@ -151,6 +171,12 @@ nav ol { columns: 2; }
 
 def _anchor(title: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in title.lower()).strip("-")
+
+
+def _html_cell(text: str) -> str:
+    """A table cell: numbers (and intervals) right-aligned, words left-aligned."""
+    numeric = text[:1].isdigit() or text[:2].lstrip("+-[")[:1].isdigit() or text in ("-", "exact")
+    return f"<td>{html.escape(text)}</td>" if numeric else f'<td class="t">{html.escape(text)}</td>'
 
 
 def _html_block(block: Block) -> str:
@@ -164,7 +190,7 @@ def _html_block(block: Block) -> str:
         caption = f"<figcaption>{html.escape(block.caption)}</figcaption>" if block.caption else ""
         return f"<figure>{caption}<pre>{html.escape(block.text)}</pre></figure>"
     head = "".join(f"<th>{html.escape(h)}</th>" for h in block.header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in block.rows)
+    body = "".join("<tr>" + "".join(_html_cell(c) for c in row) + "</tr>" for row in block.rows)
     caption = f"<caption>{html.escape(block.caption)}</caption>" if block.caption else ""
     return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 

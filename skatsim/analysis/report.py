@@ -26,7 +26,7 @@ from .compare import CHUNK, Comparison, VariantInfo, summarise
 from .compare_output import fmt_num, fmt_share, pairing_statement
 from .intervals import LEVEL, N_BOOT, z_value
 from .paired import METRICS, Aggregate, aggregate_pair, applicable
-from .render import Code, Figure, Report, Section, Table, Text, table, write_report_files
+from .render import Code, Figure, Report, Section, Table, Text, table, wide_table, write_report_files
 from .sources import Source, collect, columns, find_sources, scan_source, scan_sources
 
 READING = (
@@ -52,6 +52,11 @@ class ReportResult:
             f"report of {self.sources} run{'s' if self.sources != 1 else ''} with {self.figures} figures in "
             f"{self.seconds:.1f} s: {self.html} and {self.markdown}"
         )
+
+
+def pct(level: float) -> str:
+    """A confidence level as a percentage: ``95%``."""
+    return f"{100 * level:g}%"
 
 
 def _figure(make: Callable[[], object], caption: str) -> Figure:
@@ -108,7 +113,9 @@ def game_mix_section(lf: pl.LazyFrame, level: float) -> Section:
         "Game mix",
         [
             _figure(lambda: fg.game_mix_figure(mix), "Share of all deals per game type (passed: all three passed)"),
-            table(played, "Share of declared games per game type", level),
+            wide_table(
+                played, "game_type", ["source"], f"Share of declared games per game type [{pct(level)} interval]"
+            ),
         ],
     )
 
@@ -123,9 +130,9 @@ def bidding_section(lf: pl.LazyFrame, level: float) -> Section:
     if reached is not None:
         blocks.append(_figure(lambda: fg.bid_reached_figure(reached), "How far each seat bid or held"))
         keys = [18, 20, 24, 30, 36, 48, 60]
-        blocks.append(
-            table(reached.filter(pl.col("bid").is_in(keys)), "Share of deals: seat bid or held at least bid", level)
-        )
+        shown = reached.filter(pl.col("bid").is_in(keys)).sort("bid", "source", "seat")
+        caption = f"Share of deals in which the seat bid or held at least the bid [{pct(level)} interval]"
+        blocks.append(wide_table(shown, "bid", ["source", "seat"], caption))
     blocks.append(table(tb.overbid_rate(lf, level=level), "Declared games lost by overbidding", level))
     return Section("Bidding", blocks)
 
@@ -140,7 +147,7 @@ def wins_section(lf: pl.LazyFrame, level: float) -> Section:
         [
             _figure(lambda: fg.win_rates_figure(by_type, by_seat), "Declarer win rates with Wilson intervals"),
             _figure(lambda: fg.win_by_bid_figure(by_bid), "Declarer win rate by final bid"),
-            table(by_type, "Declarer win rate by game type", level),
+            wide_table(by_type, "game_type", ["source"], f"Declarer win rate by game type [{pct(level)} interval]"),
             table(tb.win_rates(lf, "declarer_bot", level), "Declarer win rate by the declarer's bot", level),
         ],
     )
@@ -166,7 +173,6 @@ def scores_section(lf: pl.LazyFrame, level: float) -> Section:
     """Expected score per seat and role, the score distribution, and totals over 36-deal lists."""
     seats = tb.seat_scores(lf, level=level)
     dist = tb.hand_value_distribution(lf, "score", level).group_by(["source", "score"]).agg(pl.col("count").sum())
-    dist = dist.with_columns((pl.col("count") / pl.col("count").sum().over("source")).alias("rate")).sort("score")
     totals = tb.list_totals(lf)
     blocks: list[Figure | Table | Text | Code] = [
         _figure(lambda: fg.seat_scores_figure(seats, dist), "Score per deal by seat, and the declarer's score"),

@@ -71,7 +71,9 @@ def rate_table(
 ) -> pl.DataFrame:
     """Per group of ``keys``: how often ``success`` holds among the rows where ``among`` holds."""
     rows = lf if among is None else lf.filter(among)
-    counts = rows.group_by(list(keys)).agg(success.fill_null(False).sum().alias("count"), pl.len().alias("_n"))
+    counts = rows.group_by(list(keys)).agg(
+        success.fill_null(False).sum().cast(pl.Int64).alias("count"), pl.len().alias("_n")
+    )
     out = counts.with_columns(wilson_exprs(pl.col("count"), pl.col("_n"), level)).drop("_n")
     return collect(out.sort(list(keys)))
 
@@ -83,7 +85,7 @@ def share_table(
     cat = pl.col(category) if isinstance(category, str) else category
     name = cat.meta.output_name()
     rows = lf if among is None else lf.filter(among)
-    counts = rows.group_by([*keys, cat]).agg(pl.len().alias("count"))
+    counts = rows.group_by([*keys, cat]).agg(pl.len().cast(pl.Int64).alias("count"))
     totals = counts.group_by(list(keys)).agg(pl.col("count").sum().alias("_n"))
     out = counts.join(totals, on=list(keys)).with_columns(wilson_exprs(pl.col("count"), pl.col("_n"), level))
     return collect(out.drop("_n").sort([*keys, name]))
