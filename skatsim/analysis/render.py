@@ -175,7 +175,7 @@ def _anchor(title: str) -> str:
 
 def _html_cell(text: str) -> str:
     """A table cell: numbers (and intervals) right-aligned, words left-aligned."""
-    numeric = text[:1].isdigit() or text[:2].lstrip("+-[")[:1].isdigit() or text in ("-", "exact")
+    numeric = text.lstrip("[+-")[:1].isdigit() or text in ("-", "exact")
     return f"<td>{html.escape(text)}</td>" if numeric else f'<td class="t">{html.escape(text)}</td>'
 
 
