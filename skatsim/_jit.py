@@ -18,14 +18,38 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+#: Modules of pure Python that no kernel imports: editing them must not recompile the kernels.
+#: Everything else (kernels, and the tables they read as constants) keys the cache.
+NOT_KERNEL_CODE = (
+    "analysis/",
+    "cli.py",
+    "dask_backend.py",
+    "frames.py",
+    "gameview.py",
+    "importer.py",
+    "iss.py",
+    "runner.py",
+    "storage.py",
+    "support.py",
+    "sweep.py",
+    "variant.py",
+)
+
+
+def kernel_sources() -> list[Path]:
+    """The files whose content the compiled kernels depend on."""
+    package = Path(__file__).resolve().parent
+    files = sorted([*package.rglob("*.py"), *package.rglob("*.json")])
+    return [p for p in files if not p.relative_to(package).as_posix().startswith(NOT_KERNEL_CODE)]
+
 
 def _source_digest() -> str:
-    """Hash of every module and data table of the package: kernels inline each other (and
+    """Hash of the kernel code and the data tables it reads: kernels inline each other (and
     constant tables) across files, and numba only checks a function's own file, so the
     cache is keyed by all of them."""
     digest = hashlib.sha256()
     package = Path(__file__).resolve().parent
-    for path in sorted([*package.rglob("*.py"), *package.rglob("*.json")]):
+    for path in kernel_sources():
         digest.update(path.relative_to(package).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
