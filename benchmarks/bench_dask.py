@@ -23,7 +23,6 @@ noise from other processes on a shared machine.
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import shutil
 import sys
@@ -34,6 +33,7 @@ from functools import partial
 
 from skatsim import __version__
 from skatsim.bots import DEFAULT_BOTS, parse_bots
+from skatsim.dask_backend import local_cluster
 from skatsim.runner import run_simulation, warm_up
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -70,8 +70,6 @@ def main(argv: list[str] | None = None) -> int:
     seats = parse_bots(args.bots)
     common = {"jobs": args.workers, "bots": args.bots, "chunk_size": args.chunk_size, "progress": False}
 
-    from distributed import LocalCluster
-
     def simulate(out: str, backend: str = "local", scheduler: str | None = None) -> None:
         options = {"scheduler": scheduler} if backend == "dask" else None
         run_simulation(VARIANT, args.games, args.seed, out, backend=backend, backend_options=options, **common)
@@ -81,14 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.repeat):
         times["local"].append(timed(simulate))
         shut_down_loky()
-        with LocalCluster(
-            n_workers=args.workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address="127.0.0.1:0",
-            silence_logs=logging.CRITICAL,
-        ) as cluster:
+        with local_cluster(args.workers) as cluster:  # the cluster the backend starts without --scheduler
             address = cluster.scheduler_address
             times["running"].append(timed(partial(simulate, backend="dask", scheduler=address)))
         times["started"].append(timed(partial(simulate, backend="dask")))

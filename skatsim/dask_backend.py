@@ -59,6 +59,29 @@ def chunk_key(spec: ChunkSpec) -> str:
     return f"skatsim-chunk-{spec.first:012d}-{digest}"
 
 
+def local_cluster(workers: int) -> Any:
+    """A ``LocalCluster`` on 127.0.0.1 of ``workers`` single-thread worker processes, tuned for chunks.
+
+    Dask starts workers with ``MALLOC_TRIM_THRESHOLD_=65536`` to hand freed
+    memory back to the system; fixing it also turns off glibc's adaptive mmap
+    threshold, so every block's fresh 13 MB arrays are new mmapped pages: four
+    250,000-game chunks took 5.57 s instead of 5.35 s in one process (4%). A
+    chunk's memory is freed whole once it is written, so the variable is dropped.
+    """
+    import dask
+
+    distributed = _distributed()
+    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+        return distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",  # a free port: None would still try 8787
+            silence_logs=logging.CRITICAL,  # failures reach the caller through the tasks
+        )
+
+
 class DaskBackend:
     """Chunks as tasks on a Dask cluster: at ``scheduler`` (``tcp://host:8786``), or a local one.
 
@@ -79,14 +102,7 @@ class DaskBackend:
     def __enter__(self) -> DaskBackend:
         if self.scheduler is None:
             warm_up()  # compile (or load) the kernel once here, so the workers load numba's disk cache
-            self._cluster = self._dist.LocalCluster(
-                n_workers=self.jobs,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address="127.0.0.1:0",  # a free port: None would still try 8787
-                silence_logs=logging.CRITICAL,  # failures reach the caller through the tasks
-            )
+            self._cluster = local_cluster(self.jobs)
             self.client = self._dist.Client(self._cluster, set_as_default=False)
         else:
             self.client = self._connect(self.scheduler)

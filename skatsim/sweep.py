@@ -14,11 +14,11 @@ Example (a Dask cluster at ``tcp://10.0.0.1:8786``)::
     from skatsim.sweep import run_sweep
 
     run_sweep(
-        ["variants/official.yaml", "variants/pub.yaml"],
+        ["variants/official.yaml", "variants/pre1999.yaml"],
         ["heuristic", "heuristic,random,random"],
         games=1_000_000,
         seed=7,
-        out_root="s3://bucket/sweeps/pub-vs-official",
+        out_root="s3://bucket/sweeps/pre1999-vs-official",
         backend="dask",
         scheduler="tcp://10.0.0.1:8786",
     )

@@ -30,7 +30,7 @@ from skatsim.sweep import run_name, run_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = str(ROOT / "variants" / "official.yaml")
-PUB = str(ROOT / "variants" / "pub.yaml")
+PRE1999 = str(ROOT / "variants" / "pre1999.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -240,19 +240,20 @@ def test_memory_url_on_a_threaded_cluster(tmp_path: Path, memory_root: str) -> N
 def test_sweep_of_two_variants_by_two_bot_settings_on_the_cluster(tmp_path: Path, cluster: LocalCluster) -> None:
     bots = ["random", "heuristic,random,random"]
     results = run_sweep(
-        [VARIANT, PUB], bots, 3_000, 3, str(tmp_path / "sweep"), backend="dask",
+        [VARIANT, PRE1999], bots, 3_000, 3, str(tmp_path / "sweep"), backend="dask",
         scheduler=cluster.scheduler_address, chunk_size=1_000, progress=False,
     )  # fmt: skip
-    names = ["official__random", "official__heuristic-random-random", "pub__random", "pub__heuristic-random-random"]
+    names = [f"{v}__{b}" for v in ("official", "pre1999") for b in ("random", "heuristic-random-random")]
     assert list(results) == names
     assert sorted(p.name for p in (tmp_path / "sweep").iterdir()) == sorted(names)
-    for variant in (VARIANT, PUB):
+    for variant in (VARIANT, PRE1999):
         for who in bots:
             name = run_name(variant, who)
             alone = tmp_path / "alone" / name
             run_simulation(variant, 3_000, 3, str(alone), bots=who, chunk_size=1_000, progress=False)
             swept = scan_run(str(tmp_path / "sweep" / name)).collect().sort("game_id")
             assert swept.equals(scan_run(str(alone)).collect().sort("game_id")), name
+            assert swept["variant"].unique().to_list() == [Path(variant).stem]
             assert (results[name].games, results[name].games_run, results[name].chunks) == (3_000, 3_000, 3)
 
 
@@ -270,10 +271,10 @@ class RecordingBackend:
 def test_sweep_sends_every_run_chunk_in_one_map(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[RecordingBackend] = []
     monkeypatch.setitem(runner.BACKENDS, "recording", lambda jobs: made.append(RecordingBackend(jobs)) or made[-1])
-    run_sweep([VARIANT, PUB], ["random", "heuristic"], 2_000, 3, str(tmp_path), "recording", chunk_size=1_000)
-    names = ["official__random", "official__heuristic", "pub__random", "pub__heuristic"]
+    run_sweep([VARIANT, PRE1999], ["random", "heuristic"], 2_000, 3, str(tmp_path), "recording", chunk_size=1_000)
+    names = ["official__random", "official__heuristic", "pre1999__random", "pre1999__heuristic"]
     assert made[0].calls == [[name for name in names for _ in range(2)]]
-    resumed = run_sweep([VARIANT, PUB], ["random", "heuristic"], 2_000, 3, str(tmp_path), "recording", resume=True)
+    resumed = run_sweep([VARIANT, PRE1999], ["random", "heuristic"], 2_000, 3, str(tmp_path), "recording", resume=True)
     assert [(r.games, r.games_run) for r in resumed.values()] == [(2_000, 0)] * 4
 
 
