@@ -10,6 +10,9 @@ simulator and the replay of a recorded game walk exactly the same steps:
 
 An action is a bid value (> 0), ``HOLD`` (0, "yes") or ``PASS`` (-1).
 Holding wins ties, so the earlier seat keeps priority on equal values.
+The state also keeps, per seat, the highest value that seat bid or held:
+Kontra may be limited to defenders who bid or held at least 18 (variant key
+``kontra.only_if_bid``, RULES.md §6).
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ HOLD = 0
 
 # Fields of the bidding state array.
 STAGE, BIDDER, ANSWERER, TURN, BID, DECLARER = range(6)
-N_FIELDS = 6
+BID_BY0 = 6  # BID_BY0 + seat: highest value the seat bid or held (0: it never did)
+N_FIELDS = 9
 DONE = 3
 
 # Error codes returned by bid_step (0 = accepted).
@@ -76,6 +80,8 @@ def new_bidding(state: np.ndarray) -> None:
     state[TURN] = 1
     state[BID] = 0
     state[DECLARER] = -1
+    for seat in range(3):
+        state[BID_BY0 + seat] = 0
 
 
 @kernel
@@ -103,6 +109,7 @@ def bid_step(state: np.ndarray, seat: int, action: int) -> int:
             return E_HOLD_BY_BIDDER
         if action > 0:
             state[BID] = action
+            state[BID_BY0] = action
             state[DECLARER] = 0
         state[STAGE] = DONE
         return OK
@@ -111,6 +118,7 @@ def bid_step(state: np.ndarray, seat: int, action: int) -> int:
             return E_HOLD_BY_BIDDER
         if action > 0:
             state[BID] = action
+            state[BID_BY0 + seat] = action
             state[TURN] = state[ANSWERER]
         elif state[STAGE] == 0:
             _to_rearhand(state, state[ANSWERER])
@@ -124,6 +132,7 @@ def bid_step(state: np.ndarray, seat: int, action: int) -> int:
     if action > 0:
         return E_BID_BY_ANSWERER
     if action == HOLD:
+        state[BID_BY0 + seat] = state[BID]
         state[TURN] = state[BIDDER]
     elif state[STAGE] == 0:
         _to_rearhand(state, state[BIDDER])

@@ -5,7 +5,8 @@ compiled and allocation-free; this module gives them their documented types
 (``docs/schema.md``) in one vectorised pass: enums for game types, nulls
 where a value does not exist (no declarer, a passed deal), card names for the
 discard. Only the optional ``record`` column is built row by row, because it
-is JSON text made by :meth:`skatsim.record.GameRecord.to_json`.
+is JSON text made by :meth:`skatsim.record.GameRecord.to_json`. A variant's
+house rules add their columns (:func:`skatsim.columns.rule_column_names`).
 """
 
 from __future__ import annotations
@@ -14,14 +15,12 @@ import numpy as np
 import polars as pl
 
 from .cards import iss_name
-from .columns import EVALUATION_COLUMNS, GAME_TYPE
-from .gametypes import GAME_TYPE_LABELS, PASSED
+from .columns import EVALUATION_COLUMNS, GAME_TYPE, RULE_COLUMNS, rule_column_names
+from .gametypes import GAME_TYPE_LABELS, RAMSCH
+from .rules import official_params
 from .simulator import COL_SKAT_DISCARD, COLUMNS, record_from_log
 
-#: Seat of the dealer: every simulated deal is independent, dealt by rearhand.
-DEALER_SEAT = 2
-
-#: Evaluation columns that do not exist for a passed deal (null there).
+#: Evaluation columns that do not exist without a declarer (a passed deal, a Ramsch: null there).
 PLAYED_ONLY = (
     "hand",
     "ouvert",
@@ -73,7 +72,7 @@ def _discard_column(rows: np.ndarray) -> pl.Series:
 
 def _evaluation_exprs() -> list[pl.Expr]:
     """Cast every evaluation column to its schema type, with nulls where the value does not exist."""
-    played = pl.col("game_type") != PASSED
+    declared = pl.col("declarer") >= 0
     exprs = []
     for name, (dtype, _) in EVALUATION_COLUMNS.items():
         col = pl.col(name)
@@ -82,10 +81,43 @@ def _evaluation_exprs() -> list[pl.Expr]:
         elif name == "declarer":
             expr = pl.when(col >= 0).then(col).cast(dtype)
         elif name in PLAYED_ONLY:
-            expr = pl.when(played).then(col).cast(dtype)
+            expr = pl.when(declared).then(col).cast(dtype)
+        elif name == "score":
+            expr = pl.when(pl.col("game_type") != RAMSCH).then(col).cast(dtype)
         else:
             expr = col.cast(dtype)
         exprs.append(expr.alias(name))
+    return exprs
+
+
+def _rule_exprs(names: list[str]) -> list[pl.Expr]:
+    """The house-rule columns ``names``, typed, null where the value does not exist (docs/schema.md)."""
+    ramsch = pl.col("game_type") == RAMSCH
+    exprs = []
+    for name in names:
+        dtype = RULE_COLUMNS[name][0]
+        col = pl.col(name)
+        if name == "kontra_level":
+            col = pl.when(pl.col("declarer") >= 0).then(col)
+        elif name in ("ramsch_loser", "schiebe_count"):
+            col = pl.when(ramsch & (col >= 0)).then(col)
+        elif name.startswith(("ramsch_", "jungfrau", "durchmarsch")):
+            col = pl.when(ramsch).then(col)
+        exprs.append(col.cast(dtype).alias(name))
+    return exprs
+
+
+def _bot_exprs(bots: tuple[str, str, str], lists: bool) -> list[pl.Expr]:
+    """``bot_fh/mh/rh``: the bot at each seat; in lists the players' bots rotate with the deal
+    (player ``(s + deal_in_list) % 3`` sits at seat ``s``)."""
+    exprs = []
+    for s, suffix in enumerate(SEAT_SUFFIXES):
+        if lists:
+            by_shift = {k: bots[(s + k) % 3] for k in range(3)}
+            expr = (pl.col("deal_in_list") % 3).replace_strict(by_shift, return_dtype=pl.String)
+        else:
+            expr = pl.lit(bots[s], pl.String)
+        exprs.append(expr.alias(f"bot_{suffix}"))
     return exprs
 
 
@@ -95,32 +127,42 @@ def _record_column(rows: np.ndarray, logs: np.ndarray) -> pl.Series:
 
 
 def block_frame(
-    rows: np.ndarray, logs: np.ndarray | None, bots: tuple[str, str, str], variant_name: str
+    rows: np.ndarray,
+    logs: np.ndarray | None,
+    bots: tuple[str, str, str],
+    variant_name: str,
+    params: np.ndarray | None = None,
 ) -> pl.DataFrame:
     """The typed frame of a block of simulated games (columns and types: ``docs/schema.md``).
 
     ``rows`` is the ``(n, N_COLUMNS)`` matrix filled by
-    :func:`skatsim.simulator.simulate_block`; ``logs`` its action logs (adds a
-    ``record`` column) or ``None``; ``bots`` the names seated at FH, MH, RH.
+    :func:`skatsim.simulator.simulate_block` under the compiled variant
+    ``params`` (official by default; it chooses the house-rule columns);
+    ``logs`` its action logs (adds a ``record`` column) or ``None``; ``bots``
+    the names seated at FH, MH, RH (in lists: players 0, 1, 2).
     """
+    params = official_params() if params is None else params
+    names = rule_column_names(params)
     columns = np.ascontiguousarray(rows.T)  # one transposing copy, then every column is contiguous
     raw = pl.DataFrame({name: columns[i] for i, name in enumerate(COLUMNS)})
     frame = raw.select(
         pl.col("game_id").cast(pl.Int64),
         pl.lit(variant_name, pl.String).alias("variant"),
         *_evaluation_exprs(),
-        pl.lit(DEALER_SEAT, pl.Int8).alias("dealer"),
+        pl.col("dealer").cast(pl.Int8),
         pl.col("deal").cast(pl.Int64),
         _discard_column(rows),
         *(pl.col(f"max_bid_{s}").cast(pl.Int16) for s in SEAT_SUFFIXES),
-        *(pl.lit(bot, pl.String).alias(f"bot_{s}") for bot, s in zip(bots, SEAT_SUFFIXES, strict=True)),
+        *_bot_exprs(bots, "list_id" in names),
+        *_rule_exprs(names),
     )
     if logs is not None:
         frame = frame.with_columns(_record_column(rows, logs))
     return frame
 
 
-def frame_schema(record: bool) -> dict[str, pl.DataType | type[pl.DataType]]:
+def frame_schema(record: bool, params: np.ndarray | None = None) -> dict[str, pl.DataType | type[pl.DataType]]:
     """Column names and types of :func:`block_frame` output (used to check chunk files)."""
     empty = np.zeros((0, len(COLUMNS)), dtype=np.int64)
-    return dict(block_frame(empty, empty[:, :0] if record else None, ("x", "x", "x"), "x").schema)
+    frame = block_frame(empty, empty[:, :0] if record else None, ("x", "x", "x"), "x", params)
+    return dict(frame.schema)

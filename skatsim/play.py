@@ -33,7 +33,8 @@ PLAYED = 19  # mask of all cards played so far
 OVER = 20  # 1 when the play has ended (10 tricks or an early end)
 LAST_WINNER = 21  # seat that won the last completed trick (-1 before the first)
 CARDS12 = 22  # the declarer's 12 cards: hand at the first lead plus SKAT (for matadors)
-N_FIELDS = 23
+LATEST0 = 23  # LATEST0 + seat: number (1..10) of the latest trick the seat won, 0 none (Ramsch ties)
+N_FIELDS = 26
 
 OK, E_OVER, E_NOT_HELD, E_MUST_FOLLOW = range(4)
 ERRORS = {
@@ -133,6 +134,7 @@ def _close_trick(state: np.ndarray) -> None:
     state[TRICKS0 + winner] += 1
     state[POINTS0 + winner] += CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2]
     state[TRICK_NO] += 1
+    state[LATEST0 + winner] = state[TRICK_NO]
     state[LEADER] = winner
     state[LAST_WINNER] = winner
     state[N_IN_TRICK] = 0
@@ -154,7 +156,9 @@ def concede_rest(state: np.ndarray, seat: int) -> None:
     for k in range(state[N_IN_TRICK]):
         remaining |= np.uint32(1) << np.uint32(state[TRICK0 + k])
     state[POINTS0 + seat] += card_points(remaining)
-    state[TRICKS0 + seat] += 10 - state[TRICK_NO]
+    if state[TRICK_NO] < 10:
+        state[TRICKS0 + seat] += 10 - state[TRICK_NO]
+        state[LATEST0 + seat] = 10
     state[TRICK_NO] = 10
     for s in range(3):
         state[HAND0 + s] = 0

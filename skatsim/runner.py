@@ -43,7 +43,7 @@ from . import __version__, storage
 from .bots import DEFAULT_BOTS, bot_arrays, parse_bots
 from .errors import SkatsimError
 from .frames import block_frame, frame_schema
-from .rules import official_params
+from .rules import LIST_LENGTH, official_params
 from .simulator import LOG_WIDTH, N_COLUMNS, simulate_block
 from .support import check_supported
 from .variant import LoadedVariant, load_variant
@@ -95,6 +95,14 @@ def default_chunk_size(games: int, record_play: bool) -> int:
     return min(games, cap, max(MIN_DEFAULT_CHUNK, math.ceil(games / TARGET_CHUNKS)))
 
 
+def whole_lists(size: int, list_length: int) -> int:
+    """``size`` rounded up to whole lists: when a variant plays lists of ``list_length`` deals
+    (Bock, Seeger-Fabian) a chunk or block must start at a list's first deal."""
+    if list_length <= 0:
+        return size
+    return -(-size // list_length) * list_length
+
+
 @dataclass(frozen=True)
 class ChunkSpec:
     """Everything a worker needs to compute one chunk: plain, picklable values only.
@@ -135,13 +143,15 @@ def simulate_frame(
     ``count`` is; only the typed frame, far more compact, grows with it.
     """
     kinds, bot_params = bot_arrays(bots)
+    length = int(params[LIST_LENGTH])
+    block = max(BLOCK // length * length, length) if length else BLOCK
     frames = []
-    for start in range(first, first + count, BLOCK):
-        n = min(BLOCK, first + count - start)
+    for start in range(first, first + count, block):
+        n = min(block, first + count - start)
         rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
         logs = np.zeros((n if record_play else 0, LOG_WIDTH), dtype=np.int16)
         simulate_block(np.uint64(seed), start, kinds, bot_params, params, rows, logs)
-        frames.append(block_frame(rows, logs if record_play else None, bots, variant_name))
+        frames.append(block_frame(rows, logs if record_play else None, bots, variant_name, params))
     return pl.concat(frames, rechunk=False)
 
 
@@ -389,10 +399,10 @@ def _read_chunk(path: str) -> pl.DataFrame:
     return pl.read_parquet(storage.read_bytes(path) if storage.is_url(path) else path)
 
 
-def _scan_existing(out_dir: str, manifest: RunManifest) -> set[str]:
+def _scan_existing(out_dir: str, manifest: RunManifest, params: np.ndarray) -> set[str]:
     """Delete stray temporary files, verify every chunk file present; return the names of chunks done."""
     planned = {entry.file: entry for entry in manifest.chunks}
-    schema = frame_schema(manifest.record_play)
+    schema = frame_schema(manifest.record_play, params)
     done = set()
     for name in sorted(storage.listdir(out_dir)):
         path = storage.join(out_dir, name)
@@ -546,9 +556,11 @@ def plan_run(
     seats = parse_bots(bots)
     loaded = load_variant(variant_path)
     check_supported(loaded)
-    size = chunk_size or default_chunk_size(games, record_play)
+    length = loaded.variant.list_length
+    size = whole_lists(chunk_size or default_chunk_size(games, record_play), length)
     fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
-    return RunPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), chunk_size, resume)
+    asked = None if chunk_size is None else whole_lists(chunk_size, length)
+    return RunPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), asked, resume)
 
 
 @dataclass
@@ -565,7 +577,8 @@ def _open_run(plan: RunPlan) -> _OpenRun:
     """Check (or create) the run's folder and, when resuming, verify the chunk files already there."""
     old = _prepare_out_dir(plan.out_dir, plan.resume)
     manifest = plan.fresh if old is None else _resumed_manifest(old, plan.fresh, plan.chunk_size, plan.out_dir)
-    done = _scan_existing(plan.out_dir, manifest) if old is not None else set()
+    params = np.array(plan.params, dtype=np.int64)
+    done = _scan_existing(plan.out_dir, manifest, params) if old is not None else set()
     manifest = manifest.model_copy(update={"chunks_done": sorted(done), "finished": None, "updated": _now()})
     specs = _specs(manifest, np.array(plan.params, dtype=np.int64), plan.out_dir)
     return _OpenRun(plan.out_dir, manifest, specs, list(manifest.chunks_done))

@@ -139,20 +139,24 @@ def deal_score(won: bool, value: int, flags: int, params: np.ndarray) -> int:
 
 
 @kernel
-def list_points(declarer: int, won: bool, score: int, params: np.ndarray, out: np.ndarray) -> None:
+def list_points(
+    declarer: int, won: bool, score: int, params: np.ndarray, out: np.ndarray, bonus_factor: int = 1
+) -> None:
     """Seeger-Fabian list points of one deal into ``out[0..2]`` by seat (RULES.md §5).
 
     The declarer gets his score +50 (won) or -50 (lost); when he loses, each
-    defender gets +40 (3-player table).
+    defender gets +40 (3-player table). ``bonus_factor`` multiplies the 50s and
+    40s: the Kontra/Re doubling when ``KONTRA_LIST_POINTS`` is set (variant key
+    ``kontra.multiplies_list_points``), else 1.
     """
     for seat in range(3):
         out[seat] = 0
     if declarer < 0:
         return
     if won:
-        out[declarer] = score + params[LIST_WON_BONUS]
+        out[declarer] = score + params[LIST_WON_BONUS] * bonus_factor
     else:
-        out[declarer] = score - params[LIST_LOST_MALUS]
+        out[declarer] = score - params[LIST_LOST_MALUS] * bonus_factor
         for seat in range(3):
             if seat != declarer:
-                out[seat] = params[LIST_DEFENDER_BONUS]
+                out[seat] = params[LIST_DEFENDER_BONUS] * bonus_factor

@@ -5,14 +5,25 @@ per game into an ``int64`` matrix whose columns are the ``COL_*`` constants
 (turned into typed Parquet columns by :mod:`skatsim.frames`). Every random
 choice comes from the game's own streams (:mod:`skatsim.deal`), so a row
 depends only on (seed, game index, variant, bots).
+
+A deal (:func:`play_game`) is bid, then declared and played, or — when all
+pass under ``all_pass: ramsch``/``schieberamsch``, in every deal under
+``ramsch.every_deal``, or in a Bock list's Ramsch round — played as a Ramsch
+(a Grand hand may be declared instead, ``ramsch.grand_hand_instead``), with
+Schieberamsch pushes first. Declared games may be doubled (Kontra/Re) before
+the first card. When the variant needs lists (Bock rounds, Seeger-Fabian
+scoring: ``LIST_LENGTH`` > 0) games are played list by list
+(:func:`play_list`): game ``i`` is deal ``i % L`` of list ``i // L``, the
+players keep their places while the dealer rotates, and the Bock queue and
+running totals are carried from deal to deal.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import bidding, play
-from ._jit import kernel
+from . import bidding, bock, kontra, play, ramsch
+from ._jit import highest_bit, kernel, lowest_bit
 from .bots import HEURISTIC, RANDOM, cardplay, heuristic, random_bot
 from .bots.handeval import N_FEATURES, N_ROWS
 from .bots.model import MODEL
@@ -33,9 +44,24 @@ from .evaluation import (
     WON,
     evaluate_play,
 )
-from .gametypes import PASSED
+from .gametypes import GRAND, PASSED, RAMSCH
 from .record import GameRecord
-from .scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
+from .rules import (
+    ALL_PASS,
+    BOCK_ENABLED,
+    BOCK_EVENTS,
+    KONTRA_ENABLED,
+    KONTRA_LIST_POINTS,
+    KONTRA_WHEN,
+    LIST_LENGTH,
+    LIST_SCORING,
+    RAMSCH_DURCHMARSCH,
+    RAMSCH_EVERY_DEAL,
+    RAMSCH_GRAND_HAND,
+    REVERSED_ALLOWED,
+    SCHIEBE_JACKS,
+)
+from .scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED, list_points
 
 COLUMNS = (
     "game_id",
@@ -63,6 +89,21 @@ COLUMNS = (
     "max_bid_fh",
     "max_bid_mh",
     "max_bid_rh",
+    "kontra_level",
+    "bock",
+    "ramsch_loser",
+    "ramsch_points_fh",
+    "ramsch_points_mh",
+    "ramsch_points_rh",
+    "jungfrau_count",
+    "durchmarsch",
+    "schiebe_count",
+    "list_id",
+    "deal_in_list",
+    "dealer",
+    "list_points_fh",
+    "list_points_mh",
+    "list_points_rh",
 )
 (
     COL_GAME_ID,
@@ -90,22 +131,45 @@ COLUMNS = (
     COL_MAX_BID_FH,
     COL_MAX_BID_MH,
     COL_MAX_BID_RH,
+    COL_KONTRA_LEVEL,
+    COL_BOCK,
+    COL_RAMSCH_LOSER,
+    COL_RAMSCH_POINTS_FH,
+    COL_RAMSCH_POINTS_MH,
+    COL_RAMSCH_POINTS_RH,
+    COL_JUNGFRAU_COUNT,
+    COL_DURCHMARSCH,
+    COL_SCHIEBE_COUNT,
+    COL_LIST_ID,
+    COL_DEAL_IN_LIST,
+    COL_DEALER,
+    COL_LIST_POINTS_FH,
+    COL_LIST_POINTS_MH,
+    COL_LIST_POINTS_RH,
 ) = range(len(COLUMNS))
 N_COLUMNS = len(COLUMNS)
+#: Dealer of an independent deal (and of the first deal of a list): rearhand, player 2.
+DEALER_SEAT = 2
 
 # Layout of one game's action log (``--record-play``): int16 slots.
 LOG_CARDS = 0  # 30 slots: cards in the order played, -1 after the end
 LOG_N_BIDS = 30  # number of bidding actions logged (-1 when more than MAX_LOGGED_BIDS)
 LOG_BIDS = 31  # MAX_LOGGED_BIDS slots: seat * 1024 + (action + 1), action as in skatsim.bidding
 MAX_LOGGED_BIDS = 130  # a stepwise auction has at most 2 x 63 bids and holds plus 3 passes
-LOG_WIDTH = LOG_BIDS + MAX_LOGGED_BIDS
+LOG_KONTRA = LOG_BIDS + MAX_LOGGED_BIDS  # 5 slots: the seat making each doubling call (Kontra, Re, ...), -1 none
+LOG_PUSH = LOG_KONTRA + 5  # 6 slots: the two cards FH, MH, RH pushed in Schieberamsch, -1 -1 passed on unseen
+LOG_INSTEAD = LOG_PUSH + 6  # seat that declared Grand hand instead of a Ramsch, -1 none
+LOG_KIND = LOG_INSTEAD + 1  # kind of Ramsch the deal was (ALL_PASS codes: 1 Ramsch, 2 Schieberamsch), 0 none
+LOG_ROUND = LOG_KIND + 1  # the Ramsch round of a Bock list the deal belonged to (its kind), 0 none
+LOG_WIDTH = LOG_ROUND + 1
+
+SCHIEBERAMSCH = 2  # ALL_PASS code
 
 
 @kernel
 def _bid(
     kinds: np.ndarray, limits: np.ndarray, bstate: np.ndarray, rng: np.ndarray, row: np.ndarray, log: np.ndarray
 ) -> None:
-    bidding.new_bidding(bstate)
     n = 0
     while bstate[bidding.STAGE] != bidding.DONE:
         seat = bstate[bidding.TURN]
@@ -144,10 +208,11 @@ def _declare(
     bid: int,
     rng: np.ndarray,
     x: np.ndarray,
+    params: np.ndarray,
 ) -> tuple[int, int, np.uint32]:
     """Declaration of the declarer's bot: ``(game_type, flags, declarer_skat)``; updates his hand."""
     if kind == RANDOM:
-        gt, picked_up, dskat = random_bot.declare(hands[declarer], skat, rng)
+        gt, picked_up, dskat = random_bot.declare(hands[declarer], skat, rng, params[REVERSED_ALLOWED] == 1)
         flags = 0 if picked_up else HAND
     else:
         gt, flags, dskat = heuristic.declare(MODEL, bot, hands[declarer], skat, declarer, bid, x)
@@ -157,8 +222,11 @@ def _declare(
 
 
 @kernel
-def play_out(state: np.ndarray, kinds: np.ndarray, voids: np.ndarray, rng: np.ndarray, log: np.ndarray) -> None:
-    """Play the cards to the end, each seat's bot choosing; cards go to ``log[LOG_CARDS:]``."""
+def play_out(
+    state: np.ndarray, kinds: np.ndarray, voids: np.ndarray, rng: np.ndarray, log: np.ndarray, durchmarsch: bool
+) -> None:
+    """Play the cards to the end, each seat's bot choosing; cards go to ``log[LOG_CARDS:]``.
+    ``durchmarsch`` tells Ramsch players whether a Durchmarsch counts."""
     voids[:] = 0
     n = 0
     while not state[play.OVER]:
@@ -166,7 +234,7 @@ def play_out(state: np.ndarray, kinds: np.ndarray, voids: np.ndarray, rng: np.nd
         if kinds[seat] == RANDOM:
             c = random_bot.uniform_card(play.legal_now(state), rng)
         else:
-            c = cardplay.choose_card(state, seat, voids)
+            c = cardplay.choose_card(state, seat, voids, durchmarsch)
         cardplay.note_voids(state, seat, c, voids)
         play.apply_card(state, seat, c)
         log[LOG_CARDS + n] = c
@@ -175,10 +243,19 @@ def play_out(state: np.ndarray, kinds: np.ndarray, voids: np.ndarray, rng: np.nd
 
 @kernel
 def new_workspace() -> tuple[
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
 ]:
     """Scratch arrays for :func:`play_game`: hands, rng, limits, bidding, play, result, deck, voids,
-    bot features."""
+    bot features, Ramsch result."""
     return (
         np.zeros(3, dtype=np.uint32),
         np.zeros(2, dtype=np.uint64),
@@ -189,13 +266,142 @@ def new_workspace() -> tuple[
         np.zeros(32, dtype=np.int64),
         np.zeros(3, dtype=np.int64),
         np.zeros((N_ROWS, N_FEATURES)),
+        np.zeros(ramsch.N_RESULT, dtype=np.int64),
     )
 
 
 @kernel
-def play_game(
-    seed: np.uint64,
-    index: np.uint64,
+def _kontra_calls(
+    kinds: np.ndarray,
+    bot_params: np.ndarray,
+    bstate: np.ndarray,
+    declarer: int,
+    gt: int,
+    flags: int,
+    hands: np.ndarray,
+    dskat: np.uint32,
+    params: np.ndarray,
+    rng: np.ndarray,
+    x: np.ndarray,
+    log: np.ndarray,
+) -> int:
+    """Kontra, Re and the calls beyond, before the first card (RULES.md §6); returns the level reached.
+
+    The defenders speak in seat order; the declarer answers. An ouvert declarer's cards lie open
+    before the first card, so with ``kontra.when: before_first_card`` the defenders see them.
+    """
+    top = kontra.max_level(params)
+    open_hand = np.uint32(0)
+    if flags & OUVERT and params[KONTRA_WHEN] == 0:
+        open_hand = hands[declarer]
+    bid = bstate[bidding.BID]
+    level = 0
+    while level < top:
+        caller = -1
+        for k in range(3):
+            seat = k
+            if level % 2 == 1:  # the declarer's call: he alone speaks
+                if k > 0:
+                    break
+                seat = declarer
+            if kontra.call_error(level, seat, declarer, bstate[bidding.BID_BY0 + seat], params):
+                continue
+            if kinds[seat] == RANDOM:
+                yes = random_bot.calls(rng)
+            elif seat == declarer:
+                yes = heuristic.re(MODEL, bot_params[seat], gt, flags, hands[seat], dskat, seat, level, x)
+            else:
+                yes = heuristic.kontra(bot_params[seat], hands[seat], gt, bid, open_hand, level)
+            if yes:
+                caller = seat
+                break
+        if caller < 0:
+            break
+        log[LOG_KONTRA + level] = caller
+        level += 1
+    return level
+
+
+@kernel
+def _grand_hand_instead(
+    kinds: np.ndarray, bot_params: np.ndarray, hands: np.ndarray, rng: np.ndarray, x: np.ndarray
+) -> int:
+    """The first seat (FH, MH, RH) that declares Grand hand instead of a Ramsch, -1 when none."""
+    for seat in range(3):
+        if kinds[seat] == RANDOM:
+            yes = random_bot.calls(rng)
+        else:
+            yes = heuristic.grand_hand_instead(MODEL, bot_params[seat], hands[seat], seat, x)
+        if yes:
+            return seat
+    return -1
+
+
+@kernel
+def _push_round(
+    kinds: np.ndarray,
+    bot_params: np.ndarray,
+    hands: np.ndarray,
+    skat: np.uint32,
+    params: np.ndarray,
+    rng: np.ndarray,
+    log: np.ndarray,
+) -> tuple[np.uint32, int]:
+    """Schieberamsch: FH, MH, RH in turn push two cards or pass the skat on unseen (RULES.md §6).
+    Returns the final skat and the number of pushes."""
+    jacks_ok = params[SCHIEBE_JACKS] == 1
+    pushes = 0
+    for seat in range(3):
+        if kinds[seat] == RANDOM:
+            pushed = random_bot.push(hands[seat], skat, jacks_ok, rng)
+        else:
+            pushed = heuristic.push(bot_params[seat], hands[seat], skat, jacks_ok)
+        if pushed:
+            hands[seat] = (hands[seat] | skat) & ~pushed
+            skat = pushed
+            pushes += 1
+            log[LOG_PUSH + 2 * seat] = lowest_bit(pushed)
+            log[LOG_PUSH + 2 * seat + 1] = highest_bit(pushed)
+    return skat, pushes
+
+
+@kernel
+def _play_ramsch(
+    kind: int,
+    kinds: np.ndarray,
+    bot_params: np.ndarray,
+    params: np.ndarray,
+    hands: np.ndarray,
+    skat: np.uint32,
+    row: np.ndarray,
+    log: np.ndarray,
+    ws: tuple,
+) -> None:
+    """Play and score a Ramsch (``kind`` 2: Schieberamsch, pushes first) into ``row``."""
+    _, rng, _, _, state, _, _, voids, _, rres = ws
+    factor = 1
+    if kind == SCHIEBERAMSCH:
+        skat, pushes = _push_round(kinds, bot_params, hands, skat, params, rng, log)
+        factor = ramsch.schiebe_factor(pushes, 3 - pushes, params)
+        row[COL_SCHIEBE_COUNT] = pushes
+    play.new_play(state, RAMSCH, 0, -1, hands, skat)
+    play_out(state, kinds, voids, rng, log, params[RAMSCH_DURCHMARSCH] == 1)
+    ramsch.evaluate_ramsch(state, factor, params, rres)
+    row[COL_GAME_TYPE] = RAMSCH
+    for s in range(3):
+        row[COL_SCORE_FH + s] = rres[ramsch.SCORE0 + s]
+        row[COL_RAMSCH_POINTS_FH + s] = rres[ramsch.POINTS_0 + s]
+    row[COL_RAMSCH_LOSER] = rres[ramsch.LOSER]
+    row[COL_JUNGFRAU_COUNT] = rres[ramsch.JUNGFRAU]
+    row[COL_DURCHMARSCH] = rres[ramsch.DURCHMARSCH] >= 0
+
+
+@kernel
+def _play_declared(
+    gt: int,
+    flags: int,
+    dskat: np.uint32,
+    declarer: int,
     kinds: np.ndarray,
     bot_params: np.ndarray,
     params: np.ndarray,
@@ -203,30 +409,17 @@ def play_game(
     log: np.ndarray,
     ws: tuple,
 ) -> None:
-    """Play one deal: fill ``row`` with its result and ``log`` with its actions (see ``LOG_*``)."""
-    hands, rng, limits, bstate, state, result, deck, voids, feats = ws
-    skat = deal_into(seed, index, hands, deck)
-    rng[0] = stream_key(seed, index, STREAM_BOTS)
-    rng[1] = 0
-    row[:] = 0
-    log[:] = -1
-    row[COL_GAME_ID] = index
-    row[COL_DEAL] = pack_deal(hands, skat)
-    _limits(kinds, bot_params, hands, limits, feats)
-    _bid(kinds, limits, bstate, rng, row, log)
-    declarer = bstate[bidding.DECLARER]
-    row[COL_DECLARER] = declarer
-    row[COL_BID] = bstate[bidding.BID]
-    if declarer < 0:
-        row[COL_GAME_TYPE] = PASSED
-        return
-    gt, flags, dskat = _declare(kinds[declarer], bot_params[declarer], hands, skat, declarer, row[COL_BID], rng, feats)
-    if not flags & HAND:
-        row[COL_SKAT_DISCARD] = dskat
+    """Kontra/Re, play and evaluation of a declared game into ``row``."""
+    hands, rng, _, bstate, state, result, _, voids, feats, _ = ws
+    level = 0
+    if params[KONTRA_ENABLED]:
+        level = _kontra_calls(kinds, bot_params, bstate, declarer, gt, flags, hands, dskat, params, rng, feats, log)
     play.new_play(state, gt, flags, declarer, hands, dskat)
-    play_out(state, kinds, voids, rng, log)
+    play_out(state, kinds, voids, rng, log, False)
     evaluate_play(state, bstate[bidding.BID], False, params, result)
+    score = kontra.doubled(result[SCORE], level)
     row[COL_GAME_TYPE] = gt
+    row[COL_DECLARER] = declarer
     row[COL_HAND] = (flags & HAND) != 0
     row[COL_OUVERT] = (flags & OUVERT) != 0
     row[COL_SCHNEIDER_ANNOUNCED] = (flags & SCHNEIDER_ANNOUNCED) != 0
@@ -239,8 +432,223 @@ def play_game(
     row[COL_OVERBID] = result[OVERBID]
     row[COL_WON] = result[WON]
     row[COL_VALUE] = result[VALUE]
-    row[COL_SCORE] = result[SCORE]
-    row[COL_SCORE_FH + declarer] = result[SCORE]
+    row[COL_SCORE] = score
+    row[COL_SCORE_FH + declarer] = score
+    row[COL_KONTRA_LEVEL] = level
+
+
+@kernel
+def _compulsory_ramsch(params: np.ndarray, ramsch_round: int) -> int:
+    """Kind of Ramsch played without bidding: a Bock list's Ramsch round, or every deal
+    (``ramsch.every_deal``); 0 when the deal is bid."""
+    if ramsch_round > 0:
+        return ramsch_round
+    if params[RAMSCH_EVERY_DEAL]:
+        return params[ALL_PASS]
+    return 0
+
+
+@kernel
+def _new_row(index: np.uint64, hands: np.ndarray, skat: np.uint32, row: np.ndarray, log: np.ndarray) -> None:
+    row[:] = 0
+    log[:] = -1
+    row[COL_GAME_ID] = index
+    row[COL_DEAL] = pack_deal(hands, skat)
+    row[COL_DECLARER] = -1
+    row[COL_BOCK] = 1
+    row[COL_RAMSCH_LOSER] = -1
+    row[COL_SCHIEBE_COUNT] = -1
+    row[COL_DEALER] = DEALER_SEAT
+    log[LOG_N_BIDS] = 0
+    log[LOG_KIND] = 0
+    log[LOG_ROUND] = 0
+
+
+@kernel
+def play_game(
+    seed: np.uint64,
+    index: np.uint64,
+    kinds: np.ndarray,
+    bot_params: np.ndarray,
+    params: np.ndarray,
+    row: np.ndarray,
+    log: np.ndarray,
+    ws: tuple,
+    ramsch_round: int,
+) -> bool:
+    """Play one deal: fill ``row`` with its result and ``log`` with its actions (see ``LOG_*``).
+
+    ``ramsch_round`` is the kind of compulsory Ramsch when the deal belongs to a Bock list's
+    Ramsch round (0 otherwise). Returns whether all three passed in the bidding.
+    """
+    hands, rng, limits, bstate, _, _, deck, _, feats, _ = ws
+    skat = deal_into(seed, index, hands, deck)
+    rng[0] = stream_key(seed, index, STREAM_BOTS)
+    rng[1] = 0
+    _new_row(index, hands, skat, row, log)
+    bidding.new_bidding(bstate)
+    kind = _compulsory_ramsch(params, ramsch_round)
+    log[LOG_ROUND] = ramsch_round
+    all_passed = False
+    if kind == 0:
+        _limits(kinds, bot_params, hands, limits, feats)
+        _bid(kinds, limits, bstate, rng, row, log)
+        row[COL_BID] = bstate[bidding.BID]
+        all_passed = bstate[bidding.DECLARER] < 0
+        if all_passed:
+            kind = params[ALL_PASS]
+            if kind == 0:
+                row[COL_GAME_TYPE] = PASSED
+                return True
+    if kind == 0:
+        declarer = bstate[bidding.DECLARER]
+        gt, flags, dskat = _declare(
+            kinds[declarer], bot_params[declarer], hands, skat, declarer, row[COL_BID], rng, feats, params
+        )
+        if not flags & HAND:
+            row[COL_SKAT_DISCARD] = dskat
+        _play_declared(gt, flags, dskat, declarer, kinds, bot_params, params, row, log, ws)
+        return False
+    log[LOG_KIND] = kind
+    declarer = -1
+    if params[RAMSCH_GRAND_HAND]:
+        declarer = _grand_hand_instead(kinds, bot_params, hands, rng, feats)
+    if declarer >= 0:
+        log[LOG_INSTEAD] = declarer
+        _play_declared(GRAND, HAND, skat, declarer, kinds, bot_params, params, row, log, ws)
+    else:
+        _play_ramsch(kind, kinds, bot_params, params, hands, skat, row, log, ws)
+    return all_passed
+
+
+# --------------------------------------------------------------------------- lists (Bock, Seeger-Fabian)
+
+
+@kernel
+def new_list_workspace(n_bot_params: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch arrays for :func:`play_list`: bot kinds and parameters by seat, running totals by
+    player, list points by seat, the Bock queue."""
+    return (
+        np.zeros(3, dtype=np.int64),
+        np.zeros((3, n_bot_params)),
+        np.zeros(3, dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
+        np.zeros(bock.N_FIELDS, dtype=np.int64),
+    )
+
+
+@kernel
+def _seat_bots(kinds: np.ndarray, bot_params: np.ndarray, k: int, lws: tuple) -> None:
+    """Seat the players' bots for deal ``k`` of a list: the player at seat ``s`` is ``(s + k) % 3``."""
+    seat_kinds, seat_params, _, _, _ = lws
+    for s in range(3):
+        p = (s + k) % 3
+        seat_kinds[s] = kinds[p]
+        seat_params[s, :] = bot_params[p]
+
+
+@kernel
+def _apply_bock(row: np.ndarray, multiplier: int) -> None:
+    """Every score of the deal counts ``multiplier`` times (a Bock round)."""
+    row[COL_BOCK] = multiplier
+    row[COL_SCORE] *= multiplier
+    for s in range(3):
+        row[COL_SCORE_FH + s] *= multiplier
+
+
+@kernel
+def deal_list_points(row: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
+    """Seeger-Fabian list points of a scored deal by seat (RULES.md §5): the declarer's score
+    +50/-50, +40 to each defender of a lost game (the 50s and 40s doubled with Kontra when
+    ``KONTRA_LIST_POINTS``); a Ramsch counts its scores; a passed deal nothing."""
+    declarer = row[COL_DECLARER]
+    if declarer >= 0:
+        factor = 1 << row[COL_KONTRA_LEVEL] if params[KONTRA_LIST_POINTS] else 1
+        list_points(declarer, row[COL_WON] == 1, row[COL_SCORE], params, out, factor)
+    else:
+        for s in range(3):
+            out[s] = row[COL_SCORE_FH + s]
+
+
+@kernel
+def _total_reaches_100(row: np.ndarray, k: int, totals: np.ndarray, counted: np.ndarray) -> bool:
+    """Add the deal's points (by seat) to the players' running totals; whether a total that changed is
+    now a nonzero multiple of 100 (Bock event ``total_multiple_100``)."""
+    hit = False
+    for s in range(3):
+        if counted[s] != 0:
+            p = (s + k) % 3
+            totals[p] += counted[s]
+            hit |= totals[p] % 100 == 0 and totals[p] != 0
+    return hit
+
+
+@kernel
+def _deal_triggers(row: np.ndarray, all_passed: bool, params: np.ndarray) -> bool:
+    flags = HAND * row[COL_HAND] + OUVERT * row[COL_OUVERT]
+    return bock.deal_event(
+        params,
+        all_passed,
+        row[COL_GAME_TYPE],
+        flags,
+        row[COL_WON] == 1,
+        row[COL_POINTS],
+        row[COL_VALUE],
+        row[COL_KONTRA_LEVEL],
+    )
+
+
+@kernel
+def play_list(
+    seed: np.uint64,
+    list_id: int,
+    kinds: np.ndarray,
+    bot_params: np.ndarray,
+    params: np.ndarray,
+    rows: np.ndarray,
+    logs: np.ndarray,
+    record: bool,
+    scratch: np.ndarray,
+    ws: tuple,
+    lws: tuple,
+) -> None:
+    """Play the first ``len(rows)`` deals of list ``list_id`` (game ids ``list_id * L + k``).
+
+    Players 0, 1, 2 sit at FH, MH, RH in deal 0 and keep their places: in deal
+    ``k`` player ``(s + k) % 3`` is at seat ``s`` (with his bot, ``kinds`` being
+    by player) and player ``(k + 2) % 3`` deals. The Bock queue (:mod:`skatsim.bock`)
+    and the players' running totals are carried from deal to deal, so a list is a
+    pure function of (seed, list id, variant, bots), and any prefix of it too.
+    """
+    seat_kinds, seat_params, totals, counted, queue = lws
+    length = params[LIST_LENGTH]
+    totals[:] = 0
+    bock.new_queue(queue)
+    for k in range(rows.shape[0]):
+        row = rows[k]
+        log = logs[k] if record else scratch
+        _seat_bots(kinds, bot_params, k, lws)
+        ramsch_round = bock.ramsch_round(queue, params)
+        index = np.uint64(list_id * length + k)
+        all_passed = play_game(seed, index, seat_kinds, seat_params, params, row, log, ws, ramsch_round)
+        row[COL_LIST_ID] = list_id
+        row[COL_DEAL_IN_LIST] = k
+        row[COL_DEALER] = (k + DEALER_SEAT) % 3
+        triggered = False
+        if params[BOCK_ENABLED]:
+            triggered = _deal_triggers(row, all_passed, params)
+            _apply_bock(row, bock.multiplier(queue, triggered, params))
+        if params[LIST_SCORING]:
+            deal_list_points(row, params, counted)
+            for s in range(3):
+                row[COL_LIST_POINTS_FH + s] = counted[s]
+        else:
+            for s in range(3):
+                counted[s] = row[COL_SCORE_FH + s]
+        if _total_reaches_100(row, k, totals, counted) and params[BOCK_EVENTS] & bock.TOTAL_100:
+            triggered = True
+        if params[BOCK_ENABLED]:
+            bock.advance(queue, triggered, params)
 
 
 @kernel
@@ -256,14 +664,39 @@ def simulate_block(
     """Play games ``first .. first + len(rows) - 1`` into ``rows``.
 
     ``logs`` is ``(len(rows), LOG_WIDTH)`` to record every game's actions, or
-    ``(0, LOG_WIDTH)`` to record none.
+    ``(0, LOG_WIDTH)`` to record none. When the variant plays lists
+    (``LIST_LENGTH`` = L > 0) ``first`` must be a multiple of L: the block holds
+    whole lists, the last one possibly cut short. ``kinds`` and ``bot_params``
+    are by seat, or by player in lists (players sit at FH, MH, RH in a list's first deal).
     """
     record = logs.shape[0] == rows.shape[0]
-    scratch = np.zeros(LOG_WIDTH, dtype=np.int16)
+    scratch = np.full(LOG_WIDTH, -1, dtype=np.int16)
     ws = new_workspace()
-    for i in range(rows.shape[0]):
-        target = logs[i] if record else scratch
-        play_game(seed, np.uint64(first + i), kinds, bot_params, params, rows[i], target, ws)
+    length = params[LIST_LENGTH]
+    if length == 0:
+        for i in range(rows.shape[0]):
+            target = logs[i] if record else scratch
+            play_game(seed, np.uint64(first + i), kinds, bot_params, params, rows[i], target, ws, 0)
+        return
+    if first % length:
+        raise ValueError("simulate_block: a block of lists must start at a multiple of the list length")
+    lws = new_list_workspace(bot_params.shape[1])
+    for start in range(0, rows.shape[0], length):
+        stop = min(start + length, rows.shape[0])
+        list_logs = logs[start:stop] if record else logs
+        play_list(
+            seed,
+            (first + start) // length,
+            kinds,
+            bot_params,
+            params,
+            rows[start:stop],
+            list_logs,
+            record,
+            scratch,
+            ws,
+            lws,
+        )
 
 
 def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
@@ -275,9 +708,19 @@ def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
     if n_bids < 0:
         raise SkatsimError(f"game {row[COL_GAME_ID]}: bidding too long to be logged ({MAX_LOGGED_BIDS}+ actions)")
     bids = tuple((int(v) // 1024, int(v) % 1024 - 1) for v in log[LOG_BIDS : LOG_BIDS + n_bids])
+    context = {"ramsch_round": int(log[LOG_ROUND]), "bock": int(row[COL_BOCK])}
     gt = int(row[COL_GAME_TYPE])
     if gt < 0:
-        return GameRecord(deal=deal, bids=bids)
+        return GameRecord(deal=deal, bids=bids, **context)
+    cards = tuple(int(c) for c in log[LOG_CARDS : LOG_CARDS + 30] if c >= 0)
+    if gt == RAMSCH:
+        pushes: tuple[tuple[int, ...], ...] = ()
+        if int(log[LOG_KIND]) == SCHIEBERAMSCH:
+            pushed = [int(c) for c in log[LOG_PUSH : LOG_PUSH + 6]]
+            pushes = tuple(() if pushed[2 * s] < 0 else (pushed[2 * s], pushed[2 * s + 1]) for s in range(3))
+        return GameRecord(deal=deal, bids=bids, game_type=gt, cards=cards, pushes=pushes, **context)
+    kontra_calls = tuple(int(s) for s in log[LOG_KONTRA : LOG_KONTRA + 5] if s >= 0)
+    instead = int(log[LOG_INSTEAD])
     picked_up = not row[COL_HAND]
     flags = (
         (0 if picked_up else HAND)
@@ -285,6 +728,16 @@ def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
         | (SCHWARZ_ANNOUNCED if row[COL_SCHWARZ_ANNOUNCED] else 0)
         | (OUVERT if row[COL_OUVERT] else 0)
     )
-    cards = tuple(int(c) for c in log[LOG_CARDS : LOG_CARDS + 30] if c >= 0)
     discards = tuple(from_mask(int(row[COL_SKAT_DISCARD]))) if picked_up else ()
-    return GameRecord(deal=deal, bids=bids, pickup=picked_up, discards=discards, game_type=gt, flags=flags, cards=cards)
+    return GameRecord(
+        deal=deal,
+        bids=bids,
+        pickup=picked_up,
+        discards=discards,
+        game_type=gt,
+        flags=flags,
+        cards=cards,
+        kontra=kontra_calls,
+        grand_hand_instead=None if instead < 0 else instead,
+        **context,
+    )

@@ -15,14 +15,11 @@ from .errors import SkatsimError
 from .variant import LoadedVariant, Variant
 
 #: (rule as named in messages, whether this variant uses it). The kernels already apply
-#: scoring.lost_factor and scoring.lost_hand_factor, so they are not listed.
+#: scoring.lost_factor and scoring.lost_hand_factor, Ramsch and Schieberamsch (all_pass, ramsch.*,
+#: schieberamsch.*), Kontra/Re (kontra.*), Bock rounds (bock.*) and Seeger-Fabian lists
+#: (tournament.*), so they are not listed.
 _RULES: tuple[tuple[str, Callable[[Variant], bool]], ...] = (
-    ("all_pass: ramsch (Ramsch)", lambda v: v.all_pass == "ramsch"),
-    ("all_pass: schieberamsch (Schieberamsch)", lambda v: v.all_pass == "schieberamsch"),
-    ("kontra (Kontra/Re)", lambda v: v.kontra.enabled),
-    ("bock (Bock rounds)", lambda v: v.bock.enabled),
     ("reversed_game (Sächsische Spitze)", lambda v: v.reversed_game.enabled),
-    ("tournament (Seeger-Fabian lists)", lambda v: v.tournament.enabled),
 )
 
 

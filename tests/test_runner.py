@@ -98,12 +98,14 @@ def test_block_frame_types_nulls_and_names() -> None:
         "skat_discard": (1 << 11) | (1 << 31),  # HT, CA
         "max_bid_fh": 18,
         "max_bid_mh": 18,
+        "dealer": 2,
     }
     for name, value in played.items():
         rows[0, col[name]] = value
     rows[1, col["game_id"]] = 8
     rows[1, col["game_type"]] = -1
     rows[1, col["declarer"]] = -1
+    rows[1, col["dealer"]] = 2
     frame = block_frame(rows, None, ("random", "heuristic", "random"), "official")
     common = {"variant": "official", "dealer": 2, "bot_fh": "random", "bot_mh": "heuristic", "bot_rh": "random"}
     assert frame.row(0, named=True) == {
@@ -164,9 +166,12 @@ def test_discard_pairs() -> None:
         discard_pairs(np.array([0b111], dtype=np.int64))
 
 
-def test_every_column_is_documented_with_its_type() -> None:
+@pytest.mark.parametrize("variant", ["official", "pub", "tournament"])
+def test_every_column_is_documented_with_its_type(variant: str) -> None:
+    """Every column, the house-rule columns of pub (Schieberamsch, Kontra, Bock) and tournament included."""
     documented = dict(re.findall(r"^\| `(\w+)` \| (\w+) \|", DOCS.read_text(encoding="utf-8"), flags=re.M))
-    for name, dtype in frame_schema(record=True).items():
+    params = load_variant(Path(VARIANT).parent / f"{variant}.yaml").variant.params()
+    for name, dtype in frame_schema(record=True, params=params).items():
         assert name in documented, name
         assert str(dtype).startswith(documented[name]), (name, dtype, documented[name])
 

@@ -1,17 +1,24 @@
 """Contract tests of the batch simulator: every simulated game is a legal game that the replay
-kernels score identically, rows do not depend on how games are split, and the heuristic bot
-plays clearly better than the random one."""
+kernels score identically (under every shipped variant), rows do not depend on how games are
+split, and the heuristic bot plays clearly better than the random one."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from skatsim.bots import bot_arrays
-from skatsim.record import replay
-from skatsim.rules import official_params
+from skatsim.columns import rule_column_names
+from skatsim.frames import block_frame
+from skatsim.record import GameRecord, replay
+from skatsim.rules import LIST_LENGTH, official_params
 from skatsim.simulator import COLUMNS, LOG_WIDTH, N_COLUMNS, record_from_log, simulate_block
 from skatsim.tricks import card_points
+from skatsim.variant import load_variant
+
+VARIANTS = sorted((Path(__file__).resolve().parents[1] / "variants").glob("*.yaml"))
 
 COL = {name: k for k, name in enumerate(COLUMNS)}
 NO_LOG = np.zeros((0, LOG_WIDTH), dtype=np.int16)
@@ -68,6 +75,32 @@ def test_every_simulated_game_replays_to_the_same_row(bots: tuple[str, str, str]
         else:
             assert evaluation.game_type == "null" or evaluation.schwarz_announced
     assert played > 1000
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.stem)
+def test_every_variant_replays_to_the_same_rows(path: Path) -> None:
+    """Under every shipped variant each simulated deal (Ramsch, pushes, Kontra, Bock, list points
+    included) replays from its record to the same typed row, and cards and points are conserved."""
+    params = load_variant(path).variant.params()
+    names = rule_column_names(params)
+    for bots in (("heuristic",) * 3, ("random", "heuristic", "random")):
+        kinds, bot_params = bot_arrays(bots)
+        n = 216
+        rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
+        logs = np.zeros((n, LOG_WIDTH), dtype=np.int16)
+        simulate_block(np.uint64(5), 0, kinds, bot_params, params, rows, logs)
+        frame = block_frame(rows, logs, bots, path.stem, params)
+        for k, row in enumerate(frame.iter_rows(named=True)):
+            record = GameRecord.from_json(row["record"])
+            assert record == record_from_log(rows[k], logs[k])
+            evaluation = replay(record, params)
+            replayed = {**evaluation.columns(), **evaluation.rule_columns(names)}
+            assert replayed == {name: row[name] for name in replayed}, (path.stem, bots, k)
+            if len(record.cards) == 30:
+                unplayed = (1 << 32) - 1 - sum(1 << c for c in record.cards)  # the skat or the discards
+                assert sum(t.points for t in evaluation.tricks) + card_points(np.uint32(unplayed)) == 120
+        if params[LIST_LENGTH]:
+            assert frame["list_id"].to_list() == [k // params[LIST_LENGTH] for k in range(n)]
 
 
 def test_rows_do_not_depend_on_how_games_are_split() -> None:

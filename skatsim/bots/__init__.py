@@ -37,7 +37,7 @@ class BotSpec:
     params: tuple[BotParam, ...] = ()
 
 
-N_BOT_PARAMS = 8
+N_BOT_PARAMS = 12
 
 BOTS: dict[str, BotSpec] = {
     "random": BotSpec("random", RANDOM, "uniform legal choices at every decision (a baseline)"),
@@ -57,6 +57,19 @@ BOTS: dict[str, BotSpec] = {
                 16.5,
                 "points a won game is worth beyond its value when choosing what to declare "
                 "(50: the tournament bonus the published human statistics were played under)",
+            ),
+            BotParam(
+                "kontra",
+                8.0,
+                "a defender says Kontra when his trumps of the declared game, plus his jacks again, plus the "
+                "side suits whose top card he holds reach this plus the declarer's bid multiplier above 2",
+            ),
+            BotParam("re", 0.93, "the declarer says Re when his calibrated win probability is at least this"),
+            BotParam(
+                "push",
+                4.0,
+                "Schieberamsch: pick up the skat and push two cards when the hand holds at least this many "
+                "jacks, aces and tens together",
             ),
         ),
     ),

@@ -8,6 +8,16 @@ aces and tens once they are masters; defenders cash their aces, smear points
 onto a trick the partner has won, trump in only when it pays and lead
 through the declarer. In Null the declarer ducks under the trick and the
 defenders lead low.
+
+Ramsch (no declarer, every player for himself, RULES.md §6): a player avoids
+card points and tricks. He leads the cheapest card someone can still beat;
+when he cannot win a trick he sheds his most expensive card onto it (points
+and high cards go to another player); when he must win he takes it as
+cheaply as he can, with his highest card if he is last. A player without a
+trick stays a Jungfrau by the same rules. When a Durchmarsch counts (variant
+key ``ramsch.durchmarsch``) and he has won every trick so far with at most
+one card left that another player could beat — at the start: three or four
+jacks and masters elsewhere — he plays to take every trick instead.
 """
 
 from __future__ import annotations
@@ -15,9 +25,22 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel, lowest_bit, popcount
-from ..cards import CARD_POINTS
-from ..gametypes import GRAND, GROUP, GROUP_MASK, NULL, TRUMP_GROUP, TRUMPS
-from ..play import DECLARER, FLAGS, GT, LEADER, N_IN_TRICK, PLAYED, SKAT, TRICK0, hand_of, legal_now
+from ..cards import CARD_POINTS, JACKS
+from ..gametypes import GRAND, GROUP, GROUP_MASK, NULL, RAMSCH, TRUMP_GROUP, TRUMPS
+from ..play import (
+    DECLARER,
+    FLAGS,
+    GT,
+    LEADER,
+    N_IN_TRICK,
+    PLAYED,
+    SKAT,
+    TRICK0,
+    TRICK_NO,
+    TRICKS0,
+    hand_of,
+    legal_now,
+)
 from ..scoring import OUVERT
 from .cardsel import above, beaters, bit, cheapest, highest, is_master, lowest, richest, strength
 
@@ -271,15 +294,84 @@ def _null_defender(state: np.ndarray, seat: int, hand: np.uint32, legal: np.uint
     return lowest(gt, legal)
 
 
+_JACKS = np.uint32(JACKS)
+_POINTLESS = np.uint32(0x07070707)  # sevens, eights and nines
+
+
 @kernel
-def choose_card(state: np.ndarray, seat: int, voids: np.ndarray) -> int:
-    """The heuristic bot's card for ``seat`` (the seat to move)."""
+def _beatable(gt: int, mask: np.uint32, unseen: np.uint32) -> int:
+    """Cards of ``mask`` that a card still unseen outranks."""
+    out = np.uint32(0)
+    m = mask
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint32(1)
+        if not is_master(gt, c, unseen):
+            out |= bit(c)
+    return out
+
+
+@kernel
+def _marching(state: np.ndarray, seat: int, hand: np.uint32, unseen: np.uint32) -> bool:
+    """Whether a Ramsch player goes for a Durchmarsch: every trick so far his, at most one card left
+    that another could beat, and at the start three or four jacks."""
+    if state[TRICKS0 + seat] != state[TRICK_NO]:
+        return False
+    if state[TRICK_NO] == 0 and popcount(hand & _JACKS) < 3:
+        return False
+    return popcount(_beatable(RAMSCH, hand, unseen)) <= 1
+
+
+@kernel
+def _cheapest_high(gt: int, mask: np.uint32) -> int:
+    """Of the cards worth fewest points, the strongest (to take a trick that cannot be avoided)."""
+    if mask & _POINTLESS:
+        return highest(gt, mask & _POINTLESS)
+    c = cheapest(gt, mask)
+    return highest(gt, mask & _same_points(c))
+
+
+@kernel
+def _same_points(c: int) -> np.uint32:
+    """The cards of ``c``'s rank (equal card points)."""
+    return np.uint32(0x01010101) << np.uint32(c % 8)
+
+
+@kernel
+def _ramsch_card(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint32, durchmarsch: bool) -> int:
+    gt = RAMSCH
+    hand = hand_of(state, seat)
+    lead = state[N_IN_TRICK] == 0
+    if durchmarsch and _marching(state, seat, hand, unseen):
+        if lead:
+            return highest(gt, legal)
+        best, _, _ = _trick_state(state)
+        win = beaters(gt, legal, best, GROUP[gt, state[TRICK0]])
+        return highest(gt, win) if win else cheapest(gt, legal)
+    if lead:
+        soft = _beatable(gt, legal, unseen)
+        return cheapest(gt, soft if soft else legal)
+    best, _, _ = _trick_state(state)
+    under = legal & ~beaters(gt, legal, best, GROUP[gt, state[TRICK0]])
+    if under:
+        return richest(gt, under) if under & ~_POINTLESS else highest(gt, under)
+    if state[N_IN_TRICK] == 2:
+        return _cheapest_high(gt, legal)
+    return cheapest(gt, legal)
+
+
+@kernel
+def choose_card(state: np.ndarray, seat: int, voids: np.ndarray, durchmarsch: bool = False) -> int:
+    """The heuristic bot's card for ``seat`` (the seat to move); ``durchmarsch`` tells a Ramsch player
+    whether a Durchmarsch counts (``ramsch.durchmarsch``)."""
     legal = legal_now(state)
     if popcount(legal) == 1:
         return highest(state[GT], legal)
     gt = state[GT]
     hand = hand_of(state, seat)
     unseen = _unseen(state, seat)
+    if gt == RAMSCH:
+        return _ramsch_card(state, seat, legal, unseen, durchmarsch)
     declarer = state[DECLARER]
     if gt == NULL:
         if seat == declarer:

@@ -8,6 +8,22 @@ it would win with probability at least ``risk``. Having won the bid it
 plays hand when a hand game is safe enough (``hand_risk``), otherwise picks
 up the skat and declares the game with the best expected score that reaches
 the bid, after choosing its discards for each candidate game.
+
+House rules (RULES.md §6), each a documented rule with a parameter:
+
+* Kontra (defender): his "defence count" — trumps of the declared game he
+  holds, plus his jacks again, plus side suits whose top card he holds —
+  reaches ``kontra`` plus the declarer's bid multiplier above 2 (a declarer
+  who bid high holds more); never against Null, unless an open (ouvert) hand
+  shows a suit the defender can duck under. Against an open suit game or
+  Grand he doubles when he holds a trump above all of the declarer's (the
+  declarer announced Schwarz). Each further call (x8, x32) needs 2 more.
+* Re (declarer): his own calibrated win probability for the declared game
+  reaches ``re``; a further call (x16) needs half the remaining doubt.
+* Grand hand instead of a Ramsch: the Grand hand estimate reaches ``hand_risk``.
+* Schieberamsch: pick up the skat and push when the hand's danger count
+  (jacks + aces + tens) reaches ``push``; the two cards pushed are the most
+  dangerous allowed (jacks if allowed, then high cards of short suits).
 """
 
 from __future__ import annotations
@@ -16,10 +32,12 @@ import math
 
 import numpy as np
 
-from .._jit import kernel
-from ..gametypes import GRAND, NULL
+from .._jit import kernel, lowest_bit, popcount
+from ..cards import ACES, CARD_POINTS, JACKS, SUIT_MASKS, TENS
+from ..gametypes import BASE_VALUE, GRAND, GROUP_MASK, NULL, POWER, RAMSCH, TRUMPS
 from ..scoring import HAND, OUVERT, base_value, matadors, null_value
 from ..tricks import card_points
+from .cardsel import bit, highest, lowest
 from .handeval import (
     AFTER_PICKUP,
     BEFORE_PICKUP,
@@ -38,6 +56,7 @@ from .handeval import (
 
 # Parameter vector of the heuristic bot (see skatsim.bots registry for the docs).
 P_RISK, P_HAND_RISK, P_GRAND_BIAS, P_NULL_BIAS, P_SUIT_BIAS, P_OUVERT_BIAS, P_WIN_BONUS = range(7)
+P_KONTRA, P_RE, P_PUSH = 7, 8, 9
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate).
 N_CANDIDATES = 7
@@ -151,3 +170,121 @@ def declare(
             best_k, best_ev, best_discard = k, ev, discard
     flags = OUVERT if _CANDIDATE_OUVERT[best_k] else 0
     return _CANDIDATE_GT[best_k], flags, best_discard
+
+
+# --------------------------------------------------------------------------- house rules (RULES.md §6)
+
+_JACKS = np.uint32(JACKS)
+_DANGER = np.uint32(JACKS | ACES | TENS)
+
+
+@kernel
+def _side_tops(gt: int, hand: np.uint32) -> int:
+    """Plain suits of ``gt`` whose top card (the ace; the seven in the reversed game) ``hand`` holds."""
+    n = 0
+    for g in range(4):
+        top = highest(gt, GROUP_MASK[gt, g] & ~TRUMPS[gt])
+        if top >= 0 and hand & bit(top):
+            n += 1
+    return n
+
+
+@kernel
+def _open_kontra(gt: int, hand: np.uint32, open_hand: np.uint32) -> bool:
+    """Against an open hand: a trump above all the declarer's (suit, Grand: he announced Schwarz), or
+    in Null a suit where the defender holds a card below the declarer's lowest."""
+    if gt == NULL:
+        for s in range(4):
+            mine = hand & SUIT_MASKS[s]
+            theirs = open_hand & SUIT_MASKS[s]
+            if mine and theirs and lowest(NULL, mine) < lowest(NULL, theirs):
+                return True
+        return False
+    mine = highest(gt, hand & TRUMPS[gt])
+    theirs = highest(gt, open_hand & TRUMPS[gt])
+    return mine >= 0 and (theirs < 0 or POWER[gt, mine] > POWER[gt, theirs])
+
+
+@kernel
+def kontra(bot: np.ndarray, hand: np.uint32, gt: int, bid: int, open_hand: np.uint32, level: int) -> bool:
+    """Whether a defender holding ``hand`` makes the defenders' call at ``level`` (0 Kontra, 2 beyond Re).
+
+    ``open_hand`` is the declarer's hand when it lies open (ouvert, seen before the call), else 0.
+    """
+    if open_hand:
+        return _open_kontra(gt, hand, open_hand)
+    if gt == NULL:
+        return False
+    count = popcount(hand & TRUMPS[gt]) + popcount(hand & _JACKS) + _side_tops(gt, hand)
+    need = bot[P_KONTRA] + max(0, bid // BASE_VALUE[gt] - 2) + level
+    return count >= need
+
+
+@kernel
+def declared_z(
+    model: np.ndarray, bot: np.ndarray, gt: int, flags: int, hand: np.uint32, skat: np.uint32, seat: int, x: np.ndarray
+) -> float:
+    """Biased log-odds of winning the declared game with the final ``hand`` (``skat``: the discards,
+    or the untouched skat of a hand game); ``x`` is a scratch feature row."""
+    cls = class_of(gt, (flags & OUVERT) != 0)
+    if flags & HAND:
+        row_features(gt, hand, 0.0, seat, x)
+        return logit(model, cls, HAND_GAME, x) + _bias(bot, cls)
+    row_features(gt, hand, float(card_points(skat)), seat, x)
+    return logit(model, cls, AFTER_PICKUP, x) + _bias(bot, cls)
+
+
+@kernel
+def re(
+    model: np.ndarray,
+    bot: np.ndarray,
+    gt: int,
+    flags: int,
+    hand: np.uint32,
+    skat: np.uint32,
+    seat: int,
+    level: int,
+    x: np.ndarray,
+) -> bool:
+    """Whether the declarer answers at ``level`` (1: Re, 3: the call after the defenders' x8)."""
+    need = 1.0 - (1.0 - bot[P_RE]) / (1 << (level // 2))
+    return declared_z(model, bot, gt, flags, hand, skat, seat, x[0]) >= _logit_of(need)
+
+
+@kernel
+def grand_hand_instead(model: np.ndarray, bot: np.ndarray, hand: np.uint32, seat: int, x: np.ndarray) -> bool:
+    """Whether to declare Grand hand instead of playing a Ramsch (``ramsch.grand_hand_instead``)."""
+    return declared_z(model, bot, GRAND, HAND, hand, np.uint32(0), seat, x[0]) >= _logit_of(bot[P_HAND_RISK])
+
+
+@kernel
+def _push_danger(c: int, cards: np.uint32) -> float:
+    """How badly a card takes tricks and points in a Ramsch: jacks first (CJ most), then points and
+    trick power, more in a short suit."""
+    if bit(c) & _JACKS:
+        return 100.0 + c
+    n = popcount(cards & SUIT_MASKS[c // 8] & ~_JACKS)
+    return 4.0 * CARD_POINTS[c] + POWER[RAMSCH, c] - 2.0 * n
+
+
+@kernel
+def push(bot: np.ndarray, hand: np.uint32, skat: np.uint32, jacks_ok: bool) -> np.uint32:
+    """Schieberamsch: the two cards to push after picking up the skat, or 0 to pass it on unseen."""
+    if popcount(hand & _DANGER) < bot[P_PUSH]:
+        return np.uint32(0)
+    cards = hand | skat
+    pushed = np.uint32(0)
+    for _ in range(2):
+        allowed = cards if jacks_ok else cards & ~_JACKS
+        best = -1
+        best_danger = -1e9
+        m = allowed
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint32(1)
+            d = _push_danger(c, cards)
+            if d > best_danger:
+                best, best_danger = c, d
+        pushed |= bit(best)
+        cards &= ~bit(best)
+    return pushed

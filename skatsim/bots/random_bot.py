@@ -2,8 +2,13 @@
 
 Bidding: at each turn pass or go on (bid the next value / hold) with equal
 chance. Declaring: hand or pickup with equal chance, two uniform discards,
-a uniform game type among diamonds, hearts, spades, clubs, Grand and Null,
-no announcements. Play: a uniform legal card.
+a uniform game type among diamonds, hearts, spades, clubs, Grand and Null
+(and the reversed game where the variant allows it), no announcements.
+Play: a uniform legal card. House rules (RULES.md §6): every allowed Kontra,
+Re or further doubling, and a Grand hand instead of a Ramsch, with the small
+fixed chance ``1 / CALL_ONE_IN`` (a uniform choice would double half of all
+games); in Schieberamsch push or pass on unseen with equal chance, pushing
+two uniform cards among those allowed.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import numpy as np
 
 from .._jit import kernel, popcount
 from ..bidding import BID, BIDDER, HOLD, PASS, STAGE, TURN, next_bid
+from ..cards import JACKS
 from ..deal import below, draw
 
 
@@ -48,8 +54,35 @@ def bid_action(state: np.ndarray, rng: np.ndarray) -> int:
     return HOLD
 
 
+#: A house-rule call (Kontra, Re, beyond, Grand hand instead of a Ramsch) is made once in this many chances.
+CALL_ONE_IN = 10
+_JACKS = np.uint32(JACKS)
+#: Game types the random bot declares: the six official ones, then the reversed game (7) when allowed.
+_REVERSED = 7
+
+
 @kernel
-def declare(hand: np.uint32, skat: np.uint32, rng: np.ndarray) -> tuple[int, int, np.uint32]:
+def calls(rng: np.ndarray) -> bool:
+    """A house-rule call with chance ``1 / CALL_ONE_IN``."""
+    return below(rng, CALL_ONE_IN) == 0
+
+
+@kernel
+def push(hand: np.uint32, skat: np.uint32, jacks_ok: bool, rng: np.ndarray) -> np.uint32:
+    """Schieberamsch: with chance 1/2 pick up the skat and push two uniform allowed cards; 0 = pass it on unseen."""
+    if draw(rng) & np.uint64(1):
+        return np.uint32(0)
+    allowed = hand | skat
+    if not jacks_ok:
+        allowed &= ~_JACKS
+    first = uniform_card(allowed, rng)
+    allowed &= ~(np.uint32(1) << np.uint32(first))
+    second = uniform_card(allowed, rng)
+    return (np.uint32(1) << np.uint32(first)) | (np.uint32(1) << np.uint32(second))
+
+
+@kernel
+def declare(hand: np.uint32, skat: np.uint32, rng: np.ndarray, reversed_ok: bool = False) -> tuple[int, int, np.uint32]:
     """Pickup or hand, discards and game type; returns ``(game_type, picked_up, discard_mask)``."""
     picked_up = np.int64(draw(rng) & np.uint64(1))
     discard = skat
@@ -59,4 +92,7 @@ def declare(hand: np.uint32, skat: np.uint32, rng: np.ndarray) -> tuple[int, int
         twelve &= ~(np.uint32(1) << np.uint32(first))
         second = uniform_card(twelve, rng)
         discard = (np.uint32(1) << np.uint32(first)) | (np.uint32(1) << np.uint32(second))
+    if reversed_ok:
+        gt = below(rng, 7)
+        return (_REVERSED if gt == 6 else gt), picked_up, discard
     return below(rng, 6), picked_up, discard
