@@ -123,7 +123,7 @@ class DaskBackend:
         except TimeoutError:
             client.close()
             raise SkatsimError(
-                f"the Dask scheduler at {address} has no workers after {WORKER_TIMEOUT:.0f} s; "
+                f"the Dask scheduler at {address} has no workers after {WORKER_TIMEOUT:g} s; "
                 f"start some with 'dask worker {address}'"
             ) from None
         return client

@@ -63,7 +63,8 @@ def run_sweep(
     ``--scheduler``; ``jobs`` defaults to the number of CPUs (for ``local``,
     and for ``dask`` without a scheduler). ``resume`` completes an
     interrupted sweep (each run folder is resumed, or started if empty).
-    Returns each run's result by folder name, in (variant, bots) order.
+    Returns each run's result by folder name, in (variant, bots) order; the
+    runs share one session, so each result's ``seconds`` is the whole sweep's.
     """
     if scheduler is not None and backend != "dask":
         raise SkatsimError("a scheduler needs backend='dask'")

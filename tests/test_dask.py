@@ -158,6 +158,20 @@ def test_unreachable_scheduler_is_a_one_line_error(
     assert list(out.iterdir()) == []  # checked and created, nothing written: the same command works later
 
 
+def test_scheduler_without_workers_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(dask_backend, "WORKER_TIMEOUT", 0.5)
+    out = tmp_path / "run"
+    with LocalCluster(n_workers=0, dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL) as empty:
+        address = empty.scheduler_address
+        args = ["simulate", VARIANT, "--games", "100", "--out", str(out), "--backend", "dask", "--scheduler", address]
+        code = main(args)
+    _, err = capsys.readouterr()
+    assert_one_line_error(code, err, f"the Dask scheduler at {address} has no workers after 0.5 s", "dask worker")
+    assert list(out.iterdir()) == []
+
+
 def test_without_the_extra_backend_dask_says_what_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
