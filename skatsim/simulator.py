@@ -191,11 +191,14 @@ def _bid(
 
 
 @kernel
-def _limits(kinds: np.ndarray, bot_params: np.ndarray, hands: np.ndarray, limits: np.ndarray, x: np.ndarray) -> None:
+def _limits(
+    kinds: np.ndarray, bot_params: np.ndarray, hands: np.ndarray, limits: np.ndarray, x: np.ndarray, params: np.ndarray
+) -> None:
+    reversed_ok = params[REVERSED_ALLOWED] == 1
     for seat in range(3):
         limits[seat] = 0
         if kinds[seat] == HEURISTIC:
-            limits[seat] = heuristic.bid_limit(MODEL, bot_params[seat], hands[seat], seat, x)
+            limits[seat] = heuristic.bid_limit(MODEL, bot_params[seat], hands[seat], seat, x, reversed_ok)
 
 
 @kernel
@@ -215,7 +218,8 @@ def _declare(
         gt, picked_up, dskat = random_bot.declare(hands[declarer], skat, rng, params[REVERSED_ALLOWED] == 1)
         flags = 0 if picked_up else HAND
     else:
-        gt, flags, dskat = heuristic.declare(MODEL, bot, hands[declarer], skat, declarer, bid, x)
+        reversed_ok = params[REVERSED_ALLOWED] == 1
+        gt, flags, dskat = heuristic.declare(MODEL, bot, hands[declarer], skat, declarer, bid, x, reversed_ok)
     if not flags & HAND:
         hands[declarer] = (hands[declarer] | skat) & ~dskat
     return gt, normalise_flags(gt, flags), dskat
@@ -491,7 +495,7 @@ def play_game(
     log[LOG_ROUND] = ramsch_round
     all_passed = False
     if kind == 0:
-        _limits(kinds, bot_params, hands, limits, feats)
+        _limits(kinds, bot_params, hands, limits, feats, params)
         _bid(kinds, limits, bstate, rng, row, log)
         row[COL_BID] = bstate[bidding.BID]
         all_passed = bstate[bidding.DECLARER] < 0

@@ -14,13 +14,11 @@ from collections.abc import Callable
 from .errors import SkatsimError
 from .variant import LoadedVariant, Variant
 
-#: (rule as named in messages, whether this variant uses it). The kernels already apply
-#: scoring.lost_factor and scoring.lost_hand_factor, Ramsch and Schieberamsch (all_pass, ramsch.*,
-#: schieberamsch.*), Kontra/Re (kontra.*), Bock rounds (bock.*) and Seeger-Fabian lists
-#: (tournament.*), so they are not listed.
-_RULES: tuple[tuple[str, Callable[[Variant], bool]], ...] = (
-    ("reversed_game (Sächsische Spitze)", lambda v: v.reversed_game.enabled),
-)
+#: (rule as named in messages, whether this variant uses it). Empty: the kernels apply every rule
+#: a variant file can set — scoring.*, Ramsch and Schieberamsch (all_pass, ramsch.*, schieberamsch.*),
+#: Kontra/Re (kontra.*), Bock rounds (bock.*), the reversed game (reversed_game.*) and Seeger-Fabian
+#: lists (tournament.*). A key added to the variant model before its kernel comes here.
+_RULES: tuple[tuple[str, Callable[[Variant], bool]], ...] = ()
 
 
 def unimplemented(variant: Variant) -> list[str]:

@@ -553,3 +553,36 @@ def test_lists_do_not_depend_on_how_they_are_split(tmp_path) -> None:  # type: i
         "chunk-000000000144-56.parquet",
     ]
     assert a["list_id"].to_list() == [i // 36 for i in range(200)]
+
+
+def test_reversed_hand_mirrors_onto_grand() -> None:
+    """The heuristic bot judges a reversed-game hand as the Grand of equal trick power: DJ is CJ, the 7
+    an ace, the 8 a ten, the 9 a king, the 10 a queen, the queen a 9, the king an 8, the ace a 7."""
+    from skatsim.bots.handeval import mirror, unmirror
+
+    assert mirror(_mask("DJ HJ SJ CJ")) == _mask("CJ SJ HJ DJ")
+    assert mirror(_mask("S7 S8 S9 ST SQ SK SA")) == _mask("SA ST SK SQ S9 S8 S7")
+    assert mirror(_mask("DJ H7 C8 SA")) == _mask("CJ HA CT S7")
+    for c in range(32):
+        one = np.uint32(1 << c)
+        assert unmirror(mirror(one)) == one
+
+
+def test_heuristic_bot_declares_the_reversed_game_only_where_allowed() -> None:
+    """A hand of jacks from DJ up, sevens and eights: in the reversed game it holds DJ HJ SJ and the top
+    of every suit (with 3: 20 x 5 = 100 hand); under the official rules it is a weak Grand."""
+    from skatsim.bots.handeval import N_FEATURES, N_ROWS, choose_discard
+    from skatsim.bots.model import MODEL
+
+    bot = bot_arrays(("heuristic",) * 3)[1][0]
+    x = np.zeros((N_ROWS, N_FEATURES))
+    hand = _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7")
+    skat = _mask("CA HA")
+    gt, flags, _ = heuristic.declare(MODEL, bot, hand, skat, FH, 18, x, True)
+    assert (gt, flags) == (REVERSED, HAND)
+    assert heuristic.bid_limit(MODEL, bot, hand, FH, x, True) >= 100
+    gt, _, _ = heuristic.declare(MODEL, bot, hand, skat, FH, 18, x, False)
+    assert gt != REVERSED
+    assert heuristic.bid_limit(MODEL, bot, hand, FH, x, False) < 100
+    # after a pickup the reversed declarer banks aces and tens of short suits in the skat
+    assert choose_discard(REVERSED, _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7 CA HT")) == _mask("CA HT")

@@ -71,6 +71,7 @@ BOTS: dict[str, BotSpec] = {
                 "Schieberamsch: pick up the skat and push two cards when the hand holds at least this many "
                 "jacks, aces and tens together",
             ),
+            BotParam("reversed_bias", 0.0, "log-odds added to every reversed-game estimate (> 0 favours it)"),
         ),
     ),
 }

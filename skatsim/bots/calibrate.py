@@ -60,9 +60,11 @@ def calibration_samples(
     x: np.ndarray,
     y: np.ndarray,
     row: np.ndarray,
+    only_class: int = -1,
 ) -> int:
     """Fill up to ``SAMPLES_PER_DEAL`` samples per deal: features ``x``, outcome ``y`` and model
-    ``row``; returns the number of samples (deals that all pass give none)."""
+    ``row``; returns the number of samples (deals that all pass give none). ``only_class`` >= 0
+    plays only that game class's candidates (the auction is always the official one)."""
     params = official_params_kernel()
     bstate = np.zeros(bidding.N_FIELDS, dtype=np.int64)
     limits = np.zeros(3, dtype=np.int64)
@@ -86,6 +88,8 @@ def calibration_samples(
             gt = _CANDIDATE_GT[k]
             ouvert = _CANDIDATE_OUVERT[k] == 1
             cls = class_of(gt, ouvert)
+            if only_class >= 0 and cls != only_class:
+                continue
             for hand in range(2):
                 work[:] = hands
                 if hand:

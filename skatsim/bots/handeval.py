@@ -1,7 +1,9 @@
 """Hand features, discards and the win-probability model of the heuristic bot.
 
 A hand is judged per *game class* — suit game (relative to its trump suit),
-Grand, Null, Null ouvert — by a few features a Skat player counts (trumps,
+Grand, Null, Null ouvert, and the reversed game (Sächsische Spitze, RULES.md §6,
+judged as the Grand its mirror image would be: the cards mapped rank for rank
+onto the Grand order, DJ to CJ, 7 to A, 8 to 10, ...) — by a few features a Skat player counts (trumps,
 jacks, aces, guarded tens, voids, losers; for Null the cards that can be
 caught). A logistic model per class and situation turns the features into
 a win probability. Its coefficients come from self-play
@@ -15,14 +17,14 @@ import math
 import numpy as np
 
 from .._jit import kernel, lowest_bit, popcount
-from ..cards import ACE, JACK, KING, QUEEN, SUIT_MASKS, TEN
-from ..gametypes import BASE_VALUE, GRAND, NULL, POWER, TRUMPS
+from ..cards import ACE, CARD_POINTS, JACK, KING, QUEEN, SUIT_MASKS, TEN
+from ..gametypes import BASE_VALUE, GRAND, NULL, POWER, REVERSED, TRUMPS
 from ..scoring import HAND, OUVERT, matadors, null_value
 from .cardsel import bit, lowest
 
 # Game classes (rows of the model table come in blocks of N_SITUATIONS per class).
-SUIT_CLASS, GRAND_CLASS, NULL_CLASS, NULL_OUVERT_CLASS = range(4)
-N_CLASSES = 4
+SUIT_CLASS, GRAND_CLASS, NULL_CLASS, NULL_OUVERT_CLASS, REVERSED_CLASS = range(5)
+N_CLASSES = 5
 # Situations: judging 10 cards before the skat is seen (to pick it up), to play
 # hand, and after pickup with the final 10 cards and the 2 discards known.
 BEFORE_PICKUP, HAND_GAME, AFTER_PICKUP = range(3)
@@ -73,7 +75,51 @@ def class_of(gt: int, flags_ouvert: bool) -> int:
         return NULL_OUVERT_CLASS if flags_ouvert else NULL_CLASS
     if gt == GRAND:
         return GRAND_CLASS
+    if gt == REVERSED:
+        return REVERSED_CLASS
     return SUIT_CLASS
+
+
+def _mirror_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Per byte of one suit, its plain cards moved to the ranks of equal trick power in Grand
+    (reversed 7 8 9 10 Q K A, highest first, onto Grand A 10 K Q 9 8 7), and back."""
+    reversed_high_first = [0, 1, 2, 3, 5, 6, 7]  # 7 8 9 10 Q K A
+    grand_high_first = [ACE, TEN, KING, QUEEN, 2, 1, 0]  # A 10 K Q 9 8 7
+    forward = np.zeros(256, dtype=np.uint32)
+    back = np.zeros(256, dtype=np.uint32)
+    for b in range(256):
+        for r, g in zip(reversed_high_first, grand_high_first, strict=True):
+            if b >> r & 1:
+                forward[b] |= np.uint32(1 << g)
+            if b >> g & 1:
+                back[b] |= np.uint32(1 << r)
+    return forward, back
+
+
+_MIRROR, _UNMIRROR = _mirror_tables()
+
+
+@kernel
+def _mirrored(cards: np.uint32, table: np.ndarray) -> np.uint32:
+    out = np.uint32(0)
+    for s in range(4):
+        plain = (cards >> np.uint32(8 * s)) & np.uint32(0xEF)  # the suit's byte without its jack
+        out |= table[plain] << np.uint32(8 * s)
+        if cards & bit(s * 8 + JACK):
+            out |= bit((3 - s) * 8 + JACK)  # DJ <-> CJ, HJ <-> SJ
+    return out
+
+
+@kernel
+def mirror(cards: np.uint32) -> np.uint32:
+    """A reversed-game hand as the Grand hand of equal trick power (DJ -> CJ, 7 -> A, 8 -> 10, ...)."""
+    return _mirrored(cards, _MIRROR)
+
+
+@kernel
+def unmirror(cards: np.uint32) -> np.uint32:
+    """Inverse of :func:`mirror`."""
+    return _mirrored(cards, _UNMIRROR)
 
 
 @kernel
@@ -157,9 +203,20 @@ def _null_row(cards: np.uint32, out: np.ndarray) -> None:
     out[6] = high
 
 
-#: Rows of the matrix filled by :func:`candidate_features`: four suit games, Grand, Null.
+#: Rows of the matrix filled by :func:`candidate_features`: four suit games, Grand, Null, reversed.
 NULL_ROW = 5
-N_ROWS = 6
+REVERSED_ROW = 6
+N_ROWS = 7
+
+
+@kernel
+def row_of(gt: int) -> int:
+    """Row of game type ``gt`` in the candidate feature matrix."""
+    if gt == NULL:
+        return NULL_ROW
+    if gt == REVERSED:
+        return REVERSED_ROW
+    return gt
 
 
 @kernel
@@ -171,17 +228,23 @@ def row_features(gt: int, cards: np.uint32, skat_points: float, seat: int, out: 
     out[11] = 1.0 if seat == 0 else 0.0
     if gt == NULL:
         _null_row(cards, out)
+    elif gt == REVERSED:
+        _suit_row(GRAND, mirror(cards), out)
     else:
         _suit_row(gt, cards, out)
 
 
 @kernel
-def candidate_features(cards: np.uint32, skat_points: float, seat: int, x: np.ndarray) -> None:
+def candidate_features(
+    cards: np.uint32, skat_points: float, seat: int, x: np.ndarray, reversed_ok: bool = False
+) -> None:
     """Features of ``cards`` for every game type into ``x[N_ROWS, N_FEATURES]``: rows 0-3 the
-    suit games, 4 Grand, 5 Null."""
+    suit games, 4 Grand, 5 Null, 6 the reversed game (only when ``reversed_ok``)."""
     for row in range(GRAND + 1):
         row_features(row, cards, skat_points, seat, x[row])
     row_features(NULL, cards, skat_points, seat, x[NULL_ROW])
+    if reversed_ok:
+        row_features(REVERSED, cards, skat_points, seat, x[REVERSED_ROW])
 
 
 features = row_features
@@ -270,14 +333,40 @@ def _pick_null_discard(cards: np.uint32) -> int:
 
 
 @kernel
+def _pick_reversed_discard(cards: np.uint32) -> int:
+    """The plain card a reversed-game declarer puts back first; -1 when he holds only jacks.
+
+    Aces and tens are the weakest cards there but carry most points, so the skat banks them:
+    a card scores its points plus ``12 - 4 x (cards left in its suit)``, and the seven (the top
+    of its suit) -50. Ties go to the weaker card.
+    """
+    best = -1
+    best_score = -1e9
+    plain = cards & ~TRUMPS[REVERSED]
+    m = plain
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint32(1)
+        n = popcount(plain & SUIT_MASKS[c // 8])
+        score = CARD_POINTS[c] + 12.0 - 4.0 * n - (50.0 if c % 8 == 0 else 0.0)
+        if score > best_score or (score == best_score and POWER[REVERSED, c] < POWER[REVERSED, best]):
+            best, best_score = c, score
+    return best
+
+
+@kernel
 def choose_discard(gt: int, twelve: np.uint32) -> np.uint32:
     """The two cards a declarer of ``gt`` puts back: keep trumps and aces, make voids, save points;
-    in Null shed the cards that can be caught."""
+    in Null shed the cards that can be caught; in the reversed game bank aces and tens."""
     discard = np.uint32(0)
     cards = twelve
     for _ in range(2):
         if gt == NULL:
             best = _pick_null_discard(cards)
+        elif gt == REVERSED:
+            best = _pick_reversed_discard(cards)
+            if best < 0:
+                best = lowest(gt, cards)
         else:
             best = _pick_suit_discard(gt, cards)
             if best < 0:

@@ -1,6 +1,7 @@
 """The ``heuristic`` bot's bidding and declaring (its card play is :mod:`skatsim.bots.cardplay`).
 
-For every game it could play — four suits, Grand, Null, Null ouvert; hand
+For every game it could play — four suits, Grand, Null, Null ouvert, and the
+reversed game where the variant allows it (``reversed_game.enabled``); hand
 or with the skat — the bot estimates its win probability with the
 calibrated model of :mod:`skatsim.bots.handeval` and reckons the value it
 can bid from its own cards. It bids up to the highest value among the games
@@ -34,7 +35,7 @@ import numpy as np
 
 from .._jit import kernel, lowest_bit, popcount
 from ..cards import ACES, CARD_POINTS, JACKS, SUIT_MASKS, TENS
-from ..gametypes import BASE_VALUE, GRAND, GROUP_MASK, NULL, POWER, RAMSCH, TRUMPS
+from ..gametypes import BASE_VALUE, GRAND, GROUP_MASK, NULL, POWER, RAMSCH, REVERSED, TRUMPS
 from ..scoring import HAND, OUVERT, base_value, matadors, null_value
 from ..tricks import card_points
 from .cardsel import bit, highest, lowest
@@ -45,23 +46,25 @@ from .handeval import (
     HAND_GAME,
     NULL_CLASS,
     NULL_OUVERT_CLASS,
-    NULL_ROW,
+    REVERSED_CLASS,
     bidding_value,
     candidate_features,
     choose_discard,
     class_of,
     logit,
     row_features,
+    row_of,
 )
 
 # Parameter vector of the heuristic bot (see skatsim.bots registry for the docs).
 P_RISK, P_HAND_RISK, P_GRAND_BIAS, P_NULL_BIAS, P_SUIT_BIAS, P_OUVERT_BIAS, P_WIN_BONUS = range(7)
-P_KONTRA, P_RE, P_PUSH = 7, 8, 9
+P_KONTRA, P_RE, P_PUSH, P_REVERSED_BIAS = 7, 8, 9, 10
 
-# Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate).
-N_CANDIDATES = 7
-_CANDIDATE_GT = np.array([0, 1, 2, 3, GRAND, NULL, NULL], dtype=np.int64)
-_CANDIDATE_OUVERT = np.array([0, 0, 0, 0, 0, 0, 1], dtype=np.int64)
+# Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate); the last,
+# the reversed game, only where the variant allows it.
+N_CANDIDATES = 8
+_CANDIDATE_GT = np.array([0, 1, 2, 3, GRAND, NULL, NULL, REVERSED], dtype=np.int64)
+_CANDIDATE_OUVERT = np.array([0, 0, 0, 0, 0, 0, 1, 0], dtype=np.int64)
 
 
 @kernel
@@ -72,6 +75,8 @@ def _bias(bot: np.ndarray, cls: int) -> float:
         return bot[P_NULL_BIAS]
     if cls == GRAND_CLASS:
         return bot[P_GRAND_BIAS]
+    if cls == REVERSED_CLASS:
+        return bot[P_REVERSED_BIAS]
     return bot[P_SUIT_BIAS]
 
 
@@ -86,23 +91,31 @@ def _z(model: np.ndarray, bot: np.ndarray, k: int, situation: int, x: np.ndarray
     """Biased log-odds of candidate ``k`` in ``situation`` from the candidate feature matrix."""
     gt = _CANDIDATE_GT[k]
     cls = class_of(gt, _CANDIDATE_OUVERT[k] == 1)
-    row = NULL_ROW if gt == NULL else gt
-    return logit(model, cls, situation, x[row]) + _bias(bot, cls)
+    return logit(model, cls, situation, x[row_of(gt)]) + _bias(bot, cls)
 
 
 @kernel
-def bid_limit(model: np.ndarray, bot: np.ndarray, cards: np.uint32, seat: int, x: np.ndarray) -> int:
+def _candidates(reversed_ok: bool) -> int:
+    """How many candidates the variant allows: all, or all but the reversed game (the last)."""
+    return N_CANDIDATES if reversed_ok else N_CANDIDATES - 1
+
+
+@kernel
+def bid_limit(
+    model: np.ndarray, bot: np.ndarray, cards: np.uint32, seat: int, x: np.ndarray, reversed_ok: bool = False
+) -> int:
     """Highest value the bot will bid or hold with these 10 cards (0 = pass at once).
 
     A game counts when its win probability with the skat reaches ``risk``; its hand
     version (worth one multiplier more) only when that game counts and the hand
-    probability reaches ``hand_risk``. ``x`` is scratch space of shape ``(N_ROWS, N_FEATURES)``.
+    probability reaches ``hand_risk``. ``x`` is scratch space of shape ``(N_ROWS, N_FEATURES)``;
+    ``reversed_ok``: the variant allows the reversed game.
     """
-    candidate_features(cards, 0.0, seat, x)
+    candidate_features(cards, 0.0, seat, x, reversed_ok)
     z_pickup = _logit_of(bot[P_RISK])
     z_hand = _logit_of(bot[P_HAND_RISK])
     limit = 0
-    for k in range(N_CANDIDATES):
+    for k in range(_candidates(reversed_ok)):
         if _z(model, bot, k, BEFORE_PICKUP, x) < z_pickup:
             continue
         gt = _CANDIDATE_GT[k]
@@ -126,17 +139,26 @@ def _expected(z: float, value: int, bid: int, unit: int, bonus: float) -> float:
 
 @kernel
 def declare(
-    model: np.ndarray, bot: np.ndarray, hand: np.uint32, skat: np.uint32, seat: int, bid: int, x: np.ndarray
+    model: np.ndarray,
+    bot: np.ndarray,
+    hand: np.uint32,
+    skat: np.uint32,
+    seat: int,
+    bid: int,
+    x: np.ndarray,
+    reversed_ok: bool = False,
 ) -> tuple[int, int, np.uint32]:
     """Hand or pickup, discards and declaration: returns ``(game_type, flags, declarer_skat)``.
 
-    ``x`` is scratch space of shape ``(N_ROWS, N_FEATURES)``.
+    ``x`` is scratch space of shape ``(N_ROWS, N_FEATURES)``; ``reversed_ok``: the variant
+    allows the reversed game.
     """
-    candidate_features(hand, 0.0, seat, x)
+    candidate_features(hand, 0.0, seat, x, reversed_ok)
     z_hand = _logit_of(bot[P_HAND_RISK])
     best_k = -1
     best_ev = -1e18
-    for k in range(N_CANDIDATES):
+    n_candidates = _candidates(reversed_ok)
+    for k in range(n_candidates):
         gt = _CANDIDATE_GT[k]
         value = bidding_value(gt, hand, True, _CANDIDATE_OUVERT[k] == 1)
         if value < bid:
@@ -153,13 +175,12 @@ def declare(
     twelve = hand | skat
     best_discard = np.uint32(0)
     discard = np.uint32(0)
-    for k in range(N_CANDIDATES):
+    for k in range(n_candidates):
         gt = _CANDIDATE_GT[k]
         ouvert = _CANDIDATE_OUVERT[k] == 1
         if not (ouvert and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
             discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
-        row = NULL_ROW if gt == NULL else gt
-        row_features(gt, twelve & ~discard, float(card_points(discard)), seat, x[row])
+        row_features(gt, twelve & ~discard, float(card_points(discard)), seat, x[row_of(gt)])
         flags = OUVERT if ouvert else 0
         if gt == NULL:
             value = null_value(flags)
