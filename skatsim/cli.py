@@ -248,6 +248,18 @@ def report_command(runs: tuple[str, ...], out_file: str, level: float, n_boot: i
     click.echo(write_report(list(runs), out_file, level, n_boot).summary())
 
 
+@app.command("bots")
+def bots_command() -> None:
+    """List the bots and every parameter with its default and meaning."""
+    from .bots import BOTS, DEFAULT_BOTS
+
+    for spec in BOTS.values():
+        default = " (default)" if spec.name == DEFAULT_BOTS else ""
+        click.echo(f"{spec.name}{default}: {spec.doc}")
+        for param in spec.params:
+            click.echo(f"  {param.name} = {param.default:g}: {param.doc}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     try:
