@@ -64,7 +64,7 @@ BOTS: dict[str, BotSpec] = {
                 "a defender says Kontra when his trumps of the declared game, plus his jacks again, plus the "
                 "side suits whose top card he holds reach this plus the declarer's bid multiplier above 2",
             ),
-            BotParam("re", 0.93, "the declarer says Re when his calibrated win probability is at least this"),
+            BotParam("re", 0.8, "the declarer says Re when his calibrated win probability is at least this"),
             BotParam(
                 "push",
                 4.0,
