@@ -481,19 +481,20 @@ def _simulate(params: np.ndarray, n: int, seed: int, bots: tuple[str, str, str] 
 
 
 def test_seeded_bock_list() -> None:
-    """A seeded 36-deal list with Bock after an all-pass, a Grand lost or a game worth 100, and a Ramsch
-    round after each Bock round: the multipliers are those of a plain reckoning of the queue from the
-    list's own events; the first event (deal 8) opens deals 9-11, a second one inside them stacks a round."""
+    """A seeded 36-deal list (random bots) with Bock after a game worth 100, a lost Grand or a won Null
+    ouvert hand, and a Ramsch round after each Bock round. Deal 5 triggers (Bock 6-8, Ramsch 9-11); deal
+    16 triggers (Bock 17-19) and deal 18, inside that round, stacks another: Ramsch 20-22, Bock 23-25,
+    Ramsch 26-28; then the queue is empty. The multipliers equal a plain reckoning of the rules from
+    the list's own deals."""
     from skatsim.variant import Variant
 
-    events = ["all_passed", "value_100", "lost_grand"]
+    events = ["value_100", "lost_grand_hand", "won_null_ouvert_hand", "lost_grand"]
     bock_on = {"enabled": True, "events": events, "ramsch_round_after": True, "list_length": 36}
     params = Variant.model_validate({"bock": bock_on}).params()
-    rows = _simulate(params, 36, seed=2)
+    rows = _simulate(params, 36, seed=3, bots=("random",) * 3)
     multipliers = "".join(str(m) for m in rows["bock"])
-    assert multipliers == "111111111222111222111222111222111111"
-    # a plain reckoning: rounds of three deals, each Bock round followed by a Ramsch round
-    queue: list[str] = []
+    assert multipliers == "111111222111111112221112221111111111"
+    queue: list[str] = []  # rounds of three deals: "B" Bock, "R" Ramsch
     expected = []
     for k in range(36):
         kind = queue.pop(0) if queue else "-"
@@ -501,22 +502,27 @@ def test_seeded_bock_list() -> None:
         assert (rows["game_type"][k] == RAMSCH) == (kind == "R")
         if kind == "R":
             assert rows["max_bid_fh"][k] == rows["max_bid_mh"][k] == rows["max_bid_rh"][k] == 0  # not bid
-        gt, won, value = rows["game_type"][k], rows["won"][k], rows["game_value"][k]
-        if gt == -1 or (gt >= 0 and gt != RAMSCH and value >= 100) or (gt == GRAND and not won):
+        gt, won, value = rows["game_type"][k], rows["won"][k] == 1, rows["game_value"][k]
+        null_ouvert_hand = gt == NULL and rows["hand"][k] and rows["ouvert"][k]
+        if rows["declarer"][k] >= 0 and (value >= 100 or (gt == GRAND and not won) or (null_ouvert_hand and won)):
             queue.extend(["B"] * 3 + ["R"] * 3)
     assert "".join(expected) == multipliers
+    in_bock = rows["bock"] == 2
+    assert list(rows["score"][in_bock] % 2) == [0] * int(in_bock.sum())  # every score there counts double
     assert list(rows["list_id"]) == [0] * 36 and list(rows["deal_in_list"]) == list(range(36))
     assert list(rows["dealer"][:4]) == [2, 0, 1, 2]
 
 
 def test_tournament_list_summed_by_hand() -> None:
-    """A seeded 36-deal Seeger-Fabian list: each deal's list points are the declarer's score +50 (won) or
+    """A seeded 36-deal Seeger-Fabian list (random bots): each deal's list points are the declarer's score +50 (won) or
     -50 (lost), +40 to each defender of a lost game, 0 for a passed deal; players keep their places while
-    the deal rotates (player (seat + deal) % 3 sits at a seat), and their list totals are summed here."""
+    the deal rotates (player (seat + deal) % 3 sits at a seat), and their list totals are summed here.
+    The first three deals, all lost by the declarer: player 1 -66 - 50, players 0 and 2 +40; player 1
+    -90 - 50, players 2 and 0 +40; player 2 -70 - 50, players 0 and 1 +40: 120, -216, -40 so far."""
     from skatsim.variant import Variant
 
     params = Variant.model_validate({"tournament": {"enabled": True}}).params()
-    rows = _simulate(params, 36, seed=1)
+    rows = _simulate(params, 36, seed=1, bots=("random",) * 3)
     totals = [0, 0, 0]
     for k in range(36):
         declarer = rows["declarer"][k]
@@ -529,7 +535,9 @@ def test_tournament_list_summed_by_hand() -> None:
         assert [rows[f"list_points_{s}"][k] for s in ("fh", "mh", "rh")] == points, k
         for seat in range(3):
             totals[(seat + k) % 3] += points[seat]
-    assert totals == [772, 552, 1270]
+        if k == 2:
+            assert totals == [120, -216, -40]
+    assert totals == [609, -594, -505]
     assert int(rows["score"].sum()) + 50 * (2 * int(rows["won"].sum()) - int((rows["declarer"] >= 0).sum())) + 40 * (
         2 * int(((rows["declarer"] >= 0) & (rows["won"] == 0)).sum())
     ) == sum(totals)
@@ -586,3 +594,64 @@ def test_heuristic_bot_declares_the_reversed_game_only_where_allowed() -> None:
     assert heuristic.bid_limit(MODEL, bot, hand, FH, x, False) < 100
     # after a pickup the reversed declarer banks aces and tens of short suits in the skat
     assert choose_discard(REVERSED, _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7 CA HT")) == _mask("CA HT")
+
+
+# ---------------------------------------------------------------- the heuristic bot's house-rule habits
+
+
+def _ramsch_state(fh: str, mh: str, rh: str, played: str = "") -> np.ndarray:
+    """A Ramsch in play with these hands, after the cards ``played`` (in order, FH leading)."""
+    from skatsim import play
+
+    state = np.zeros(play.N_FIELDS, dtype=np.int64)
+    hands = np.array([_mask(fh), _mask(mh), _mask(rh)], dtype=np.uint32)
+    rest = (1 << 32) - 1 - int(hands[0] | hands[1] | hands[2])
+    play.new_play(state, RAMSCH, 0, -1, hands, np.uint32(rest))
+    for c in _cards(played):
+        assert play.play_card(state, c) == play.OK
+    return state
+
+
+def _ramsch_choice(state: np.ndarray, durchmarsch: bool = False) -> str:
+    from skatsim import play
+    from skatsim.bots import cardplay
+    from skatsim.cards import iss_name
+
+    return iss_name(cardplay.choose_card(state, int(play.to_move(state)), np.zeros(3, dtype=np.int64), durchmarsch))
+
+
+_FH = "CJ SJ HJ CA CT CK SA ST HA D7"
+_MH = "DJ C9 C8 S9 S8 HK HQ H9 DA DT"
+_RH = "C7 SQ SK S7 HT H8 H7 DK DQ D9"
+
+
+def test_ramsch_play_avoids_points_and_tricks() -> None:
+    """FH leads the cheapest card another can beat (D7, not a master); MH, unable to beat SA, sheds his
+    richest spade... he has only S9 S8, so the higher; RH under SA sheds SK (4 points) onto FH's trick;
+    forced to take a trick as last, a player takes it with the cheapest card (DT, not DA)."""
+    assert _ramsch_choice(_ramsch_state(_FH, _MH, _RH)) == "D7"
+    assert _ramsch_choice(_ramsch_state(_FH, _MH, _RH, "SA")) == "S9"
+    assert _ramsch_choice(_ramsch_state(_FH, _MH, _RH, "SA S8")) == "SK"
+    assert _ramsch_choice(_ramsch_state(_FH, _MH, _RH, "D7")) == "DT"
+
+
+def test_ramsch_play_goes_for_a_durchmarsch_only_when_it_counts() -> None:
+    """FH holds three jacks and masters everywhere but D7: with a Durchmarsch counting he leads CJ."""
+    assert _ramsch_choice(_ramsch_state(_FH, _MH, _RH), durchmarsch=True) == "CJ"
+    assert _ramsch_choice(_ramsch_state(_FH, _MH, _RH), durchmarsch=False) == "D7"
+
+
+def test_heuristic_push_and_grand_hand_instead() -> None:
+    """Push with 4+ jacks, aces and tens: the most dangerous allowed cards (a lone CA, then SA); jacks
+    first when they may be pushed; a hand of sevens to nines passes the skat on unseen."""
+    bot = bot_arrays(("heuristic",) * 3)[1][0]
+    hand, skat = _mask("CJ SJ CA SA HT DT D7 D8 D9 S7"), _mask("H7 H8")
+    assert heuristic.push(bot, hand, skat, False) == _mask("CA SA")
+    assert heuristic.push(bot, hand, skat, True) == _mask("CJ SJ")
+    assert heuristic.push(bot, _mask("D7 D8 D9 S7 S8 S9 H7 H8 H9 C7"), skat, False) == 0
+    from skatsim.bots.handeval import N_FEATURES, N_ROWS
+    from skatsim.bots.model import MODEL
+
+    x = np.zeros((N_ROWS, N_FEATURES))
+    assert heuristic.grand_hand_instead(MODEL, bot, _mask("CA CJ SK SJ HJ H7 DA DK DJ DT"), FH, x)
+    assert not heuristic.grand_hand_instead(MODEL, bot, _mask(_MH), MH, x)
