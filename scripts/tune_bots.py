@@ -43,10 +43,13 @@ def main() -> None:
     names = [p.name for p in spec.params]
     best = np.array([p.default for p in spec.params])
     steps = {"risk": 0.04, "hand_risk": 0.04, "win_bonus": 25.0}
+    skip = {"kontra", "re", "push", "reversed_bias"}  # no effect under the official rules
     best_loss, stats = evaluate(best, args.games, args.seed)
     print(f"start loss {best_loss:.2f}", {k: round(v, 1) for k, v in stats.items()})
     for r in range(args.rounds):
         for k, name in enumerate(names):
+            if name in skip:
+                continue
             step = steps.get(name, 0.3) / (r + 1)
             for direction in (+1, -1):
                 while True:

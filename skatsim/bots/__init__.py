@@ -47,11 +47,11 @@ BOTS: dict[str, BotSpec] = {
         "club-player habits: calibrated hand evaluation for bidding and declaring, rule-based card play",
         (
             BotParam("risk", 0.613, "bid a game played with the skat when its win probability is at least this"),
-            BotParam("hand_risk", 0.853, "play (and bid) a hand game when its win probability is at least this"),
-            BotParam("grand_bias", -0.3, "log-odds added to every Grand estimate (> 0 favours Grand)"),
+            BotParam("hand_risk", 0.893, "play (and bid) a hand game when its win probability is at least this"),
+            BotParam("grand_bias", -0.1, "log-odds added to every Grand estimate (> 0 favours Grand)"),
             BotParam("null_bias", 0.1, "log-odds added to every Null estimate (> 0 favours Null)"),
             BotParam("suit_bias", 0.0, "log-odds added to every suit-game estimate (> 0 favours suit games)"),
-            BotParam("ouvert_bias", -0.8, "log-odds added to Null ouvert estimates on top of null_bias"),
+            BotParam("ouvert_bias", -2.15, "log-odds added to Null ouvert estimates on top of null_bias"),
             BotParam(
                 "win_bonus",
                 16.5,
@@ -72,6 +72,12 @@ BOTS: dict[str, BotSpec] = {
                 "jacks, aces and tens together",
             ),
             BotParam("reversed_bias", 0.0, "log-odds added to every reversed-game estimate (> 0 favours it)"),
+            BotParam(
+                "grand_bid_bias",
+                -1.0,
+                "log-odds added to Grand estimates when deciding how high to bid (< 0: bid up to a Grand's "
+                "value only with a safer hand, so fewer auctions end in a Grand the hand cannot carry)",
+            ),
         ),
     ),
 }

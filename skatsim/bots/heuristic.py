@@ -58,7 +58,7 @@ from .handeval import (
 
 # Parameter vector of the heuristic bot (see skatsim.bots registry for the docs).
 P_RISK, P_HAND_RISK, P_GRAND_BIAS, P_NULL_BIAS, P_SUIT_BIAS, P_OUVERT_BIAS, P_WIN_BONUS = range(7)
-P_KONTRA, P_RE, P_PUSH, P_REVERSED_BIAS = 7, 8, 9, 10
+P_KONTRA, P_RE, P_PUSH, P_REVERSED_BIAS, P_GRAND_BID_BIAS = 7, 8, 9, 10, 11
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate); the last,
 # the reversed game, only where the variant allows it.
@@ -108,21 +108,23 @@ def bid_limit(
 
     A game counts when its win probability with the skat reaches ``risk``; its hand
     version (worth one multiplier more) only when that game counts and the hand
-    probability reaches ``hand_risk``. ``x`` is scratch space of shape ``(N_ROWS, N_FEATURES)``;
-    ``reversed_ok``: the variant allows the reversed game.
+    probability reaches ``hand_risk``. Grand estimates are shifted by ``grand_bid_bias``.
+    ``x`` is scratch space of shape ``(N_ROWS, N_FEATURES)``; ``reversed_ok``: the variant
+    allows the reversed game.
     """
     candidate_features(cards, 0.0, seat, x, reversed_ok)
     z_pickup = _logit_of(bot[P_RISK])
     z_hand = _logit_of(bot[P_HAND_RISK])
     limit = 0
     for k in range(_candidates(reversed_ok)):
-        if _z(model, bot, k, BEFORE_PICKUP, x) < z_pickup:
-            continue
         gt = _CANDIDATE_GT[k]
+        caution = bot[P_GRAND_BID_BIAS] if gt == GRAND else 0.0
+        if _z(model, bot, k, BEFORE_PICKUP, x) + caution < z_pickup:
+            continue
         ouvert = _CANDIDATE_OUVERT[k] == 1
         limit = max(limit, bidding_value(gt, cards, False, ouvert))
         value = bidding_value(gt, cards, True, ouvert)
-        if value > limit and _z(model, bot, k, HAND_GAME, x) >= z_hand:
+        if value > limit and _z(model, bot, k, HAND_GAME, x) + caution >= z_hand:
             limit = value
     return limit
 
