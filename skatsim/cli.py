@@ -16,6 +16,8 @@ from .bots import DEFAULT_BOTS
 from .errors import SkatsimError
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .record import Evaluation, GameRecord
 
 
@@ -59,7 +61,8 @@ def replay_command(
     from .gameview import render_game
 
     record, recorded, title = _replay_source(table, row, iss_file, line, game_id)
-    click.echo(render_game(record, _replayed(record), title=title, recorded=recorded))
+    params = _run_params(table) if table is not None else None
+    click.echo(render_game(record, _replayed(record, params), title=title, recorded=recorded))
 
 
 def _replay_source(
@@ -88,12 +91,28 @@ def _iss_title(values: dict[str, object]) -> str:
     return f": ISS game {values['iss_id']}, {values.get('iss_date')}, players {values.get('iss_players')}"
 
 
-def _replayed(record: GameRecord) -> Evaluation:
-    """Replay a record under the official rules; a rejected step is a one-line error."""
+def _run_params(table: Path) -> np.ndarray | None:
+    """The compiled variant of the simulation run a chunk file belongs to (its ``manifest.json``
+    beside it), so house-rule games replay under their rules; None for other tables."""
+    import numpy as np
+
+    from .runner import read_manifest
+
+    try:
+        manifest = read_manifest(str(table.parent))
+    except SkatsimError:
+        return None
+    if manifest is None or manifest.params is None:
+        return None
+    return np.array(manifest.params, dtype=np.int64)
+
+
+def _replayed(record: GameRecord, params: np.ndarray | None = None) -> Evaluation:
+    """Replay a record under ``params`` (the official rules by default); a rejected step is a one-line error."""
     from .record import ReplayError, replay
 
     try:
-        return replay(record)
+        return replay(record, params)
     except ReplayError as exc:
         raise SkatsimError(f"cannot replay this game: {exc}") from None
 

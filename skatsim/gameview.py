@@ -13,6 +13,7 @@ from __future__ import annotations
 from .bidding import HOLD, PASS
 from .cards import display_name, format_cards
 from .iss import SEAT_NAMES, compare
+from .kontra import LEVEL_NAMES
 from .record import Evaluation, GameRecord
 
 END_WORDS = {"claim": "claims the rest", "resign": "resigns", "timeout": "times out", "left": "leaves the table"}
@@ -25,9 +26,16 @@ def render_game(
     lines = [title] if title else []
     lines += _deal(record)
     lines.append(_bidding(record, evaluation))
-    if record.game_type is not None and evaluation.declarer is not None:
+    if evaluation.game_type == "ramsch":
+        lines += _pushes(record)
+        lines += _tricks(record, evaluation)
+    elif record.game_type is not None and evaluation.declarer is not None:
+        if record.grand_hand_instead is not None:
+            lines.append(f"Instead of a Ramsch: {SEAT_NAMES[record.grand_hand_instead]} declares Grand hand")
         lines.append(_skat(record, evaluation.declarer))
         lines.append(_declaration(evaluation))
+        if record.kontra:
+            lines.append(_kontra(record))
         lines += _tricks(record, evaluation)
     if record.end is not None:
         lines.append(_end(record, evaluation))
@@ -87,6 +95,23 @@ def _played(leader: int, cards: tuple[int, ...] | list[int]) -> str:
     return "  ".join(f"{SEAT_NAMES[(leader + k) % 3]} {display_name(c):<3}" for k, c in enumerate(cards))
 
 
+def _pushes(record: GameRecord) -> list[str]:
+    """Schieberamsch: who pushed which two cards, who passed the skat on unseen."""
+    if not record.pushes:
+        return ["Ramsch: nobody declares; the skat stays untouched"]
+    words = [
+        f"{SEAT_NAMES[s]} pushes {_cards(pair)}" if pair else f"{SEAT_NAMES[s]} passes on unseen"
+        for s, pair in enumerate(record.pushes)
+    ]
+    return ["Schieberamsch: " + ", ".join(words)]
+
+
+def _kontra(record: GameRecord) -> str:
+    names = [LEVEL_NAMES[min(k + 1, len(LEVEL_NAMES) - 1)] for k in range(len(record.kontra))]
+    calls = [f"{SEAT_NAMES[seat]} {name}" for seat, name in zip(record.kontra, names, strict=True)]
+    return "Doubling: " + ", ".join(calls) + f" (x{2 ** len(record.kontra)})"
+
+
 def _tricks(record: GameRecord, evaluation: Evaluation) -> list[str]:
     lines = ["Tricks"]
     for n, trick in enumerate(evaluation.tricks, start=1):
@@ -128,13 +153,29 @@ def _result(evaluation: Evaluation) -> str:
         return "Result: all passed, no game"
     if evaluation.game_type == "aborted":
         return "Result: aborted before a declaration, no score"
+    bock = f" (Bock x{evaluation.bock})" if evaluation.bock > 1 else ""
+    if evaluation.game_type == "ramsch":
+        return _ramsch_result(evaluation) + bock
     outcome = "won" if evaluation.won else "lost"
     overbid = " (overbid)" if evaluation.overbid else ""
     return (
         f"Result: {outcome}{overbid}: {_matadors(evaluation.matadors)}, {evaluation.declarer_points} card points, "
         f"{evaluation.declarer_tricks} tricks, {_levels(evaluation.schneider, evaluation.schwarz)}; "
-        f"value {evaluation.game_value}, score {evaluation.score:+d}"
+        f"value {evaluation.game_value}, score {evaluation.score:+d}{bock}"
     )
+
+
+def _ramsch_result(evaluation: Evaluation) -> str:
+    points = (evaluation.ramsch_points_fh, evaluation.ramsch_points_mh, evaluation.ramsch_points_rh)
+    scores = (evaluation.score_fh, evaluation.score_mh, evaluation.score_rh)
+    counted = ", ".join(f"{SEAT_NAMES[s]} {points[s]}" for s in range(3))
+    scored = ", ".join(f"{SEAT_NAMES[s]} {scores[s]:+d}" for s in range(3))
+    extras = [f"{evaluation.jungfrau_count} Jungfrau"]
+    if evaluation.durchmarsch:
+        extras.append("Durchmarsch")
+    if evaluation.schiebe_count is not None:
+        extras.append(f"{evaluation.schiebe_count} pushes")
+    return f"Result: Ramsch, card points {counted} ({', '.join(extras)}); scores {scored}"
 
 
 def _recorded(evaluation: Evaluation, recorded: dict[str, object]) -> list[str]:

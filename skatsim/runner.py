@@ -283,6 +283,9 @@ class RunManifest(BaseModel):
     created: str
     updated: str
     finished: str | None = None
+    #: The compiled variant (:meth:`skatsim.variant.Variant.params`), so a recorded game can be
+    #: replayed under its rules (``skatsim replay``); absent in manifests written before it existed.
+    params: list[int] | None = None
 
 
 def _now() -> str:
@@ -497,6 +500,7 @@ def _new_manifest(
         chunks_done=[],
         created=now,
         updated=now,
+        params=[int(p) for p in loaded.variant.params()],
     )
 
 

@@ -655,3 +655,24 @@ def test_heuristic_push_and_grand_hand_instead() -> None:
     x = np.zeros((N_ROWS, N_FEATURES))
     assert heuristic.grand_hand_instead(MODEL, bot, _mask("CA CJ SK SJ HJ H7 DA DK DJ DT"), FH, x)
     assert not heuristic.grand_hand_instead(MODEL, bot, _mask(_MH), MH, x)
+
+
+def test_replay_command_uses_the_runs_rules(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`skatsim replay` on a chunk of a house-rule run replays under that run's variant (its manifest)."""
+    from pathlib import Path
+
+    import polars as pl
+
+    from skatsim.cli import main
+    from skatsim.runner import run_simulation
+
+    variant = str(Path(__file__).resolve().parents[1] / "variants" / "pub.yaml")
+    run_simulation(variant, 72, 3, str(tmp_path / "run"), bots="heuristic", progress=False, record_play=True)
+    [chunk] = sorted((tmp_path / "run").glob("chunk-*.parquet"))
+    frame = pl.read_parquet(chunk).with_row_index()
+    ramsch_row = frame.filter(pl.col("game_type") == "ramsch")["index"][0]
+    assert main(["replay", str(chunk), "--row", str(ramsch_row)]) in (0, None)
+    out = capsys.readouterr().out
+    row = frame.row(ramsch_row, named=True)
+    scores = ", ".join(f"{seat} {row[f'score_{s}']:+d}" for seat, s in (("FH", "fh"), ("MH", "mh"), ("RH", "rh")))
+    assert f"scores {scores}" in out and "Result: Ramsch, card points" in out
