@@ -43,7 +43,9 @@ def legal_moves(gt: int, hand: np.uint32, led: int) -> np.uint32:
 
 
 @kernel
-def _strength(gt: int, c: int, led_group: int) -> int:
+def strength(gt: int, c: int, led_group: int) -> int:
+    """Trick strength of card ``c`` in a trick led in ``led_group``: trumps above the led
+    group's cards above every other card (RULES.md §4)."""
     p = POWER[gt, c]
     if p < TRUMP_POWER and GROUP[gt, c] == led_group:
         p += LED_BONUS
@@ -55,10 +57,10 @@ def trick_winner(gt: int, c0: int, c1: int, c2: int) -> int:
     """Position (0, 1, 2 from the leader) of the card that wins the trick (RULES.md §4)."""
     g = GROUP[gt, c0]
     best = 0
-    top = _strength(gt, c0, g)
-    s1 = _strength(gt, c1, g)
+    top = strength(gt, c0, g)
+    s1 = strength(gt, c1, g)
     if s1 > top:
         best, top = 1, s1
-    if _strength(gt, c2, g) > top:
+    if strength(gt, c2, g) > top:
         best = 2
     return best

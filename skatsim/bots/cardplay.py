@@ -42,7 +42,8 @@ from ..play import (
     legal_now,
 )
 from ..scoring import OUVERT
-from .cardsel import above, beaters, bit, cheapest, highest, is_master, lowest, richest, strength
+from ..tricks import strength
+from .cardsel import above, beaters, bit, cheapest, highest, is_master, lowest, richest
 
 _ALL = np.uint32(0xFFFFFFFF)
 

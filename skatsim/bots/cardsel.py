@@ -9,13 +9,11 @@ from ..cards import ACES, JACK, JACKS, KINGS, QUEENS, TENS
 from ..gametypes import (
     ABOVE,
     GROUP,
-    LED_BONUS,
     N_GAME_TYPES,
     NULL,
     POWER,
     REVERSED,
     TRUMP_GROUP,
-    TRUMP_POWER,
     TRUMPS,
 )
 
@@ -130,15 +128,6 @@ def richest(gt: int, mask: np.uint32) -> int:
         if cls:
             return lowest(gt, cls)
     return -1
-
-
-@kernel
-def strength(gt: int, c: int, led_group: int) -> int:
-    """Trick strength of a card against a led group (as in :func:`skatsim.tricks.trick_winner`)."""
-    p = POWER[gt, c]
-    if p < TRUMP_POWER and GROUP[gt, c] == led_group:
-        p += LED_BONUS
-    return p
 
 
 @kernel
