@@ -128,7 +128,11 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> Evaluatio
 )
 @click.option("--resume", is_flag=True, help="Complete the interrupted run in --out (same settings).")
 @click.option("--record-play", is_flag=True, help="Also store every game's actions (a 'record' column, for replay).")
-@click.option("--chunk-size", type=click.IntRange(min=1), help="Games per Parquet file (never changes the rows).")
+@click.option(
+    "--chunk-size",
+    type=click.IntRange(min=1),
+    help="Games per Parquet file (never changes the rows); rounded up to whole lists when the variant plays lists.",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar (the summary line is still printed).")
 @click.option(
     "--backend",
