@@ -100,17 +100,24 @@ def deal_into(seed: np.uint64, index: np.uint64, hands: np.ndarray, deck: np.nda
 
 
 @kernel
+def _spread(mask: np.uint32) -> np.uint64:
+    """Move bit ``c`` of a 32-bit mask to bit ``2c`` of a 64-bit word (bit interleaving)."""
+    x = np.uint64(mask)
+    x = (x | (x << np.uint64(16))) & np.uint64(0x0000FFFF0000FFFF)
+    x = (x | (x << np.uint64(8))) & np.uint64(0x00FF00FF00FF00FF)
+    x = (x | (x << np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    x = (x | (x << np.uint64(2))) & np.uint64(0x3333333333333333)
+    x = (x | (x << np.uint64(1))) & np.uint64(0x5555555555555555)
+    return x
+
+
+@kernel
 def pack_deal(hands: np.ndarray, skat: np.uint32) -> np.int64:
-    """Pack a deal as 32 two-bit owner codes in one int64."""
-    packed = np.uint64(0)
-    for c in range(32):
-        bit = np.uint32(1) << np.uint32(c)
-        owner = SKAT_OWNER
-        for seat in range(3):
-            if hands[seat] & bit:
-                owner = seat
-        packed |= np.uint64(owner) << np.uint64(2 * c)
-    return np.int64(packed)
+    """Pack a deal as 32 two-bit owner codes in one int64 (0 FH, 1 MH, 2 RH, 3 skat: the low bit
+    of a code marks middlehand or skat, the high bit rearhand or skat)."""
+    low = _spread(np.uint32(hands[1]) | skat)
+    high = _spread(np.uint32(hands[2]) | skat)
+    return np.int64(low | (high << np.uint64(1)))
 
 
 @kernel

@@ -232,6 +232,7 @@ def play_out(
     """Play the cards to the end, each seat's bot choosing; cards go to ``log[LOG_CARDS:]``.
     ``durchmarsch`` tells Ramsch players whether a Durchmarsch counts."""
     voids[:] = 0
+    watched = kinds[0] != RANDOM or kinds[1] != RANDOM or kinds[2] != RANDOM  # only bots that reason read voids
     n = 0
     while not state[play.OVER]:
         seat = play.to_move(state)
@@ -239,7 +240,8 @@ def play_out(
             c = random_bot.uniform_card(play.legal_now(state), rng)
         else:
             c = cardplay.choose_card(state, seat, voids, durchmarsch)
-        cardplay.note_voids(state, seat, c, voids)
+        if watched:
+            cardplay.note_voids(state, seat, c, voids)
         play.apply_card(state, seat, c)
         log[LOG_CARDS + n] = c
         n += 1
