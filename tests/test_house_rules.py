@@ -16,11 +16,14 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from handmade import cards as _cards
+from handmade import deal as _deal
+from handmade import mask as _mask
+from handmade import tricks as _tricks
 
 from skatsim import bock, kontra, ramsch, rules
 from skatsim.bidding import HOLD, PASS
 from skatsim.bots import bot_arrays, heuristic
-from skatsim.cards import parse_card, to_mask
 from skatsim.gametypes import GRAND, NULL, RAMSCH, REVERSED
 from skatsim.record import Evaluation, GameRecord, ReplayError, replay
 from skatsim.scoring import HAND, OUVERT, list_points
@@ -28,24 +31,6 @@ from skatsim.scoring import HAND, OUVERT, list_points
 FH, MH, RH = 0, 1, 2
 
 # ---------------------------------------------------------------- helpers
-
-
-def _cards(text: str) -> tuple[int, ...]:
-    return tuple(parse_card(t) for t in text.split())
-
-
-def _mask(text: str) -> np.uint32:
-    return np.uint32(to_mask(_cards(text)))
-
-
-def _deal(fh: str, mh: str, rh: str, skat: str) -> tuple[int, ...]:
-    deal = _cards(fh) + _cards(mh) + _cards(rh) + _cards(skat)
-    assert sorted(deal) == list(range(32)), "a hand-made deal must hold every card once"
-    return deal
-
-
-def _tricks(*tricks: str) -> tuple[int, ...]:
-    return tuple(c for trick in tricks for c in _cards(trick))
 
 
 def _params(**changes: int) -> np.ndarray:

@@ -16,10 +16,14 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from handmade import cards as _cards
+from handmade import deal as _deal
+from handmade import mask as _mask
+from handmade import tricks as _tricks
 
 from skatsim import bidding, declaration, rules
 from skatsim.bidding import BID_VALUES, HOLD, PASS
-from skatsim.cards import CARD_POINTS, parse_card, to_mask
+from skatsim.cards import CARD_POINTS, parse_card
 from skatsim.gametypes import CLUBS_GAME, DIAMONDS_GAME, GRAND, HEARTS_GAME, NULL, RAMSCH, REVERSED, SPADES_GAME
 from skatsim.record import Evaluation, GameRecord, ReplayError, replay
 from skatsim.scoring import (
@@ -38,28 +42,6 @@ from skatsim.tricks import legal_moves, trick_winner
 FH, MH, RH = 0, 1, 2
 
 # ---------------------------------------------------------------- helpers
-
-
-def _cards(text: str) -> tuple[int, ...]:
-    """Card ints of space-separated ISS names."""
-    return tuple(parse_card(t) for t in text.split())
-
-
-def _mask(text: str) -> np.uint32:
-    """Card mask of space-separated ISS names."""
-    return np.uint32(to_mask(_cards(text)))
-
-
-def _deal(fh: str, mh: str, rh: str, skat: str) -> tuple[int, ...]:
-    """The 32-card deal of a record: FH's 10, MH's 10, RH's 10, the skat."""
-    deal = _cards(fh) + _cards(mh) + _cards(rh) + _cards(skat)
-    assert sorted(deal) == list(range(32)), "a hand-made deal must hold every card once"
-    return deal
-
-
-def _tricks(*tricks: str) -> tuple[int, ...]:
-    """Cards in playing order from tricks written as ``"CJ HJ DJ"`` (leader first)."""
-    return tuple(c for trick in tricks for c in _cards(trick))
 
 
 def _fh_declares(bid: int) -> tuple[tuple[int, int], ...]:

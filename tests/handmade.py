@@ -1,0 +1,29 @@
+"""Helpers for hand-made deals in tests: cards, masks, deals and tricks written in ISS notation."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from skatsim.cards import parse_card, to_mask
+
+
+def cards(text: str) -> tuple[int, ...]:
+    """Card ints of space-separated ISS names."""
+    return tuple(parse_card(t) for t in text.split())
+
+
+def mask(text: str) -> np.uint32:
+    """Card mask of space-separated ISS names."""
+    return np.uint32(to_mask(cards(text)))
+
+
+def deal(fh: str, mh: str, rh: str, skat: str) -> tuple[int, ...]:
+    """The 32-card deal of a record: FH's 10, MH's 10, RH's 10, the skat."""
+    dealt = cards(fh) + cards(mh) + cards(rh) + cards(skat)
+    assert sorted(dealt) == list(range(32)), "a hand-made deal must hold every card once"
+    return dealt
+
+
+def tricks(*written: str) -> tuple[int, ...]:
+    """Cards in playing order from tricks written as ``"CJ HJ DJ"`` (leader first)."""
+    return tuple(c for trick in written for c in cards(trick))
