@@ -28,6 +28,7 @@ from .bots import HEURISTIC, RANDOM, cardplay, heuristic, random_bot
 from .bots.handeval import N_FEATURES, N_ROWS
 from .bots.model import MODEL
 from .cards import from_mask
+from .columns import EVALUATION_COLUMNS
 from .deal import STREAM_BOTS, deal_into, pack_deal, stream_key, unpack_deal
 from .declaration import normalise_flags
 from .errors import SkatsimError
@@ -66,25 +67,7 @@ from .scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED, list_
 COLUMNS = (
     "game_id",
     "deal",
-    "game_type",
-    "declarer",
-    "bid",
-    "hand",
-    "ouvert",
-    "schneider_announced",
-    "schwarz_announced",
-    "matadors",
-    "declarer_points",
-    "declarer_tricks",
-    "schneider",
-    "schwarz",
-    "overbid",
-    "won",
-    "game_value",
-    "score",
-    "score_fh",
-    "score_mh",
-    "score_rh",
+    *EVALUATION_COLUMNS,  # game_type ... score_rh, in their documented order
     "skat_discard",
     "max_bid_fh",
     "max_bid_mh",

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from skatsim.bots import bot_arrays
-from skatsim.columns import rule_column_names
+from skatsim.columns import EVALUATION_COLUMNS, rule_column_names
 from skatsim.frames import block_frame
 from skatsim.record import GameRecord, replay
 from skatsim.rules import LIST_LENGTH, official_params
@@ -22,26 +22,7 @@ VARIANTS = sorted((Path(__file__).resolve().parents[1] / "variants").glob("*.yam
 
 COL = {name: k for k, name in enumerate(COLUMNS)}
 NO_LOG = np.zeros((0, LOG_WIDTH), dtype=np.int16)
-EVALUATED = (
-    "declarer",
-    "bid",
-    "hand",
-    "ouvert",
-    "schneider_announced",
-    "schwarz_announced",
-    "matadors",
-    "declarer_points",
-    "declarer_tricks",
-    "schneider",
-    "schwarz",
-    "overbid",
-    "won",
-    "game_value",
-    "score",
-    "score_fh",
-    "score_mh",
-    "score_rh",
-)
+EVALUATED = tuple(EVALUATION_COLUMNS)[1:]  # every evaluation column but game_type
 
 
 def simulate(bots: tuple[str, str, str], n: int, seed: int = 11, first: int = 0, log: bool = False):
