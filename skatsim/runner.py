@@ -467,13 +467,18 @@ class RunResult:
         )
 
 
-def _check_numbers(games: int, seed: int, jobs: int, chunk_size: int | None) -> None:
+def check_run_numbers(games: int, seed: int, jobs: int) -> None:
+    """The numbers every simulating command takes, checked at the edge with what is allowed."""
     if not 1 <= games <= MAX_GAMES:
         raise SkatsimError(f"--games must be between 1 and {MAX_GAMES:,}, got {games}")
     if not 0 <= seed <= MAX_SEED:
         raise SkatsimError(f"--seed must be between 0 and 2**64 - 1, got {seed}")
     if jobs < 1:
         raise SkatsimError(f"--jobs must be at least 1, got {jobs}")
+
+
+def _check_numbers(games: int, seed: int, jobs: int, chunk_size: int | None) -> None:
+    check_run_numbers(games, seed, jobs)
     if chunk_size is not None and not 1 <= chunk_size <= MAX_CHUNK:
         raise SkatsimError(f"--chunk-size must be between 1 and {MAX_CHUNK:,}, got {chunk_size}")
 

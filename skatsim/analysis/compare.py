@@ -30,7 +30,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from .. import __version__
 from ..bots import DEFAULT_BOTS, parse_bots
 from ..errors import SkatsimError
-from ..runner import MAX_GAMES, MAX_SEED, simulate_frame, warm_up
+from ..runner import check_run_numbers, simulate_frame, warm_up
 from ..support import check_supported
 from ..variant import load_variant
 from .intervals import LEVEL, N_BOOT
@@ -121,12 +121,7 @@ def summarise(
 
 
 def _check(games: int, seed: int, jobs: int, level: float, n_boot: int) -> None:
-    if not 1 <= games <= MAX_GAMES:
-        raise SkatsimError(f"--games must be between 1 and {MAX_GAMES:,}, got {games}")
-    if not 0 <= seed <= MAX_SEED:
-        raise SkatsimError(f"--seed must be between 0 and 2**64 - 1, got {seed}")
-    if jobs < 1:
-        raise SkatsimError(f"--jobs must be at least 1, got {jobs}")
+    check_run_numbers(games, seed, jobs)
     if not 0.5 <= level < 1.0:
         raise SkatsimError(f"--level must be at least 0.5 and below 1 (e.g. 0.95), got {level}")
     if n_boot < 10:
