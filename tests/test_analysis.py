@@ -492,3 +492,23 @@ def test_report_of_two_paired_runs(tmp_path: Path) -> None:
     pngs = sorted((tmp_path / "out" / "r_files").glob("*.png"))
     assert len(pngs) == result.figures
     assert md.count("](r_files/figure-") == result.figures
+
+
+def test_list_totals_follow_players_round_the_table() -> None:
+    from skatsim.analysis.tables import list_totals
+
+    # one list of three deals: forehand scores 10, 20, 40 in deals 0, 1, 2 (players 0, 1, 2 in turn),
+    # rearhand loses 5 in deal 1 (player (2 + 1) % 3 = 0)
+    lf = pl.LazyFrame(
+        {
+            "source": ["run"] * 3,
+            "game_id": [0, 1, 2],
+            "list_id": [0, 0, 0],
+            "deal_in_list": [0, 1, 2],
+            "score_fh": [10, 20, 40],
+            "score_mh": [0, 0, 0],
+            "score_rh": [0, -5, 0],
+        }
+    )
+    totals = dict(list_totals(lf).select("seat", "total").iter_rows())
+    assert totals == {"player 0": 5, "player 1": 20, "player 2": 40}

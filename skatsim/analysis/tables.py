@@ -220,24 +220,41 @@ def list_totals(lf: pl.LazyFrame) -> pl.DataFrame:
     Lists are ``list_id`` where that column exists, else blocks of 36
     consecutive ``game_id`` (incomplete blocks dropped). The points summed are
     ``list_points_*`` where they exist (tournament scoring), else ``score_*``.
+    In a simulated list (``deal_in_list`` exists) the deal rotates, so the totals
+    are the players' (``seat`` reads ``player 0`` .. ``player 2``, numbered as in
+    docs/schema.md: player ``(s + k) % 3`` sits at seat ``s`` in deal ``k``).
     """
     names = columns(lf)
     has_list_points = {f"list_points_{s}" for s in SEATS} <= names
     block = pl.col("game_id") // LIST_LENGTH
     list_key = pl.coalesce(pl.col("list_id"), block) if "list_id" in names else block
     lf = lf.with_columns(list_key.alias("list"))
-    exprs = []
+    seat_points = []
     for seat in SEATS:
         points = pl.col(f"score_{seat}")
         if has_list_points:
             points = pl.coalesce(pl.col(f"list_points_{seat}"), points)
-        exprs.append(points.sum().alias(seat))
+        seat_points.append(points.fill_null(0))
+    rotating = "deal_in_list" in names
+    if rotating:
+        k = pl.col("deal_in_list") % 3
+        exprs = [
+            pl.sum_horizontal(
+                pl.when((s + k) % 3 == player).then(points).otherwise(0) for s, points in enumerate(seat_points)
+            )
+            .sum()
+            .alias(SEATS[player])
+            for player in range(3)
+        ]
+    else:
+        exprs = [points.sum().alias(seat) for seat, points in zip(SEATS, seat_points, strict=True)]
     measure = pl.col("list_points_fh").is_not_null().any() if has_list_points else pl.lit(False)
     grouped = lf.group_by(["source", "list"]).agg(*exprs, pl.len().alias("_deals"), measure.alias("_lp"))
     if "list_id" not in names:
         grouped = grouped.filter(pl.col("_deals") == LIST_LENGTH)
     long = grouped.unpivot(list(SEATS), index=["source", "list", "_lp"], variable_name="seat", value_name="total")
-    label = pl.col("seat").replace_strict(dict(zip(SEATS, SEAT_LABELS, strict=True)), return_dtype=pl.String)
+    labels = [f"player {p}" for p in range(3)] if rotating else SEAT_LABELS
+    label = pl.col("seat").replace_strict(dict(zip(SEATS, labels, strict=True)), return_dtype=pl.String)
     kind = pl.when(pl.col("_lp")).then(pl.lit("list_points")).otherwise(pl.lit("score"))
     out = long.with_columns(label.alias("seat"), kind.alias("measure")).select(
         "source", "list", "seat", "measure", "total"
