@@ -1005,3 +1005,24 @@ def test_card_points_total_120() -> None:
     assert int(CARD_POINTS.sum()) == 120
     hearts = [int(CARD_POINTS[parse_card(c)]) for c in ("HA", "HT", "HK", "HQ", "HJ", "H9", "H8", "H7")]
     assert hearts == [11, 10, 4, 3, 2, 0, 0, 0]
+
+
+def test_null_claimed_by_the_declarer_is_won_without_further_tricks() -> None:
+    """A Null declarer who claims the rest (ISS ``SC``) takes no more tricks: he wins
+    (docs/decisions.md, "Games that stop early"); the rest must not be handed to him."""
+    from skatsim.record import EarlyEnd
+
+    record = GameRecord(
+        deal=_deal(
+            "D7 H7 S7 C7 H8 S8 C8 H9 S9 C9",
+            "D8 DT DJ DQ DK DA HT HJ HQ HK",
+            "D9 HA ST SJ SQ SK SA CT CJ CQ",
+            "CK CA",
+        ),
+        bids=((MH, PASS), (RH, PASS), (FH, 18)),
+        game_type=NULL,
+        cards=_tricks("D7 D8 D9"),
+        end=EarlyEnd("claim", FH),
+    )
+    ev = replay(record)
+    assert (ev.won, ev.declarer_tricks, ev.game_value, ev.score) == (True, 0, 35, 35)
