@@ -90,6 +90,16 @@ def _masters_with_points(gt: int, mask: np.uint32, unseen: np.uint32, min_points
 
 
 @kernel
+def _outside_groups(gt: int, mask: np.uint32, groups: int) -> np.uint32:
+    """The cards of ``mask`` not in any group of the ``groups`` bit set."""
+    out = mask
+    for g in range(4):
+        if groups >> g & 1:
+            out &= ~GROUP_MASK[gt, g]
+    return out
+
+
+@kernel
 def _shortest_suit(gt: int, mask: np.uint32) -> np.uint32:
     """The cards of the shortest nonempty plain group in ``mask``."""
     best = np.uint32(0)
@@ -133,13 +143,11 @@ def _declarer_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarra
     side = hand & ~trumps
     opp_voids = voids[0] | voids[1] | voids[2]
     opp_voids &= ~voids[seat]
+    safe = side if theirs == 0 else _outside_groups(gt, side, opp_voids)  # no defender can ruff
     for min_points in (10, 0):
-        m = _masters_with_points(gt, side, unseen, min_points)
-        while m:
-            c = richest(gt, m)
-            m &= ~bit(c)
-            if theirs == 0 or not (opp_voids >> GROUP[gt, c]) & 1:
-                return c
+        cash = _masters_with_points(gt, safe, unseen, min_points)
+        if cash:
+            return richest(gt, cash)
     if mine and theirs and popcount(mine) >= 2:
         return lowest(gt, mine)
     if side:
@@ -164,13 +172,9 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
     if win:
         nxt = seat + 1 if seat < 2 else 0
         ruff_risk = lg != TRUMP_GROUP and (voids[nxt] >> lg) & 1 and (unseen & TRUMPS[gt]) != 0
-        m = win
-        while m:
-            c = lowest(gt, m)
-            m &= ~bit(c)
-            safe = not above(gt, c, unseen) and not (ruff_risk and GROUP[gt, c] != TRUMP_GROUP)
-            if safe:
-                return c
+        safe = _masters_with_points(gt, win & TRUMPS[gt] if ruff_risk else win, unseen, 0)
+        if safe:
+            return lowest(gt, safe)
         if pts >= 10:
             return highest(gt, win)
     return cheapest(gt, legal)
@@ -181,13 +185,9 @@ def _defender_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarra
     trumps = TRUMPS[gt]
     side = hand & ~trumps
     partner = 3 - seat - declarer
-    cash = _masters_with_points(gt, side, unseen, 10)
-    m = cash
-    while m:
-        c = richest(gt, m)
-        m &= ~bit(c)
-        if not (voids[declarer] >> GROUP[gt, c]) & 1:
-            return c
+    cash = _masters_with_points(gt, _outside_groups(gt, side, voids[declarer]), unseen, 10)
+    if cash:
+        return richest(gt, cash)
     ruff = np.uint32(0)
     for g in range(4):
         if (voids[partner] >> g) & 1 and not (voids[declarer] >> g) & 1:
@@ -225,12 +225,9 @@ def _defender_follow(
     if win:
         if last:
             return lowest(gt, win)
-        m = win
-        while m:
-            c = lowest(gt, m)
-            m &= ~bit(c)
-            if not above(gt, c, unseen):
-                return c
+        safe = _masters_with_points(gt, win, unseen, 0)
+        if safe:
+            return lowest(gt, safe)
         if pts >= 10:
             return lowest(gt, win)
     return cheapest(gt, legal)
