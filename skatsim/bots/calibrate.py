@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import bidding, play
 from .._jit import kernel
-from ..deal import STREAM_BOTS, deal_cards, stream_key
+from ..deal import deal_cards
 from ..declaration import normalise_flags
 from ..evaluation import N_FIELDS, WON, evaluate_play
 from ..rules import official_params
@@ -33,7 +33,7 @@ from .handeval import (
     N_SITUATIONS,
     choose_discard,
     class_of,
-    features,
+    row_features,
 )
 from .heuristic import _CANDIDATE_GT, _CANDIDATE_OUVERT, N_CANDIDATES, bid_limit
 
@@ -104,18 +104,18 @@ def calibration_samples(
                 evaluate_play(state, 0, False, params, result)
                 won = result[WON]
                 if hand:
-                    features(gt, hands[d], 0.0, d, f)
+                    row_features(gt, hands[d], 0.0, d, f)
                     x[s, :] = f
                     y[s] = won
                     row[s] = cls * N_SITUATIONS + HAND_GAME
                     s += 1
                 else:
-                    features(gt, hands[d], 0.0, d, f)
+                    row_features(gt, hands[d], 0.0, d, f)
                     x[s, :] = f
                     y[s] = won
                     row[s] = cls * N_SITUATIONS + BEFORE_PICKUP
                     s += 1
-                    features(gt, work[d], float(card_points(dskat)), d, f)
+                    row_features(gt, work[d], float(card_points(dskat)), d, f)
                     x[s, :] = f
                     y[s] = won
                     row[s] = cls * N_SITUATIONS + AFTER_PICKUP
@@ -146,6 +146,3 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int
         if np.max(np.abs(step)) < 1e-8:
             break
     return w
-
-
-_ = (STREAM_BOTS, stream_key)

@@ -247,9 +247,6 @@ def candidate_features(
         row_features(REVERSED, cards, skat_points, seat, x[REVERSED_ROW])
 
 
-features = row_features
-
-
 @kernel
 def logit(model: np.ndarray, cls: int, situation: int, x: np.ndarray) -> float:
     """The model's log-odds of a win for class ``cls`` in ``situation`` with features ``x``."""
