@@ -32,7 +32,7 @@ NOT_KERNEL_CODE = (
     "storage.py",
     "support.py",
     "sweep.py",
-    "variant.py",
+    "variant/",
 )
 
 
