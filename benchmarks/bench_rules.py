@@ -19,8 +19,9 @@ import time
 import numpy as np
 
 from skatsim.bots import bot_arrays
+from skatsim.rows import COLUMNS, LOG_WIDTH, N_COLUMNS
 from skatsim.rules import official_params
-from skatsim.simulator import COLUMNS, LOG_WIDTH, N_COLUMNS, simulate_block
+from skatsim.simulator import simulate_block
 
 
 def main() -> None:

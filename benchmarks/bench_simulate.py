@@ -26,8 +26,9 @@ import numpy as np
 
 from skatsim import __version__
 from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
+from skatsim.rows import LOG_WIDTH, N_COLUMNS
 from skatsim.runner import BLOCK, run_simulation, warm_up
-from skatsim.simulator import LOG_WIDTH, N_COLUMNS, simulate_block
+from skatsim.simulator import simulate_block
 from skatsim.variant import load_variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

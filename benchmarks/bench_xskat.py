@@ -22,8 +22,9 @@ import time
 import numpy as np
 
 from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
+from skatsim.rows import LOG_WIDTH, N_COLUMNS
 from skatsim.rules import official_params
-from skatsim.simulator import LOG_WIDTH, N_COLUMNS, simulate_block
+from skatsim.simulator import simulate_block
 
 XSKAT_PATHS = ("xskat", "/usr/games/xskat")
 

@@ -17,8 +17,9 @@ import polars as pl
 from skatsim.analysis.realism import realism_table
 from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
 from skatsim.frames import block_frame
+from skatsim.rows import LOG_WIDTH, N_COLUMNS
 from skatsim.rules import official_params
-from skatsim.simulator import LOG_WIDTH, N_COLUMNS, simulate_block
+from skatsim.simulator import simulate_block
 
 BLOCK = 250_000
 

@@ -19,8 +19,9 @@ import numpy as np
 from skatsim.analysis.realism import bot_figures, distance
 from skatsim.bots import BOTS, bot_arrays
 from skatsim.frames import block_frame
+from skatsim.rows import LOG_WIDTH, N_COLUMNS
 from skatsim.rules import official_params
-from skatsim.simulator import LOG_WIDTH, N_COLUMNS, simulate_block
+from skatsim.simulator import simulate_block
 
 
 def evaluate(values: np.ndarray, games: int, seed: int) -> tuple[float, dict[str, float]]:

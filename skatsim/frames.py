@@ -17,8 +17,8 @@ import polars as pl
 from .cards import iss_name
 from .columns import EVALUATION_COLUMNS, GAME_TYPE, RULE_COLUMNS, rule_column_names
 from .gametypes import GAME_TYPE_LABELS, RAMSCH
+from .rows import COL_SKAT_DISCARD, COLUMNS, record_from_log
 from .rules import official_params
-from .simulator import COL_SKAT_DISCARD, COLUMNS, record_from_log
 
 #: Evaluation columns that do not exist without a declarer (a passed deal, a Ramsch: null there).
 PLAYED_ONLY = (

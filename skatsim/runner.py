@@ -43,8 +43,9 @@ from . import __version__, storage
 from .bots import DEFAULT_BOTS, bot_arrays, parse_bots
 from .errors import SkatsimError
 from .frames import block_frame, frame_schema
+from .rows import LOG_WIDTH, N_COLUMNS
 from .rules import LIST_LENGTH, official_params
-from .simulator import LOG_WIDTH, N_COLUMNS, simulate_block
+from .simulator import simulate_block
 from .support import check_supported
 from .variant import LoadedVariant, load_variant
 

@@ -457,7 +457,8 @@ def test_bock_events() -> None:
 
 
 def _simulate(params: np.ndarray, n: int, seed: int, bots: tuple[str, str, str] = ("heuristic",) * 3) -> dict:
-    from skatsim.simulator import COLUMNS, LOG_WIDTH, N_COLUMNS, simulate_block
+    from skatsim.rows import COLUMNS, LOG_WIDTH, N_COLUMNS
+    from skatsim.simulator import simulate_block
 
     kinds, bot_params = bot_arrays(bots)
     rows = np.zeros((n, N_COLUMNS), dtype=np.int64)

@@ -25,6 +25,7 @@ from skatsim.columns import EVALUATION_COLUMNS
 from skatsim.errors import SkatsimError
 from skatsim.frames import block_frame, discard_pairs, frame_schema
 from skatsim.record import GameRecord, replay
+from skatsim.rows import COLUMNS, N_COLUMNS
 from skatsim.runner import (
     MANIFEST,
     chunk_name,
@@ -35,7 +36,6 @@ from skatsim.runner import (
     scan_run,
     simulate_frame,
 )
-from skatsim.simulator import COLUMNS, N_COLUMNS
 from skatsim.variant import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,8 +13,9 @@ from skatsim.bots import bot_arrays
 from skatsim.columns import EVALUATION_COLUMNS, rule_column_names
 from skatsim.frames import block_frame
 from skatsim.record import GameRecord, replay
+from skatsim.rows import COLUMNS, LOG_WIDTH, N_COLUMNS, record_from_log
 from skatsim.rules import LIST_LENGTH, official_params
-from skatsim.simulator import COLUMNS, LOG_WIDTH, N_COLUMNS, record_from_log, simulate_block
+from skatsim.simulator import simulate_block
 from skatsim.tricks import card_points
 from skatsim.variant import load_variant
 
