@@ -190,6 +190,67 @@ def simulate_command(
     click.echo(result.summary())
 
 
+@app.command("sweep")
+@click.argument("variants", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--bots",
+    "bot_settings",
+    multiple=True,
+    default=(DEFAULT_BOTS,),
+    show_default=True,
+    help="A bot setting (one name, or FH,MH,RH); repeat the option for several.",
+)
+@click.option("--games", required=True, type=click.IntRange(min=1), help="Games (deals) per run.")
+@click.option(
+    "--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed of every run."
+)
+@click.option("--out", "out_root", required=True, type=click.Path(file_okay=False), help="Folder of the run folders.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
+@click.option("--resume", is_flag=True, help="Complete an interrupted sweep (same settings).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True, help="As for simulate."
+)
+@click.option("--scheduler", metavar="ADDRESS", help="As for simulate: the Dask scheduler for --backend dask.")
+def sweep_command(
+    variants: tuple[str, ...],
+    bot_settings: tuple[str, ...],
+    games: int,
+    seed: int,
+    out_root: str,
+    jobs: int | None,
+    resume: bool,
+    quiet: bool,
+    backend: str,
+    scheduler: str | None,
+) -> None:
+    """Simulate every VARIANT with every --bots setting as one job: one run folder per pair in --out.
+
+    All runs use the same seed, so game k is the same deal in every run (paired comparisons).
+    See docs/distributed.md.
+    """
+    import os
+
+    from .sweep import run_sweep
+
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler needs --backend dask")
+    results = run_sweep(
+        list(variants),
+        list(bot_settings),
+        games,
+        seed,
+        out_root,
+        backend=backend,
+        scheduler=scheduler,
+        jobs=jobs or os.cpu_count() or 1,
+        resume=resume,
+        progress=not quiet,
+    )
+    for name, result in results.items():
+        click.echo(f"{name}: {result.games:,} games")
+
+
 @app.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 def validate_command(files: tuple[Path, ...]) -> None:

@@ -1,0 +1,31 @@
+"""``skatsim sweep``: every variant with every bot setting, one run folder each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from skatsim.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+OFFICIAL = str(ROOT / "variants" / "official.yaml")
+PRE1999 = str(ROOT / "variants" / "pre1999.yaml")
+
+
+def test_sweep_writes_one_run_per_pair_on_the_same_deals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sweep"
+    args = ["sweep", OFFICIAL, PRE1999, "--bots", "heuristic", "--bots", "random", "--games", "900"]
+    assert main([*args, "--out", str(out), "--jobs", "1", "--quiet"]) == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["official__heuristic", "official__random", "pre1999__heuristic", "pre1999__random"]
+    assert capsys.readouterr().out.count("900 games") == 4
+    deals = [pl.read_parquet(out / name / "*.parquet").sort("game_id")["deal"] for name in names]
+    assert all(d.equals(deals[0]) for d in deals)
+
+
+def test_sweep_refuses_a_scheduler_without_dask(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["sweep", OFFICIAL, "--games", "10", "--out", str(tmp_path / "s"), "--scheduler", "tcp://127.0.0.1:1"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "--scheduler needs --backend dask" in err
