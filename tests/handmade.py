@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from skatsim import rules
 from skatsim.cards import parse_card, to_mask
+from skatsim.record import Evaluation
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -27,3 +29,16 @@ def deal(fh: str, mh: str, rh: str, skat: str) -> tuple[int, ...]:
 def tricks(*written: str) -> tuple[int, ...]:
     """Cards in playing order from tricks written as ``"CJ HJ DJ"`` (leader first)."""
     return tuple(c for trick in written for c in cards(trick))
+
+
+def params(**changes: int) -> np.ndarray:
+    """Official rule parameters with some entries changed (keys are ``skatsim.rules`` constant names)."""
+    values = rules.official_params()
+    for key, value in changes.items():
+        values[getattr(rules, key)] = value
+    return values
+
+
+def expect(evaluation: Evaluation, **expected: object) -> None:
+    """Compare a subset of an evaluation's fields with exact values, all at once."""
+    assert {key: getattr(evaluation, key) for key in expected} == expected

@@ -18,7 +18,9 @@ import numpy as np
 import pytest
 from handmade import cards as _cards
 from handmade import deal as _deal
+from handmade import expect as _expect
 from handmade import mask as _mask
+from handmade import params as _params
 from handmade import tricks as _tricks
 
 from skatsim import bock, kontra, ramsch, rules
@@ -31,19 +33,6 @@ from skatsim.scoring import HAND, OUVERT, list_points
 FH, MH, RH = 0, 1, 2
 
 # ---------------------------------------------------------------- helpers
-
-
-def _params(**changes: int) -> np.ndarray:
-    """Official parameters with some entries changed (keys are ``skatsim.rules`` constant names)."""
-    params = rules.official_params()
-    for key, value in changes.items():
-        params[getattr(rules, key)] = value
-    return params
-
-
-def _expect(ev: Evaluation, **expected: object) -> None:
-    """Compare a subset of the evaluation's fields with exact values, all at once."""
-    assert {key: getattr(ev, key) for key in expected} == expected
 
 
 # ---------------------------------------------------------------- Kontra / Re

@@ -18,7 +18,9 @@ import numpy as np
 import pytest
 from handmade import cards as _cards
 from handmade import deal as _deal
+from handmade import expect as _expect
 from handmade import mask as _mask
+from handmade import params as _params
 from handmade import tricks as _tricks
 
 from skatsim import bidding, declaration, rules
@@ -47,20 +49,6 @@ FH, MH, RH = 0, 1, 2
 def _fh_declares(bid: int) -> tuple[tuple[int, int], ...]:
     """MH bids ``bid`` to FH, FH holds, MH passes, RH passes: FH declares at ``bid``."""
     return ((MH, bid), (FH, HOLD), (MH, PASS), (RH, PASS))
-
-
-def _expect(ev: Evaluation, **expected: object) -> None:
-    """Compare a subset of the evaluation columns with exact values, all at once."""
-    columns = ev.columns()
-    assert {key: columns[key] for key in expected} == expected
-
-
-def _params(**changes: int) -> np.ndarray:
-    """Official parameters with some entries changed (keys are ``skatsim.rules`` constant names)."""
-    params = rules.official_params()
-    for key, value in changes.items():
-        params[getattr(rules, key)] = value
-    return params
 
 
 # ---------------------------------------------------------------- worked examples, RULES.md §5
