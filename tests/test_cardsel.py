@@ -100,3 +100,57 @@ def test_null_discards_follow_the_scoring_rule(cards: list[int]) -> None:
 
     twelve = sum(1 << c for c in cards)
     assert int(choose_discard(NULL, np.uint32(twelve))) == _null_discard_reference(twelve)
+
+
+def _features_reference(gt: int, cards: int) -> list[float]:
+    """The hand features as first written: a scan of each suit's cards (RULES.md ranks 0..7 = 7..A)."""
+    from skatsim.gametypes import GRAND, NULL
+
+    x = [0.0] * 14
+    x[0] = 1.0
+    suit = [cards >> (8 * s) & 0xFF for s in range(4)]
+    if gt == NULL:
+        for b in suit:
+            if b == 0:
+                x[4] += 1
+                continue
+            ranks = [r for r in range(8) if b >> r & 1]
+            gaps = [r - 2 * k for k, r in enumerate(ranks) if r - 2 * k > 0]
+            x[1] += len(gaps)
+            x[2] += bool(gaps)
+            x[3] = max(x[3], max(gaps, default=0))
+            x[5] += not gaps
+            x[6] += sum(r >= 6 for r in ranks)
+        return x
+    jacks = [s for s in range(4) if suit[s] >> 4 & 1]
+    x[2] = len(jacks)
+    x[3], x[4] = float(3 in jacks), float(2 in jacks)
+    x[1] = len(jacks)
+    for s, b in enumerate(suit):
+        plain = b & ~(1 << 4)
+        n, ace, ten = bin(plain).count("1"), plain >> 7 & 1, plain >> 3 & 1
+        if s == gt:
+            x[1] += n
+            x[5] = ace + ten
+        elif n == 0:
+            x[8] += 1
+        else:
+            x[6] += ace
+            x[7] += bool(ten and (ace or n >= 3))
+            x[9] += max(min(n, 3) - ace - ten * ace, 0)
+            x[12] += ace * ten
+            x[13] = max(x[13], n)
+    assert gt <= GRAND
+    return x
+
+
+@settings(max_examples=2000, derandomize=True, deadline=None)
+@given(st.integers(0, 5), st.lists(st.integers(0, 31), min_size=10, max_size=12, unique=True))
+def test_hand_features_count_what_a_scan_of_the_suits_counts(gt: int, cards: list[int]) -> None:
+    """The table-driven features (skatsim.bots.suitstats) equal a plain count, suit by suit."""
+    from skatsim.bots.handeval import N_FEATURES, row_features
+
+    mask = sum(1 << c for c in cards)
+    out = np.zeros(N_FEATURES)
+    row_features(gt, np.uint32(mask), 0.0, 1, out)
+    assert out.tolist() == _features_reference(gt, mask)

@@ -21,6 +21,28 @@ from ..cards import ACE, CARD_POINTS, JACK, KING, QUEEN, SUIT_MASKS, TEN
 from ..gametypes import BASE_VALUE, GRAND, NULL, POWER, REVERSED, TRUMPS
 from ..scoring import HAND, OUVERT, matadors, null_value
 from .cardsel import bit, lowest
+from .suitstats import (
+    LANE_ACES,
+    LANE_HIGH,
+    LANE_LOSERS,
+    LANE_NULL_VOIDS,
+    LANE_PAIRS,
+    LANE_RISKY,
+    LANE_RISKY_SUITS,
+    LANE_SAFE_SUITS,
+    LANE_TENS_GUARDED,
+    LANE_VOIDS,
+    N_PLAIN,
+    NO_DISCARD,
+    NULL_DISCARD_KEY,
+    NULL_DISCARD_RANK,
+    NULL_SUIT,
+    NULL_WORST,
+    SUIT_DISCARD_KEY,
+    SUIT_DISCARD_RANK,
+    SUIT_SIDE,
+    TRUMP_ACE_TEN,
+)
 
 # Game classes (rows of the model table come in blocks of N_SITUATIONS per class).
 SUIT_CLASS, GRAND_CLASS, NULL_CLASS, NULL_OUVERT_CLASS, REVERSED_CLASS = range(5)
@@ -122,85 +144,56 @@ def unmirror(cards: np.uint32) -> np.uint32:
     return _mirrored(cards, _UNMIRROR)
 
 
+_BYTE = np.uint32(0xFF)
+_LANE = 0xFF
+
+
 @kernel
 def _suit_row(t: int, cards: np.uint32, out: np.ndarray) -> None:
-    """Suit-game features with trump suit ``t`` (``t == GRAND``: jacks only)."""
-    plain = cards & ~_JACK_MASK
+    """Suit-game features with trump suit ``t`` (``t == GRAND``: jacks only), from the per-suit
+    tables of :mod:`skatsim.bots.suitstats`."""
     jacks = popcount(cards & _JACK_MASK)
     out[2] = jacks
     out[3] = 1.0 if cards & _CLUB_JACK else 0.0
     out[4] = 1.0 if cards & _SPADE_JACK else 0.0
-    aces = 0.0
-    tens = 0.0
-    voids = 0.0
-    losers = 0.0
-    pairs = 0.0
-    longest = 0.0
+    trumps = jacks
+    trump_ace_ten = 0
+    side = 0
+    longest = 0
     for s in range(4):
-        n = popcount(plain & SUIT_MASKS[s])
-        ace = popcount(cards & bit(s * 8 + ACE))
-        ten = popcount(cards & bit(s * 8 + TEN))
+        b = (cards >> np.uint32(8 * s)) & _BYTE
         if s == t:
-            out[1] = jacks + n
-            out[5] = ace + ten
-            continue
-        if n == 0:
-            voids += 1.0
-            continue
-        aces += ace
-        pairs += ace * ten
-        longest = max(longest, float(n))
-        if ten and (ace or n >= 3):
-            tens += 1.0
-        losers += max(min(n, 3) - ace - ten * ace, 0)
-    if t == GRAND:
-        out[1] = jacks
-        out[5] = 0.0
-    out[6] = aces
-    out[7] = tens
-    out[8] = voids
-    out[9] = losers
-    out[12] = pairs
+            trumps += N_PLAIN[b]
+            trump_ace_ten = TRUMP_ACE_TEN[b]
+        else:
+            side += SUIT_SIDE[b]
+            longest = max(longest, N_PLAIN[b])
+    out[1] = trumps
+    out[5] = trump_ace_ten
+    out[6] = (side >> LANE_ACES) & _LANE
+    out[7] = (side >> LANE_TENS_GUARDED) & _LANE
+    out[8] = (side >> LANE_VOIDS) & _LANE
+    out[9] = (side >> LANE_LOSERS) & _LANE
+    out[12] = (side >> LANE_PAIRS) & _LANE
     out[13] = longest
 
 
 @kernel
 def _null_row(cards: np.uint32, out: np.ndarray) -> None:
-    """Null features: a card is at risk when fewer of the player's own cards lie below it in its
-    suit than could be led under it (the k-th lowest card of rank r is risky if r > 2k)."""
-    risky = 0.0
-    suits = 0.0
-    worst = 0.0
-    voids = 0.0
-    safe = 0.0
-    high = 0.0
+    """Null features (risky cards and suits, the worst risk, voids, safe suits, high cards; see
+    :func:`skatsim.bots.suitstats._null_counts`)."""
+    packed = 0
+    worst = 0
     for s in range(4):
-        mine = (cards >> np.uint32(8 * s)) & np.uint32(0xFF)
-        if mine == 0:
-            voids += 1.0
-            continue
-        k = 0
-        suit_risky = 0.0
-        for r in range(8):
-            if (mine >> np.uint32(r)) & np.uint32(1):
-                gap = r - 2 * k
-                if gap > 0:
-                    suit_risky += 1.0
-                    worst = max(worst, float(gap))
-                if r >= 6:
-                    high += 1.0
-                k += 1
-        risky += suit_risky
-        if suit_risky > 0:
-            suits += 1.0
-        else:
-            safe += 1.0
-    out[1] = risky
-    out[2] = suits
+        b = (cards >> np.uint32(8 * s)) & _BYTE
+        packed += NULL_SUIT[b]
+        worst = max(worst, NULL_WORST[b])
+    out[1] = (packed >> LANE_RISKY) & _LANE
+    out[2] = (packed >> LANE_RISKY_SUITS) & _LANE
     out[3] = worst
-    out[4] = voids
-    out[5] = safe
-    out[6] = high
+    out[4] = (packed >> LANE_NULL_VOIDS) & _LANE
+    out[5] = (packed >> LANE_SAFE_SUITS) & _LANE
+    out[6] = (packed >> LANE_HIGH) & _LANE
 
 
 #: Rows of the matrix filled by :func:`candidate_features`: four suit games, Grand, Null, reversed.
@@ -270,37 +263,17 @@ def _pick_suit_discard(gt: int, cards: np.uint32) -> int:
     Scores ``12 - 4 x (cards left in its suit)`` (short suits first, to make voids) plus a rank
     bonus: an unguarded ten +8 in a suit of at most two (+2 in a longer one: its points are safe
     in the skat), king +2, queen +1.5, 7-8-9 0, a ten beside its ace -30, an ace -50. Ties go
-    to the lower card, then the lower suit.
+    to the lower card, then the lower suit. Each suit's choice and score is a table entry
+    (:data:`skatsim.bots.suitstats.SUIT_DISCARD_KEY`).
     """
     best = -1
-    best_score = -1e9
-    best_power = 99
-    plain = cards & ~TRUMPS[gt]
+    best_key = NO_DISCARD
     for s in range(4):
-        side = (plain >> np.uint32(8 * s)) & np.uint32(0xFF)
-        if side == 0:
+        if s == gt:
             continue
-        n = popcount(side)
-        ace = (side >> np.uint32(ACE)) & np.uint32(1)
-        ten = (side >> np.uint32(TEN)) & np.uint32(1)
-        if ten and not ace and n <= 2:
-            r, bonus = TEN, 8.0
-        elif (side >> np.uint32(KING)) & np.uint32(1):
-            r, bonus = KING, 2.0
-        elif ten and not ace:
-            r, bonus = TEN, 2.0
-        elif (side >> np.uint32(QUEEN)) & np.uint32(1):
-            r, bonus = QUEEN, 1.5
-        elif side & np.uint32(0b111):
-            r, bonus = lowest_bit(side), 0.0
-        elif ten:
-            r, bonus = TEN, -30.0
-        else:
-            r, bonus = ACE, -50.0
-        score = 12.0 - 4.0 * n + bonus
-        power = POWER[GRAND, r]
-        if score > best_score or (score == best_score and power < best_power):
-            best, best_score, best_power = s * 8 + r, score, power
+        b = (cards >> np.uint32(8 * s)) & _BYTE
+        if SUIT_DISCARD_KEY[b] > best_key:
+            best, best_key = s * 8 + SUIT_DISCARD_RANK[b], SUIT_DISCARD_KEY[b]
     return best
 
 
@@ -310,22 +283,14 @@ def _pick_null_discard(cards: np.uint32) -> int:
 
     The ``k``-th lowest card (rank ``r``, ranks 0..7 from the seven) of a suit of ``n`` cards
     scores ``4 x (r - 2k) + r - n``: high cards with few low cards beneath them first. Ties go
-    to the lower rank, then the lower suit.
+    to the lower rank, then the lower suit (:data:`skatsim.bots.suitstats.NULL_DISCARD_KEY`).
     """
     best = -1
-    best_score = -(1 << 20)
-    best_rank = 99
+    best_key = NO_DISCARD
     for s in range(4):
-        mine = (cards >> np.uint32(8 * s)) & np.uint32(0xFF)
-        n = popcount(mine)
-        k = 0
-        while mine:
-            r = lowest_bit(mine)
-            mine &= mine - np.uint32(1)
-            score = 4 * (r - 2 * k) + r - n
-            if score > best_score or (score == best_score and r < best_rank):
-                best, best_score, best_rank = s * 8 + r, score, r
-            k += 1
+        b = (cards >> np.uint32(8 * s)) & _BYTE
+        if NULL_DISCARD_KEY[b] > best_key:
+            best, best_key = s * 8 + NULL_DISCARD_RANK[b], NULL_DISCARD_KEY[b]
     return best
 
 
