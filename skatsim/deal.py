@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
+from ._jit import allocating_kernel, kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -71,7 +71,7 @@ def below(rng: np.ndarray, n: int) -> int:
     return np.int64((draw32(rng) * np.uint64(n)) >> np.uint64(32))
 
 
-@kernel
+@allocating_kernel
 def deal_cards(seed: np.uint64, index: np.uint64, hands: np.ndarray) -> np.uint32:
     """Deal game ``index``: fills ``hands[0..2]`` (FH, MH, RH) and returns the skat mask."""
     return deal_into(seed, index, hands, np.empty(32, dtype=np.int64))

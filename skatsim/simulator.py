@@ -23,10 +23,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import bidding, bock, kontra, play, ramsch
-from ._jit import highest_bit, kernel, lowest_bit
+from ._jit import allocating_kernel, highest_bit, kernel, lowest_bit
 from .bots import HEURISTIC, RANDOM, cardplay, heuristic, random_bot
-from .bots.handeval import N_FEATURES, N_ROWS
-from .bots.model import MODEL
 from .deal import STREAM_BOTS, deal_into, pack_deal, stream_key
 from .declaration import normalise_flags
 from .evaluation import (
@@ -133,13 +131,13 @@ def _bid(
 
 @kernel
 def _limits(
-    kinds: np.ndarray, bot_params: np.ndarray, hands: np.ndarray, limits: np.ndarray, x: np.ndarray, params: np.ndarray
+    kinds: np.ndarray, bot_params: np.ndarray, hands: np.ndarray, limits: np.ndarray, params: np.ndarray
 ) -> None:
     reversed_ok = params[REVERSED_ALLOWED] == 1
     for seat in range(3):
         limits[seat] = 0
         if kinds[seat] == HEURISTIC:
-            limits[seat] = heuristic.bid_limit(MODEL, bot_params[seat], hands[seat], seat, x, reversed_ok)
+            limits[seat] = heuristic.bid_limit(bot_params[seat], hands[seat], seat, reversed_ok)
 
 
 @kernel
@@ -151,7 +149,6 @@ def _declare(
     declarer: int,
     bid: int,
     rng: np.ndarray,
-    x: np.ndarray,
     params: np.ndarray,
 ) -> tuple[int, int, np.uint32]:
     """Declaration of the declarer's bot: ``(game_type, flags, declarer_skat)``; updates his hand."""
@@ -160,7 +157,7 @@ def _declare(
         flags = 0 if picked_up else HAND
     else:
         reversed_ok = params[REVERSED_ALLOWED] == 1
-        gt, flags, dskat = heuristic.declare(MODEL, bot, hands[declarer], skat, declarer, bid, x, reversed_ok)
+        gt, flags, dskat = heuristic.declare(bot, hands[declarer], skat, declarer, bid, reversed_ok)
     if not flags & HAND:
         hands[declarer] = (hands[declarer] | skat) & ~dskat
     return gt, normalise_flags(gt, flags), dskat
@@ -188,9 +185,8 @@ def play_out(
         n += 1
 
 
-@kernel
+@allocating_kernel
 def new_workspace() -> tuple[
-    np.ndarray,
     np.ndarray,
     np.ndarray,
     np.ndarray,
@@ -202,7 +198,7 @@ def new_workspace() -> tuple[
     np.ndarray,
 ]:
     """Scratch arrays for :func:`play_game`: hands, rng, limits, bidding, play, result, deck, voids,
-    bot features, Ramsch result."""
+    Ramsch result."""
     return (
         np.zeros(3, dtype=np.uint32),
         np.zeros(2, dtype=np.uint64),
@@ -212,7 +208,6 @@ def new_workspace() -> tuple[
         np.zeros(N_FIELDS, dtype=np.int64),
         np.zeros(32, dtype=np.int64),
         np.zeros(3, dtype=np.int64),
-        np.zeros((N_ROWS, N_FEATURES)),
         np.zeros(ramsch.N_RESULT, dtype=np.int64),
     )
 
@@ -229,7 +224,6 @@ def _kontra_calls(
     dskat: np.uint32,
     params: np.ndarray,
     rng: np.ndarray,
-    x: np.ndarray,
     log: np.ndarray,
 ) -> int:
     """Kontra, Re and the calls beyond, before the first card (RULES.md §6); returns the level reached.
@@ -256,7 +250,7 @@ def _kontra_calls(
             if kinds[seat] == RANDOM:
                 yes = random_bot.calls(rng)
             elif seat == declarer:
-                yes = heuristic.re(MODEL, bot_params[seat], gt, flags, hands[seat], dskat, seat, level, x)
+                yes = heuristic.re(bot_params[seat], gt, flags, hands[seat], dskat, seat, level)
             else:
                 yes = heuristic.kontra(bot_params[seat], hands[seat], gt, bid, open_hand, level)
             if yes:
@@ -270,15 +264,13 @@ def _kontra_calls(
 
 
 @kernel
-def _grand_hand_instead(
-    kinds: np.ndarray, bot_params: np.ndarray, hands: np.ndarray, rng: np.ndarray, x: np.ndarray
-) -> int:
+def _grand_hand_instead(kinds: np.ndarray, bot_params: np.ndarray, hands: np.ndarray, rng: np.ndarray) -> int:
     """The first seat (FH, MH, RH) that declares Grand hand instead of a Ramsch, -1 when none."""
     for seat in range(3):
         if kinds[seat] == RANDOM:
             yes = random_bot.calls(rng)
         else:
-            yes = heuristic.grand_hand_instead(MODEL, bot_params[seat], hands[seat], seat, x)
+            yes = heuristic.grand_hand_instead(bot_params[seat], hands[seat], seat)
         if yes:
             return seat
     return -1
@@ -325,7 +317,7 @@ def _play_ramsch(
     ws: tuple,
 ) -> None:
     """Play and score a Ramsch (``kind`` 2: Schieberamsch, pushes first) into ``row``."""
-    _, rng, _, _, state, _, _, voids, _, rres = ws
+    _, rng, _, _, state, _, _, voids, rres = ws
     factor = 1
     if kind == SCHIEBERAMSCH:
         skat, pushes = _push_round(kinds, bot_params, hands, skat, params, rng, log)
@@ -357,10 +349,10 @@ def _play_declared(
     ws: tuple,
 ) -> None:
     """Kontra/Re, play and evaluation of a declared game into ``row``."""
-    hands, rng, _, bstate, state, result, _, voids, feats, _ = ws
+    hands, rng, _, bstate, state, result, _, voids, _ = ws
     level = 0
     if params[KONTRA_ENABLED]:
-        level = _kontra_calls(kinds, bot_params, bstate, declarer, gt, flags, hands, dskat, params, rng, feats, log)
+        level = _kontra_calls(kinds, bot_params, bstate, declarer, gt, flags, hands, dskat, params, rng, log)
     play.new_play(state, gt, flags, declarer, hands, dskat)
     play_out(state, kinds, voids, rng, log, False)
     evaluate_play(state, bstate[bidding.BID], False, params, result)
@@ -428,7 +420,7 @@ def play_game(
     ``ramsch_round`` is the kind of compulsory Ramsch when the deal belongs to a Bock list's
     Ramsch round (0 otherwise). Returns whether all three passed in the bidding.
     """
-    hands, rng, limits, bstate, _, _, deck, _, feats, _ = ws
+    hands, rng, limits, bstate, _, _, deck, _, _ = ws
     skat = deal_into(seed, index, hands, deck)
     rng[0] = stream_key(seed, index, STREAM_BOTS)
     rng[1] = 0
@@ -438,7 +430,7 @@ def play_game(
     log[LOG_ROUND] = ramsch_round
     all_passed = False
     if kind == 0:
-        _limits(kinds, bot_params, hands, limits, feats, params)
+        _limits(kinds, bot_params, hands, limits, params)
         _bid(kinds, limits, bstate, rng, row, log)
         row[COL_BID] = bstate[bidding.BID]
         all_passed = bstate[bidding.DECLARER] < 0
@@ -450,7 +442,7 @@ def play_game(
     if kind == 0:
         declarer = bstate[bidding.DECLARER]
         gt, flags, dskat = _declare(
-            kinds[declarer], bot_params[declarer], hands, skat, declarer, row[COL_BID], rng, feats, params
+            kinds[declarer], bot_params[declarer], hands, skat, declarer, row[COL_BID], rng, params
         )
         if not flags & HAND:
             row[COL_SKAT_DISCARD] = dskat
@@ -459,7 +451,7 @@ def play_game(
     log[LOG_KIND] = kind
     declarer = -1
     if params[RAMSCH_GRAND_HAND]:
-        declarer = _grand_hand_instead(kinds, bot_params, hands, rng, feats)
+        declarer = _grand_hand_instead(kinds, bot_params, hands, rng)
     if declarer >= 0:
         log[LOG_INSTEAD] = declarer
         _play_declared(GRAND, HAND, skat, declarer, kinds, bot_params, params, row, log, ws)
@@ -471,7 +463,7 @@ def play_game(
 # --------------------------------------------------------------------------- lists (Bock, Seeger-Fabian)
 
 
-@kernel
+@allocating_kernel
 def new_list_workspace(n_bot_params: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Scratch arrays for :func:`play_list`: bot kinds and parameters by seat, running totals by
     player, list points by seat, the Bock queue."""
@@ -491,7 +483,8 @@ def _seat_bots(kinds: np.ndarray, bot_params: np.ndarray, k: int, lws: tuple) ->
     for s in range(3):
         p = (s + k) % 3
         seat_kinds[s] = kinds[p]
-        seat_params[s, :] = bot_params[p]
+        for j in range(bot_params.shape[1]):
+            seat_params[s, j] = bot_params[p, j]
 
 
 @kernel
@@ -598,7 +591,7 @@ def play_list(
             bock.advance(queue, triggered, params)
 
 
-@kernel
+@allocating_kernel
 def simulate_block(
     seed: np.uint64,
     first: int,

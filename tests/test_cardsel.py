@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -154,3 +155,27 @@ def test_hand_features_count_what_a_scan_of_the_suits_counts(gt: int, cards: lis
     out = np.zeros(N_FEATURES)
     row_features(gt, np.uint32(mask), 0.0, 1, out)
     assert out.tolist() == _features_reference(gt, mask)
+
+
+@settings(max_examples=1500, derandomize=True, deadline=None)
+@given(
+    st.integers(0, 7),
+    st.integers(0, 2),
+    st.lists(st.integers(0, 31), min_size=10, max_size=10, unique=True),
+    st.integers(0, 30),
+    st.integers(0, 2),
+)
+def test_tabulated_log_odds_equal_the_model_applied_to_the_features(
+    k: int, situation: int, cards: list[int], skat_points: int, seat: int
+) -> None:
+    """game_logit (per-suit tables) is the calibrated model times row_features, for every candidate game."""
+    from skatsim.bots.handeval import N_FEATURES, N_SITUATIONS, row_features
+    from skatsim.bots.heuristic import _CANDIDATE_CLASS, _CANDIDATE_GT
+    from skatsim.bots.model import COEFFICIENTS, game_logit
+
+    mask = np.uint32(sum(1 << c for c in cards))
+    gt, cls = int(_CANDIDATE_GT[k]), int(_CANDIDATE_CLASS[k])
+    x = np.zeros(N_FEATURES)
+    row_features(gt, mask, float(skat_points), seat, x)
+    expected = float(COEFFICIENTS[cls * N_SITUATIONS + situation] @ x)
+    assert game_logit(cls, situation, gt, mask, float(skat_points), seat) == pytest.approx(expected, abs=1e-9)

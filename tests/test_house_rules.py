@@ -554,19 +554,17 @@ def test_reversed_hand_mirrors_onto_grand() -> None:
 def test_heuristic_bot_declares_the_reversed_game_only_where_allowed() -> None:
     """A hand of jacks from DJ up, sevens and eights: in the reversed game it holds DJ HJ SJ and the top
     of every suit (with 3: 20 x 5 = 100 hand); under the official rules it is a weak Grand."""
-    from skatsim.bots.handeval import N_FEATURES, N_ROWS, choose_discard
-    from skatsim.bots.model import MODEL
+    from skatsim.bots.handeval import choose_discard
 
     bot = bot_arrays(("heuristic",) * 3)[1][0]
-    x = np.zeros((N_ROWS, N_FEATURES))
     hand = _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7")
     skat = _mask("CA HA")
-    gt, flags, _ = heuristic.declare(MODEL, bot, hand, skat, FH, 18, x, True)
+    gt, flags, _ = heuristic.declare(bot, hand, skat, FH, 18, True)
     assert (gt, flags) == (REVERSED, HAND)
-    assert heuristic.bid_limit(MODEL, bot, hand, FH, x, True) >= 100
-    gt, _, _ = heuristic.declare(MODEL, bot, hand, skat, FH, 18, x, False)
+    assert heuristic.bid_limit(bot, hand, FH, True) >= 100
+    gt, _, _ = heuristic.declare(bot, hand, skat, FH, 18, False)
     assert gt != REVERSED
-    assert heuristic.bid_limit(MODEL, bot, hand, FH, x, False) < 100
+    assert heuristic.bid_limit(bot, hand, FH, False) < 100
     # after a pickup the reversed declarer banks aces and tens of short suits in the skat
     assert choose_discard(REVERSED, _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7 CA HT")) == _mask("CA HT")
 
@@ -624,12 +622,9 @@ def test_heuristic_push_and_grand_hand_instead() -> None:
     assert heuristic.push(bot, hand, skat, False) == _mask("CA SA")
     assert heuristic.push(bot, hand, skat, True) == _mask("CJ SJ")
     assert heuristic.push(bot, _mask("D7 D8 D9 S7 S8 S9 H7 H8 H9 C7"), skat, False) == 0
-    from skatsim.bots.handeval import N_FEATURES, N_ROWS
-    from skatsim.bots.model import MODEL
 
-    x = np.zeros((N_ROWS, N_FEATURES))
-    assert heuristic.grand_hand_instead(MODEL, bot, _mask("CA CJ SK SJ HJ H7 DA DK DJ DT"), FH, x)
-    assert not heuristic.grand_hand_instead(MODEL, bot, _mask(_MH), MH, x)
+    assert heuristic.grand_hand_instead(bot, _mask("CA CJ SK SJ HJ H7 DA DK DJ DT"), FH)
+    assert not heuristic.grand_hand_instead(bot, _mask(_MH), MH)
 
 
 def test_replay_command_uses_the_runs_rules(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import bidding, play
-from .._jit import kernel
+from .._jit import allocating_kernel, kernel
 from ..deal import deal_cards
 from ..declaration import normalise_flags
 from ..evaluation import N_FIELDS, WON, evaluate_play
@@ -29,7 +29,6 @@ from .handeval import (
     BEFORE_PICKUP,
     HAND_GAME,
     N_FEATURES,
-    N_ROWS,
     N_SITUATIONS,
     choose_discard,
     class_of,
@@ -50,12 +49,11 @@ def _play_out(state: np.ndarray, voids: np.ndarray) -> None:
         play.apply_card(state, seat, c)
 
 
-@kernel
+@allocating_kernel
 def calibration_samples(
     seed: np.uint64,
     first: int,
     n_deals: int,
-    model: np.ndarray,
     bot: np.ndarray,
     x: np.ndarray,
     y: np.ndarray,
@@ -68,7 +66,6 @@ def calibration_samples(
     params = official_params_kernel()
     bstate = np.zeros(bidding.N_FIELDS, dtype=np.int64)
     limits = np.zeros(3, dtype=np.int64)
-    feats = np.zeros((N_ROWS, N_FEATURES))
     hands = np.zeros(3, dtype=np.uint32)
     work = np.zeros(3, dtype=np.uint32)
     state = np.zeros(play.N_FIELDS, dtype=np.int64)
@@ -79,7 +76,7 @@ def calibration_samples(
     for i in range(n_deals):
         skat = deal_cards(seed, np.uint64(first + i), hands)
         for seat in range(3):
-            limits[seat] = bid_limit(model, bot, hands[seat], seat, feats)
+            limits[seat] = bid_limit(bot, hands[seat], seat)
         bidding.run_bidding(bstate, limits)
         d = bstate[bidding.DECLARER]
         if d < 0:
@@ -126,7 +123,7 @@ def calibration_samples(
 _OFFICIAL = official_params()
 
 
-@kernel
+@allocating_kernel
 def official_params_kernel() -> np.ndarray:
     """The official parameter array inside compiled code."""
     return _OFFICIAL.copy()

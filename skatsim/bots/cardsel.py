@@ -5,14 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import highest_bit, kernel, lowest_bit
-from ..cards import ACES, JACK, JACKS, KINGS, QUEENS, TENS
+from ..cards import CARD_POINTS
 from ..gametypes import (
     ABOVE,
     GROUP,
     N_GAME_TYPES,
-    NULL,
     POWER,
-    REVERSED,
     TRUMP_GROUP,
     TRUMPS,
 )
@@ -26,108 +24,86 @@ def bit(c: int) -> np.uint32:
     return _ONE << np.uint32(c)
 
 
-def _plain_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per game type: the power of a plain card by rank, and for every byte of one suit the rank
-    of its highest and lowest plain card (-1 for none). A suit's non-jack trumps keep the plain
-    order among themselves, so the same tables serve the trump suit."""
-    plain_power = np.full((N_GAME_TYPES, 8), -1, dtype=np.int64)
-    hi = np.full((N_GAME_TYPES, 256), -1, dtype=np.int64)
-    lo = np.full((N_GAME_TYPES, 256), -1, dtype=np.int64)
+def _order_tables(key) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+    """One order of the 32 cards per game type, as tables that sort a mask in four lookups.
+
+    ``key(gt, card)`` sorts the cards; ``permute[gt, s, b]`` moves the cards of byte ``b`` of
+    suit ``s`` to their places in that order (bit ``i`` = the ``i``-th card), and
+    ``card_at[gt, i]`` names the ``i``-th card. So the first or last card of a mask in the order
+    is one ``cttz``/``ctlz`` of the permuted mask.
+    """
+    permute = np.zeros((N_GAME_TYPES, 4, 256), dtype=np.uint32)
+    card_at = np.zeros((N_GAME_TYPES, 32), dtype=np.int64)
     for gt in range(N_GAME_TYPES):
-        suit = 1 if gt == 0 else 0  # a suit that is not trump in game type gt
-        for r in range(8):
-            if gt == NULL or r != JACK:
-                plain_power[gt, r] = POWER[gt, suit * 8 + r]
-        for b in range(1, 256):
-            ranks = [r for r in range(8) if b >> r & 1 and plain_power[gt, r] >= 0]
-            if ranks:
-                hi[gt, b] = max(ranks, key=lambda r: plain_power[gt, r])
-                lo[gt, b] = min(ranks, key=lambda r: plain_power[gt, r])
-    return plain_power, hi, lo
+        order = sorted(range(32), key=lambda c: key(gt, c))
+        card_at[gt] = order
+        place = {c: i for i, c in enumerate(order)}
+        for s in range(4):
+            for b in range(256):
+                permute[gt, s, b] = sum(1 << place[s * 8 + r] for r in range(8) if b >> r & 1)
+    permute.flags.writeable = False
+    card_at.flags.writeable = False
+    return permute, card_at
 
 
-_PLAIN_POWER, _HI_RANK, _LO_RANK = _plain_tables()
-_JACKS = np.uint32(JACKS)
+def _is_trump(gt: int, c: int) -> bool:
+    return bool(int(TRUMPS[gt]) >> c & 1)
+
+
+#: Orders: by trick power (ties: the lower suit first), by trick power with ties the other way
+#: round (so the last card is the strongest of the lowest suit), and by card points, plain
+#: cards before trumps (ties: the lower power, then the lower suit), fewest or most first.
+_BY_POWER, _BY_POWER_CARD = _order_tables(lambda gt, c: (POWER[gt, c], c // 8))
+_BY_POWER_HIGH, _BY_POWER_HIGH_CARD = _order_tables(lambda gt, c: (POWER[gt, c], -(c // 8)))
+_CHEAP, _CHEAP_CARD = _order_tables(lambda gt, c: (_is_trump(gt, c), CARD_POINTS[c], POWER[gt, c], c // 8))
+_RICH, _RICH_CARD = _order_tables(lambda gt, c: (_is_trump(gt, c), -CARD_POINTS[c], POWER[gt, c], c // 8))
 _BYTE = np.uint32(0xFF)
+
+
+@kernel
+def _permuted(table: np.ndarray, gt: int, mask: np.uint32) -> np.uint32:
+    return (
+        table[gt, 0, mask & _BYTE]
+        | table[gt, 1, (mask >> np.uint32(8)) & _BYTE]
+        | table[gt, 2, (mask >> np.uint32(16)) & _BYTE]
+        | table[gt, 3, mask >> np.uint32(24)]
+    )
 
 
 @kernel
 def highest(gt: int, mask: np.uint32) -> int:
     """The card of ``mask`` with the highest trick power (trumps above plain cards; among equal
     plain cards of different suits the lowest suit); -1 if empty."""
-    trumps = mask & TRUMPS[gt]
-    if trumps:
-        jacks = trumps & _JACKS
-        if jacks:
-            return lowest_bit(jacks) if gt == REVERSED else highest_bit(jacks)
-        return gt * 8 + _HI_RANK[gt, (trumps >> np.uint32(8 * gt)) & _BYTE]
-    best = -1
-    top = -1
-    for s in range(4):
-        b = (mask >> np.uint32(8 * s)) & _BYTE
-        if b:
-            r = _HI_RANK[gt, b]
-            if _PLAIN_POWER[gt, r] > top:
-                best, top = s * 8 + r, _PLAIN_POWER[gt, r]
-    return best
+    if not mask:
+        return -1
+    return _BY_POWER_HIGH_CARD[gt, highest_bit(_permuted(_BY_POWER_HIGH, gt, mask))]
 
 
 @kernel
 def lowest(gt: int, mask: np.uint32) -> int:
     """The card of ``mask`` with the lowest trick power (plain cards below trumps; among equal
     plain cards of different suits the lowest suit); -1 if empty."""
-    plain = mask & ~TRUMPS[gt]
-    if plain:
-        best = -1
-        low = 1 << 20
-        for s in range(4):
-            b = (plain >> np.uint32(8 * s)) & _BYTE
-            if b:
-                r = _LO_RANK[gt, b]
-                if _PLAIN_POWER[gt, r] < low:
-                    best, low = s * 8 + r, _PLAIN_POWER[gt, r]
-        return best
     if not mask:
         return -1
-    suit_trumps = mask & ~_JACKS
-    if suit_trumps:
-        return gt * 8 + _LO_RANK[gt, (suit_trumps >> np.uint32(8 * gt)) & _BYTE]
-    return highest_bit(mask) if gt == REVERSED else lowest_bit(mask)
-
-
-#: Cards grouped by their points, ascending: 7-8-9 (0), jacks (2), queens, kings, tens, aces.
-_POINT_CLASSES = np.array(
-    [0x07070707, JACKS, QUEENS, KINGS, TENS, ACES],
-    dtype=np.uint32,
-)
+    return _BY_POWER_CARD[gt, lowest_bit(_permuted(_BY_POWER, gt, mask))]
 
 
 @kernel
 def cheapest(gt: int, mask: np.uint32) -> int:
     """The card of ``mask`` worth the fewest points, plain cards before trumps, then the lowest
     power (then the lowest suit); -1 if empty."""
-    part = mask & ~TRUMPS[gt]
-    if not part:
-        part = mask
-    for k in range(6):
-        cls = part & _POINT_CLASSES[k]
-        if cls:
-            return lowest(gt, cls)
-    return -1
+    if not mask:
+        return -1
+    return _CHEAP_CARD[gt, lowest_bit(_permuted(_CHEAP, gt, mask))]
 
 
 @kernel
 def richest(gt: int, mask: np.uint32) -> int:
     """The card of ``mask`` worth the most points, plain cards before trumps, then the lowest
     power (then the lowest suit); -1 if empty."""
-    part = mask & ~TRUMPS[gt]
-    if not part:
-        part = mask
-    for k in range(5, -1, -1):
-        cls = part & _POINT_CLASSES[k]
-        if cls:
-            return lowest(gt, cls)
-    return -1
+    if not mask:
+        return -1
+    return _RICH_CARD[gt, lowest_bit(_permuted(_RICH, gt, mask))]
 
 
 @kernel

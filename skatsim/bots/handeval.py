@@ -12,8 +12,6 @@ a win probability. Its coefficients come from self-play
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .._jit import kernel, lowest_bit, popcount
@@ -196,25 +194,10 @@ def _null_row(cards: np.uint32, out: np.ndarray) -> None:
     out[6] = (packed >> LANE_HIGH) & _LANE
 
 
-#: Rows of the matrix filled by :func:`candidate_features`: four suit games, Grand, Null, reversed.
-NULL_ROW = 5
-REVERSED_ROW = 6
-N_ROWS = 7
-
-
-@kernel
-def row_of(gt: int) -> int:
-    """Row of game type ``gt`` in the candidate feature matrix."""
-    if gt == NULL:
-        return NULL_ROW
-    if gt == REVERSED:
-        return REVERSED_ROW
-    return gt
-
-
 @kernel
 def row_features(gt: int, cards: np.uint32, skat_points: float, seat: int, out: np.ndarray) -> None:
-    """Fill ``out[N_FEATURES]`` with the features of ``cards`` for game type ``gt``."""
+    """Fill ``out[N_FEATURES]`` with the features of ``cards`` for game type ``gt`` (the samples
+    the model is fitted on, ``scripts/calibrate_bots.py``)."""
     out[:] = 0.0
     out[0] = 1.0
     out[10] = skat_points
@@ -225,35 +208,6 @@ def row_features(gt: int, cards: np.uint32, skat_points: float, seat: int, out: 
         _suit_row(GRAND, mirror(cards), out)
     else:
         _suit_row(gt, cards, out)
-
-
-@kernel
-def candidate_features(
-    cards: np.uint32, skat_points: float, seat: int, x: np.ndarray, reversed_ok: bool = False
-) -> None:
-    """Features of ``cards`` for every game type into ``x[N_ROWS, N_FEATURES]``: rows 0-3 the
-    suit games, 4 Grand, 5 Null, 6 the reversed game (only when ``reversed_ok``)."""
-    for row in range(GRAND + 1):
-        row_features(row, cards, skat_points, seat, x[row])
-    row_features(NULL, cards, skat_points, seat, x[NULL_ROW])
-    if reversed_ok:
-        row_features(REVERSED, cards, skat_points, seat, x[REVERSED_ROW])
-
-
-@kernel
-def logit(model: np.ndarray, cls: int, situation: int, x: np.ndarray) -> float:
-    """The model's log-odds of a win for class ``cls`` in ``situation`` with features ``x``."""
-    row = cls * N_SITUATIONS + situation
-    z = 0.0
-    for k in range(N_FEATURES):
-        z += model[row, k] * x[k]
-    return z
-
-
-@kernel
-def win_probability(model: np.ndarray, cls: int, situation: int, x: np.ndarray) -> float:
-    """Logistic model: P(win) for class ``cls`` in ``situation`` with features ``x``."""
-    return 1.0 / (1.0 + math.exp(-logit(model, cls, situation, x)))
 
 
 @kernel

@@ -3,7 +3,7 @@
 For every game it could play — four suits, Grand, Null, Null ouvert, and the
 reversed game where the variant allows it (``reversed_game.enabled``); hand
 or with the skat — the bot estimates its win probability with the
-calibrated model of :mod:`skatsim.bots.handeval` and reckons the value it
+calibrated model of :mod:`skatsim.bots.model` and reckons the value it
 can bid from its own cards. It bids up to the highest value among the games
 it would win with probability at least ``risk``. Having won the bid it
 plays hand when a hand game is safe enough (``hand_risk``), otherwise picks
@@ -47,14 +47,12 @@ from .handeval import (
     NULL_CLASS,
     NULL_OUVERT_CLASS,
     REVERSED_CLASS,
+    SUIT_CLASS,
     bidding_value,
-    candidate_features,
     choose_discard,
     class_of,
-    logit,
-    row_features,
-    row_of,
 )
+from .model import game_logit
 
 # Parameter vector of the heuristic bot (see skatsim.bots registry for the docs).
 P_RISK, P_HAND_RISK, P_GRAND_BIAS, P_NULL_BIAS, P_SUIT_BIAS, P_OUVERT_BIAS, P_WIN_BONUS = range(7)
@@ -65,6 +63,9 @@ P_KONTRA, P_RE, P_PUSH, P_REVERSED_BIAS, P_GRAND_BID_BIAS = 7, 8, 9, 10, 11
 N_CANDIDATES = 8
 _CANDIDATE_GT = np.array([0, 1, 2, 3, GRAND, NULL, NULL, REVERSED], dtype=np.int64)
 _CANDIDATE_OUVERT = np.array([0, 0, 0, 0, 0, 0, 1, 0], dtype=np.int64)
+_CANDIDATE_CLASS = np.array(
+    [SUIT_CLASS] * 4 + [GRAND_CLASS, NULL_CLASS, NULL_OUVERT_CLASS, REVERSED_CLASS], dtype=np.int64
+)
 
 
 @kernel
@@ -87,11 +88,17 @@ def _logit_of(p: float) -> float:
 
 
 @kernel
-def _z(model: np.ndarray, bot: np.ndarray, k: int, situation: int, x: np.ndarray) -> float:
-    """Biased log-odds of candidate ``k`` in ``situation`` from the candidate feature matrix."""
-    gt = _CANDIDATE_GT[k]
-    cls = class_of(gt, _CANDIDATE_OUVERT[k] == 1)
-    return logit(model, cls, situation, x[row_of(gt)]) + _bias(bot, cls)
+def _z(
+    bot: np.ndarray,
+    k: int,
+    situation: int,
+    cards: np.uint32,
+    skat_points: float,
+    seat: int,
+) -> float:
+    """Biased log-odds of candidate ``k`` in ``situation`` with ``cards``."""
+    cls = _CANDIDATE_CLASS[k]
+    return game_logit(cls, situation, _CANDIDATE_GT[k], cards, skat_points, seat) + _bias(bot, cls)
 
 
 @kernel
@@ -101,30 +108,26 @@ def _candidates(reversed_ok: bool) -> int:
 
 
 @kernel
-def bid_limit(
-    model: np.ndarray, bot: np.ndarray, cards: np.uint32, seat: int, x: np.ndarray, reversed_ok: bool = False
-) -> int:
+def bid_limit(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool = False) -> int:
     """Highest value the bot will bid or hold with these 10 cards (0 = pass at once).
 
     A game counts when its win probability with the skat reaches ``risk``; its hand
     version (worth one multiplier more) only when that game counts and the hand
     probability reaches ``hand_risk``. Grand estimates are shifted by ``grand_bid_bias``.
-    ``x`` is scratch space of shape ``(N_ROWS, N_FEATURES)``; ``reversed_ok``: the variant
-    allows the reversed game.
+    ``reversed_ok``: the variant allows the reversed game.
     """
-    candidate_features(cards, 0.0, seat, x, reversed_ok)
     z_pickup = _logit_of(bot[P_RISK])
     z_hand = _logit_of(bot[P_HAND_RISK])
     limit = 0
     for k in range(_candidates(reversed_ok)):
         gt = _CANDIDATE_GT[k]
         caution = bot[P_GRAND_BID_BIAS] if gt == GRAND else 0.0
-        if _z(model, bot, k, BEFORE_PICKUP, x) + caution < z_pickup:
+        if _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat) + caution < z_pickup:
             continue
         ouvert = _CANDIDATE_OUVERT[k] == 1
         limit = max(limit, bidding_value(gt, cards, False, ouvert))
         value = bidding_value(gt, cards, True, ouvert)
-        if value > limit and _z(model, bot, k, HAND_GAME, x) + caution >= z_hand:
+        if value > limit and _z(bot, k, HAND_GAME, cards, 0.0, seat) + caution >= z_hand:
             limit = value
     return limit
 
@@ -141,21 +144,17 @@ def _expected(z: float, value: int, bid: int, unit: int, bonus: float) -> float:
 
 @kernel
 def declare(
-    model: np.ndarray,
     bot: np.ndarray,
     hand: np.uint32,
     skat: np.uint32,
     seat: int,
     bid: int,
-    x: np.ndarray,
     reversed_ok: bool = False,
 ) -> tuple[int, int, np.uint32]:
     """Hand or pickup, discards and declaration: returns ``(game_type, flags, declarer_skat)``.
 
-    ``x`` is scratch space of shape ``(N_ROWS, N_FEATURES)``; ``reversed_ok``: the variant
-    allows the reversed game.
+    ``reversed_ok``: the variant allows the reversed game.
     """
-    candidate_features(hand, 0.0, seat, x, reversed_ok)
     z_hand = _logit_of(bot[P_HAND_RISK])
     best_k = -1
     best_ev = -1e18
@@ -165,7 +164,7 @@ def declare(
         value = bidding_value(gt, hand, True, _CANDIDATE_OUVERT[k] == 1)
         if value < bid:
             continue
-        z = _z(model, bot, k, HAND_GAME, x)
+        z = _z(bot, k, HAND_GAME, hand, 0.0, seat)
         if z < z_hand:
             continue
         ev = _expected(z, value, bid, 1, bot[P_WIN_BONUS])
@@ -182,13 +181,13 @@ def declare(
         ouvert = _CANDIDATE_OUVERT[k] == 1
         if not (ouvert and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
             discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
-        row_features(gt, twelve & ~discard, float(card_points(discard)), seat, x[row_of(gt)])
         flags = OUVERT if ouvert else 0
         if gt == NULL:
             value = null_value(flags)
         else:
             value = base_value(gt, flags) * (abs(matadors(gt, twelve)) + 1)
-        ev = _expected(_z(model, bot, k, AFTER_PICKUP, x), value, bid, base_value(gt, flags), bot[P_WIN_BONUS])
+        z = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
+        ev = _expected(z, value, bid, base_value(gt, flags), bot[P_WIN_BONUS])
         if ev > best_ev:
             best_k, best_ev, best_discard = k, ev, discard
     flags = OUVERT if _CANDIDATE_OUVERT[best_k] else 0
@@ -245,21 +244,23 @@ def kontra(bot: np.ndarray, hand: np.uint32, gt: int, bid: int, open_hand: np.ui
 
 @kernel
 def declared_z(
-    model: np.ndarray, bot: np.ndarray, gt: int, flags: int, hand: np.uint32, skat: np.uint32, seat: int, x: np.ndarray
+    bot: np.ndarray,
+    gt: int,
+    flags: int,
+    hand: np.uint32,
+    skat: np.uint32,
+    seat: int,
 ) -> float:
     """Biased log-odds of winning the declared game with the final ``hand`` (``skat``: the discards,
-    or the untouched skat of a hand game); ``x`` is a scratch feature row."""
+    or the untouched skat of a hand game)."""
     cls = class_of(gt, (flags & OUVERT) != 0)
     if flags & HAND:
-        row_features(gt, hand, 0.0, seat, x)
-        return logit(model, cls, HAND_GAME, x) + _bias(bot, cls)
-    row_features(gt, hand, float(card_points(skat)), seat, x)
-    return logit(model, cls, AFTER_PICKUP, x) + _bias(bot, cls)
+        return game_logit(cls, HAND_GAME, gt, hand, 0.0, seat) + _bias(bot, cls)
+    return game_logit(cls, AFTER_PICKUP, gt, hand, float(card_points(skat)), seat) + _bias(bot, cls)
 
 
 @kernel
 def re(
-    model: np.ndarray,
     bot: np.ndarray,
     gt: int,
     flags: int,
@@ -267,17 +268,16 @@ def re(
     skat: np.uint32,
     seat: int,
     level: int,
-    x: np.ndarray,
 ) -> bool:
     """Whether the declarer answers at ``level`` (1: Re, 3: the call after the defenders' x8)."""
     need = 1.0 - (1.0 - bot[P_RE]) / (1 << (level // 2))
-    return declared_z(model, bot, gt, flags, hand, skat, seat, x[0]) >= _logit_of(need)
+    return declared_z(bot, gt, flags, hand, skat, seat) >= _logit_of(need)
 
 
 @kernel
-def grand_hand_instead(model: np.ndarray, bot: np.ndarray, hand: np.uint32, seat: int, x: np.ndarray) -> bool:
+def grand_hand_instead(bot: np.ndarray, hand: np.uint32, seat: int) -> bool:
     """Whether to declare Grand hand instead of playing a Ramsch (``ramsch.grand_hand_instead``)."""
-    return declared_z(model, bot, GRAND, HAND, hand, np.uint32(0), seat, x[0]) >= _logit_of(bot[P_HAND_RISK])
+    return declared_z(bot, GRAND, HAND, hand, np.uint32(0), seat) >= _logit_of(bot[P_HAND_RISK])
 
 
 @kernel

@@ -1,8 +1,16 @@
-"""The heuristic bot's calibrated win-probability model, loaded once as a constant table.
+"""The heuristic bot's calibrated win-probability model, loaded once as constant tables.
 
 ``calibration.json`` is written by ``scripts/calibrate_bots.py`` (self-play
-Monte Carlo + logistic regression); the kernels read :data:`MODEL`, an array
-of shape ``(N_CLASSES * N_SITUATIONS, N_FEATURES)``.
+Monte Carlo + logistic regression): :data:`COEFFICIENTS`, an array of shape
+``(N_CLASSES * N_SITUATIONS, N_FEATURES)``, one row of log-odds weights per
+game class and situation over the features of :func:`~skatsim.bots.handeval.row_features`.
+
+The kernels read the model through :func:`game_logit`. The log-odds are
+linear in the features, and every feature but two (the longest side suit, the
+worst Null risk: maxima) is a sum over suits, so each row's log-odds are
+tabulated per suit byte once (:data:`TABLES`); a game's log-odds then take
+four lookups instead of a feature vector and a dot product. Both tables are
+module constants, compiled into the kernels.
 """
 
 from __future__ import annotations
@@ -12,9 +20,32 @@ from pathlib import Path
 
 import numpy as np
 
-from .handeval import N_CLASSES, N_FEATURES, N_SITUATIONS
+from .._jit import kernel
+from ..gametypes import GRAND, NULL, REVERSED
+from .handeval import N_CLASSES, N_FEATURES, N_SITUATIONS, NULL_CLASS, NULL_OUVERT_CLASS, mirror
+from .suitstats import (
+    LANE_ACES,
+    LANE_HIGH,
+    LANE_LOSERS,
+    LANE_NULL_VOIDS,
+    LANE_PAIRS,
+    LANE_RISKY,
+    LANE_RISKY_SUITS,
+    LANE_SAFE_SUITS,
+    LANE_TENS_GUARDED,
+    LANE_VOIDS,
+    N_PLAIN,
+    NULL_SUIT,
+    NULL_WORST,
+    SUIT_SIDE,
+    TRUMP_ACE_TEN,
+)
 
 CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
+
+#: Kinds of per-suit log-odds in :data:`TABLES`: what a side suit adds (for Null: any suit), what
+#: the trump suit adds, and what the jacks add (indexed by their four bits, DJ lowest).
+SIDE_Z, TRUMP_Z, JACKS_Z = range(3)
 
 
 def load_model(path: Path = CALIBRATION_FILE) -> np.ndarray:
@@ -27,4 +58,74 @@ def load_model(path: Path = CALIBRATION_FILE) -> np.ndarray:
     return model
 
 
-MODEL = load_model()
+def _lanes(packed: int, lanes: tuple[int, ...]) -> list[int]:
+    return [packed >> lane & 0xFF for lane in lanes]
+
+
+def tabulate(coefficients: np.ndarray) -> np.ndarray:
+    """Per row of ``coefficients``, kind (``SIDE_Z``, ``TRUMP_Z``, ``JACKS_Z``) and suit byte, the
+    log-odds that suit adds: ``coefficients[row] @ row_features(...)`` is the row's constant terms
+    plus one entry per suit (plus the jacks' entry and the maximum term outside suit games)."""
+    tables = np.zeros((coefficients.shape[0], 3, 256))
+    for row, w in enumerate(coefficients):
+        null = row // N_SITUATIONS in (NULL_CLASS, NULL_OUVERT_CLASS)
+        for b in range(256):
+            if null:
+                risky, suits, voids, safe, high = _lanes(
+                    int(NULL_SUIT[b]), (LANE_RISKY, LANE_RISKY_SUITS, LANE_NULL_VOIDS, LANE_SAFE_SUITS, LANE_HIGH)
+                )
+                tables[row, SIDE_Z, b] = w[1] * risky + w[2] * suits + w[4] * voids + w[5] * safe + w[6] * high
+                continue
+            aces, tens, voids, losers, pairs = _lanes(
+                int(SUIT_SIDE[b]), (LANE_ACES, LANE_TENS_GUARDED, LANE_VOIDS, LANE_LOSERS, LANE_PAIRS)
+            )
+            tables[row, SIDE_Z, b] = w[6] * aces + w[7] * tens + w[8] * voids + w[9] * losers + w[12] * pairs
+            tables[row, TRUMP_Z, b] = w[1] * N_PLAIN[b] + w[5] * TRUMP_ACE_TEN[b]
+        for j in range(16):
+            jacks = bin(j).count("1")
+            tables[row, JACKS_Z, j] = (w[1] + w[2]) * jacks + w[3] * (j >> 3 & 1) + w[4] * (j >> 2 & 1)
+    tables.flags.writeable = False
+    return tables
+
+
+COEFFICIENTS = load_model()
+TABLES = tabulate(COEFFICIENTS)
+_BYTE = np.uint32(0xFF)
+
+
+@kernel
+def _jack_bits(cards: np.uint32) -> int:
+    """The four jacks of ``cards`` as bits 0 (DJ) .. 3 (CJ)."""
+    j = cards >> np.uint32(4)
+    return int((j & 1) | (j >> 7 & 2) | (j >> 14 & 4) | (j >> 21 & 8))
+
+
+@kernel
+def game_logit(cls: int, situation: int, gt: int, cards: np.uint32, skat_points: float, seat: int) -> float:
+    """The model's log-odds of a win for game type ``gt`` of class ``cls`` in ``situation``
+    with ``cards`` (``skat_points``: the discards' points after pickup; ``seat`` 0 is forehand)."""
+    row = cls * N_SITUATIONS + situation
+    z = COEFFICIENTS[row, 0] + COEFFICIENTS[row, 10] * skat_points
+    if seat == 0:
+        z += COEFFICIENTS[row, 11]
+    if gt == NULL:
+        worst = 0
+        for s in range(4):
+            b = (cards >> np.uint32(8 * s)) & _BYTE
+            z += TABLES[row, SIDE_Z, b]
+            worst = max(worst, NULL_WORST[b])
+        return z + COEFFICIENTS[row, 3] * worst
+    trump = gt
+    if gt == REVERSED:
+        cards = mirror(cards)
+        trump = GRAND
+    z += TABLES[row, JACKS_Z, _jack_bits(cards)]
+    longest = 0
+    for s in range(4):
+        b = (cards >> np.uint32(8 * s)) & _BYTE
+        if s == trump:
+            z += TABLES[row, TRUMP_Z, b]
+        else:
+            z += TABLES[row, SIDE_Z, b]
+            longest = max(longest, N_PLAIN[b])
+    return z + COEFFICIENTS[row, 13] * longest
