@@ -27,6 +27,7 @@ import numpy as np
 from skatsim.bots import bot_arrays
 from skatsim.bots.calibrate import SAMPLES_PER_DEAL, calibration_samples, fit_logistic
 from skatsim.bots.handeval import FEATURE_NAMES, N_CLASSES, N_FEATURES, N_SITUATIONS, NULL_FEATURE_NAMES
+from skatsim.bots.heuristic import prepare
 from skatsim.bots.model import CALIBRATION_FILE
 
 CLASS_NAMES = ("suit", "grand", "null", "null_ouvert", "reversed")
@@ -52,7 +53,7 @@ def main() -> None:
     row = np.zeros(n, dtype=np.int64)
     start = time.perf_counter()
     kinds, bots = bot_arrays(("heuristic",) * 3)
-    n = calibration_samples(np.uint64(args.seed), 0, args.deals, bots[0], x, y, row, only)
+    n = calibration_samples(np.uint64(args.seed), 0, args.deals, prepare(bots)[0], x, y, row, only)
     x, y, row = x[:n], y[:n], row[:n]
     print(f"{n:,} samples from {args.deals:,} deals in {time.perf_counter() - start:.1f} s")
     coefficients = []

@@ -418,7 +418,8 @@ def play_game(
     """Play one deal: fill ``row`` with its result and ``log`` with its actions (see ``LOG_*``).
 
     ``ramsch_round`` is the kind of compulsory Ramsch when the deal belongs to a Bock list's
-    Ramsch round (0 otherwise). Returns whether all three passed in the bidding.
+    Ramsch round (0 otherwise). ``bot_params`` are prepared (:func:`skatsim.bots.heuristic.prepare`).
+    Returns whether all three passed in the bidding.
     """
     hands, rng, limits, bstate, _, _, deck, _, _ = ws
     skat = deal_into(seed, index, hands, deck)
@@ -609,6 +610,7 @@ def simulate_block(
     whole lists, the last one possibly cut short. ``kinds`` and ``bot_params``
     are by seat, or by player in lists (players sit at FH, MH, RH in a list's first deal).
     """
+    bots = heuristic.prepare(bot_params)
     record = logs.shape[0] == rows.shape[0]
     scratch = np.full(LOG_WIDTH, -1, dtype=np.int16)
     ws = new_workspace()
@@ -616,11 +618,11 @@ def simulate_block(
     if length == 0:
         for i in range(rows.shape[0]):
             target = logs[i] if record else scratch
-            play_game(seed, np.uint64(first + i), kinds, bot_params, params, rows[i], target, ws, 0)
+            play_game(seed, np.uint64(first + i), kinds, bots, params, rows[i], target, ws, 0)
         return
     if first % length:
         raise ValueError("simulate_block: a block of lists must start at a multiple of the list length")
-    lws = new_list_workspace(bot_params.shape[1])
+    lws = new_list_workspace(bots.shape[1])
     for start in range(0, rows.shape[0], length):
         stop = min(start + length, rows.shape[0])
         list_logs = logs[start:stop] if record else logs
@@ -628,7 +630,7 @@ def simulate_block(
             seed,
             (first + start) // length,
             kinds,
-            bot_params,
+            bots,
             params,
             rows[start:stop],
             list_logs,

@@ -121,7 +121,7 @@ def test_kontra_levels_and_doubling() -> None:
 def test_heuristic_kontra_rule() -> None:
     """The defender's rule: trumps + jacks again + side suits he tops >= kontra (8) + the declarer's bid
     multiplier above 2; against an open Grand a trump above all of the declarer's."""
-    bot = bot_arrays(("heuristic",) * 3)[1][0]
+    bot = heuristic.prepare(bot_arrays(("heuristic",) * 3)[1])[0]
     strong = _mask("CJ SJ HJ CA CT SA HA S7 H7 D7")  # 3 trumps + 3 jacks + 3 tops (C, S, H) = 9
     weak = _mask("DJ CA CT SA S7 H7 H8 D7 D8 D9")  # 1 + 1 + 2 = 4
     assert heuristic.kontra(bot, strong, GRAND, 24, np.uint32(0), 0)
@@ -556,7 +556,7 @@ def test_heuristic_bot_declares_the_reversed_game_only_where_allowed() -> None:
     of every suit (with 3: 20 x 5 = 100 hand); under the official rules it is a weak Grand."""
     from skatsim.bots.handeval import choose_discard
 
-    bot = bot_arrays(("heuristic",) * 3)[1][0]
+    bot = heuristic.prepare(bot_arrays(("heuristic",) * 3)[1])[0]
     hand = _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7")
     skat = _mask("CA HA")
     gt, flags, _ = heuristic.declare(bot, hand, skat, FH, 18, True)
@@ -617,7 +617,7 @@ def test_ramsch_play_goes_for_a_durchmarsch_only_when_it_counts() -> None:
 def test_heuristic_push_and_grand_hand_instead() -> None:
     """Push with 4+ jacks, aces and tens: the most dangerous allowed cards (a lone CA, then SA); jacks
     first when they may be pushed; a hand of sevens to nines passes the skat on unseen."""
-    bot = bot_arrays(("heuristic",) * 3)[1][0]
+    bot = heuristic.prepare(bot_arrays(("heuristic",) * 3)[1])[0]
     hand, skat = _mask("CJ SJ CA SA HT DT D7 D8 D9 S7"), _mask("H7 H8")
     assert heuristic.push(bot, hand, skat, False) == _mask("CA SA")
     assert heuristic.push(bot, hand, skat, True) == _mask("CJ SJ")

@@ -62,7 +62,8 @@ def calibration_samples(
 ) -> int:
     """Fill up to ``SAMPLES_PER_DEAL`` samples per deal: features ``x``, outcome ``y`` and model
     ``row``; returns the number of samples (deals that all pass give none). ``only_class`` >= 0
-    plays only that game class's candidates (the auction is always the official one)."""
+    plays only that game class's candidates (the auction is always the official one). ``bot`` is a
+    prepared parameter vector (:func:`skatsim.bots.heuristic.prepare`)."""
     params = official_params_kernel()
     bstate = np.zeros(bidding.N_FIELDS, dtype=np.int64)
     limits = np.zeros(3, dtype=np.int64)

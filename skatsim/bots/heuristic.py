@@ -33,11 +33,12 @@ import math
 
 import numpy as np
 
-from .._jit import kernel, lowest_bit, popcount
+from .._jit import allocating_kernel, kernel, lowest_bit, popcount
 from ..cards import ACES, CARD_POINTS, JACKS, SUIT_MASKS, TENS
 from ..gametypes import BASE_VALUE, GRAND, GROUP_MASK, NULL, POWER, RAMSCH, REVERSED, TRUMPS
 from ..scoring import HAND, OUVERT, base_value, matadors, null_value
 from ..tricks import card_points
+from . import N_BOT_PARAMS
 from .cardsel import bit, highest, lowest
 from .handeval import (
     AFTER_PICKUP,
@@ -57,6 +58,10 @@ from .model import game_logit
 # Parameter vector of the heuristic bot (see skatsim.bots registry for the docs).
 P_RISK, P_HAND_RISK, P_GRAND_BIAS, P_NULL_BIAS, P_SUIT_BIAS, P_OUVERT_BIAS, P_WIN_BONUS = range(7)
 P_KONTRA, P_RE, P_PUSH, P_REVERSED_BIAS, P_GRAND_BID_BIAS = 7, 8, 9, 10, 11
+#: Slots after the registry's parameters, derived once per block by :func:`prepare`: the log-odds
+#: of ``risk`` and ``hand_risk``, the thresholds every bid and hand decision compares against.
+P_Z_RISK, P_Z_HAND_RISK = N_BOT_PARAMS, N_BOT_PARAMS + 1
+N_PREPARED = N_BOT_PARAMS + 2
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate); the last,
 # the reversed game, only where the variant allows it.
@@ -85,6 +90,19 @@ def _bias(bot: np.ndarray, cls: int) -> float:
 def _logit_of(p: float) -> float:
     p = min(max(p, 1e-9), 1.0 - 1e-9)
     return math.log(p / (1.0 - p))
+
+
+@allocating_kernel
+def prepare(bot_params: np.ndarray) -> np.ndarray:
+    """Parameter vectors (one row per seat or player, from :func:`skatsim.bots.bot_arrays`) with
+    the derived slots (``P_Z_*``) appended: what every heuristic kernel here takes as ``bot``."""
+    out = np.zeros((bot_params.shape[0], N_PREPARED))
+    for s in range(bot_params.shape[0]):
+        for k in range(N_BOT_PARAMS):
+            out[s, k] = bot_params[s, k]
+        out[s, P_Z_RISK] = _logit_of(bot_params[s, P_RISK])
+        out[s, P_Z_HAND_RISK] = _logit_of(bot_params[s, P_HAND_RISK])
+    return out
 
 
 @kernel
@@ -116,8 +134,8 @@ def bid_limit(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool = 
     probability reaches ``hand_risk``. Grand estimates are shifted by ``grand_bid_bias``.
     ``reversed_ok``: the variant allows the reversed game.
     """
-    z_pickup = _logit_of(bot[P_RISK])
-    z_hand = _logit_of(bot[P_HAND_RISK])
+    z_pickup = bot[P_Z_RISK]
+    z_hand = bot[P_Z_HAND_RISK]
     limit = 0
     for k in range(_candidates(reversed_ok)):
         gt = _CANDIDATE_GT[k]
@@ -155,7 +173,7 @@ def declare(
 
     ``reversed_ok``: the variant allows the reversed game.
     """
-    z_hand = _logit_of(bot[P_HAND_RISK])
+    z_hand = bot[P_Z_HAND_RISK]
     best_k = -1
     best_ev = -1e18
     n_candidates = _candidates(reversed_ok)
@@ -277,7 +295,7 @@ def re(
 @kernel
 def grand_hand_instead(bot: np.ndarray, hand: np.uint32, seat: int) -> bool:
     """Whether to declare Grand hand instead of playing a Ramsch (``ramsch.grand_hand_instead``)."""
-    return declared_z(bot, GRAND, HAND, hand, np.uint32(0), seat) >= _logit_of(bot[P_HAND_RISK])
+    return declared_z(bot, GRAND, HAND, hand, np.uint32(0), seat) >= bot[P_Z_HAND_RISK]
 
 
 @kernel
