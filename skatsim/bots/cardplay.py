@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel, lowest_bit, popcount
-from ..cards import CARD_POINTS, JACKS
+from ..cards import ACES, CARD_POINTS, JACKS, TENS
 from ..gametypes import GRAND, GROUP, GROUP_MASK, NULL, RAMSCH, TRUMP_GROUP, TRUMPS
 from ..play import (
     DECLARER,
@@ -46,22 +46,22 @@ from ..tricks import strength
 from .cardsel import above, beaters, bit, cheapest, highest, is_master, lowest, richest
 
 _ALL = np.uint32(0xFFFFFFFF)
+_ACES_TENS = np.uint32(ACES | TENS)  # the cards worth 10 points or more
 
 
 @kernel
 def _trick_state(state: np.ndarray) -> tuple[int, int, int]:
     """(winning card so far, its seat, points in the trick so far) of a started trick."""
     gt = state[GT]
-    n = state[N_IN_TRICK]
-    lg = GROUP[gt, state[TRICK0]]
     best = state[TRICK0]
     pos = 0
     pts = CARD_POINTS[best]
-    for k in range(1, n):
-        c = state[TRICK0 + k]
+    if state[N_IN_TRICK] == 2:
+        c = state[TRICK0 + 1]
         pts += CARD_POINTS[c]
+        lg = GROUP[gt, best]
         if strength(gt, c, lg) > strength(gt, best, lg):
-            best, pos = c, k
+            best, pos = c, 1
     seat = state[LEADER] + pos
     if seat >= 3:
         seat -= 3
@@ -78,13 +78,14 @@ def _unseen(state: np.ndarray, seat: int) -> np.uint32:
 
 
 @kernel
-def _masters_with_points(gt: int, mask: np.uint32, unseen: np.uint32, min_points: int) -> np.uint32:
+def _masters(gt: int, mask: np.uint32, unseen: np.uint32) -> np.uint32:
+    """The cards of ``mask`` that no unseen card of their group outranks."""
     out = np.uint32(0)
     m = mask
     while m:
         c = lowest_bit(m)
         m &= m - np.uint32(1)
-        if CARD_POINTS[c] >= min_points and is_master(gt, c, unseen):
+        if is_master(gt, c, unseen):
             out |= bit(c)
     return out
 
@@ -144,15 +145,16 @@ def _declarer_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarra
     opp_voids = voids[0] | voids[1] | voids[2]
     opp_voids &= ~voids[seat]
     safe = side if theirs == 0 else _outside_groups(gt, side, opp_voids)  # no defender can ruff
-    for min_points in (10, 0):
-        cash = _masters_with_points(gt, safe, unseen, min_points)
-        if cash:
-            return richest(gt, cash)
+    cash = _masters(gt, safe, unseen)
+    if cash & _ACES_TENS:
+        return richest(gt, cash & _ACES_TENS)
+    if cash:
+        return richest(gt, cash)
     if mine and theirs and popcount(mine) >= 2:
         return lowest(gt, mine)
     if side:
         short = _shortest_suit(gt, side)
-        low = short & ~_masters_with_points(gt, short, unseen, 10)
+        low = short & ~_masters(gt, short & _ACES_TENS, unseen)
         return cheapest(gt, low if low else short)
     return lowest(gt, mine)
 
@@ -172,7 +174,7 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
     if win:
         nxt = seat + 1 if seat < 2 else 0
         ruff_risk = lg != TRUMP_GROUP and (voids[nxt] >> lg) & 1 and (unseen & TRUMPS[gt]) != 0
-        safe = _masters_with_points(gt, win & TRUMPS[gt] if ruff_risk else win, unseen, 0)
+        safe = _masters(gt, win & TRUMPS[gt] if ruff_risk else win, unseen)
         if safe:
             return lowest(gt, safe)
         if pts >= 10:
@@ -185,7 +187,7 @@ def _defender_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarra
     trumps = TRUMPS[gt]
     side = hand & ~trumps
     partner = 3 - seat - declarer
-    cash = _masters_with_points(gt, _outside_groups(gt, side, voids[declarer]), unseen, 10)
+    cash = _masters(gt, _outside_groups(gt, side, voids[declarer]) & _ACES_TENS, unseen)
     if cash:
         return richest(gt, cash)
     ruff = np.uint32(0)
@@ -225,7 +227,7 @@ def _defender_follow(
     if win:
         if last:
             return lowest(gt, win)
-        safe = _masters_with_points(gt, win, unseen, 0)
+        safe = _masters(gt, win, unseen)
         if safe:
             return lowest(gt, safe)
         if pts >= 10:
