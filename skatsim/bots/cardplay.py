@@ -47,6 +47,11 @@ from .cardsel import above, beaters, bit, cheapest, highest, is_master, lowest, 
 
 _ALL = np.uint32(0xFFFFFFFF)
 _ACES_TENS = np.uint32(ACES | TENS)  # the cards worth 10 points or more
+#: Per game type and set of plain groups (bit g = group g, as in ``voids``): the cards of those groups.
+_GROUP_SET_CARDS = np.array(
+    [[sum(int(GROUP_MASK[gt, g]) for g in range(4) if groups >> g & 1) for groups in range(16)] for gt in range(8)],
+    dtype=np.uint32,
+)
 
 
 @kernel
@@ -92,12 +97,8 @@ def _masters(gt: int, mask: np.uint32, unseen: np.uint32) -> np.uint32:
 
 @kernel
 def _outside_groups(gt: int, mask: np.uint32, groups: int) -> np.uint32:
-    """The cards of ``mask`` not in any group of the ``groups`` bit set."""
-    out = mask
-    for g in range(4):
-        if groups >> g & 1:
-            out &= ~GROUP_MASK[gt, g]
-    return out
+    """The cards of ``mask`` not in any plain group of the ``groups`` bit set."""
+    return mask & ~_GROUP_SET_CARDS[gt, groups & 0xF]
 
 
 @kernel
@@ -190,10 +191,7 @@ def _defender_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarra
     cash = _masters(gt, _outside_groups(gt, side, voids[declarer]) & _ACES_TENS, unseen)
     if cash:
         return richest(gt, cash)
-    ruff = np.uint32(0)
-    for g in range(4):
-        if (voids[partner] >> g) & 1 and not (voids[declarer] >> g) & 1:
-            ruff |= side & GROUP_MASK[gt, g]
+    ruff = side & _GROUP_SET_CARDS[gt, voids[partner] & ~voids[declarer] & 0xF]
     if ruff:
         return cheapest(gt, ruff)
     if side:
