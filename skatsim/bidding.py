@@ -34,6 +34,8 @@ BID_VALUES = _legal_bid_values()
 _IS_BID = np.zeros(BID_VALUES[-1] + 1, dtype=np.bool_)
 _IS_BID[BID_VALUES] = True
 MAX_BID = int(BID_VALUES[-1])
+#: Per value 0 .. MAX_BID: the smallest legal bid value above it (0 above the last).
+_NEXT_BID = np.array([next((int(v) for v in BID_VALUES if v > x), 0) for x in range(MAX_BID + 1)], dtype=np.int64)
 
 PASS = -1
 HOLD = 0
@@ -65,10 +67,9 @@ def is_bid_value(value: int) -> bool:
 @kernel
 def next_bid(value: int) -> int:
     """Smallest legal bid value above ``value`` (0 when none is left)."""
-    for v in BID_VALUES:
-        if v > value:
-            return v
-    return 0
+    if value < 0:
+        return BID_VALUES[0]
+    return _NEXT_BID[value] if value <= MAX_BID else 0
 
 
 @kernel

@@ -775,6 +775,14 @@ def test_bid_values() -> None:
     assert not {19, 21, 25, 26, 252}.intersection(BID_VALUES.tolist())
 
 
+def test_next_bid_is_the_smallest_value_above() -> None:
+    """The bots bid step by step: after 0 comes 18, after 23 comes 24, after 60 comes 63, after 264 nothing."""
+    values = BID_VALUES.tolist()
+    for x in range(-1, 300):
+        assert bidding.next_bid(x) == next((v for v in values if v > x), 0), x
+    assert [bidding.next_bid(x) for x in (0, 23, 60, 263, 264)] == [18, 24, 63, 264, 0]
+
+
 def test_middlehand_bids_to_forehand_first() -> None:
     """MH opens by bidding to FH; FH answers; a FH bid or a RH action first is out of turn."""
     state = _bidding()
