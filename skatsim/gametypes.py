@@ -116,6 +116,25 @@ def _build_tables() -> tuple[np.ndarray, ...]:
 TRUMPS, GROUP, GROUP_MASK, POWER, TRUMP_SEQ, N_TRUMP_SEQ, ABOVE = _build_tables()
 
 
+def _trump_seq_bits() -> np.ndarray:
+    """``TRUMP_SEQ_BITS[gt, suit, byte]``: the trumps among a suit's cards (its byte of a hand mask)
+    as bits of the trump sequence, the top trump at bit ``N_TRUMP_SEQ[gt] - 1``; OR-ing the four
+    suits' entries gives a hand's trumps in sequence order, for counting matadors."""
+    table = np.zeros((N_GAME_TYPES, 4, 256), dtype=np.uint32)
+    for gt in range(N_GAME_TYPES):
+        n = int(N_TRUMP_SEQ[gt])
+        for k in range(n):
+            c = int(TRUMP_SEQ[gt, k])
+            for b in range(256):
+                if b >> (c % 8) & 1:
+                    table[gt, c // 8, b] |= np.uint32(1 << (n - 1 - k))
+    table.flags.writeable = False
+    return table
+
+
+TRUMP_SEQ_BITS = _trump_seq_bits()
+
+
 def game_type_code(name: str) -> int:
     """Code of a game-type name (``clubs``, ``grand``, ``null``, ...)."""
     for code, label in GAME_TYPE_LABELS.items():

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
-from .gametypes import BASE_VALUE, GRAND, N_TRUMP_SEQ, NULL, NULL_VALUES, RAMSCH, TRUMP_SEQ
+from ._jit import highest_bit, kernel
+from .gametypes import BASE_VALUE, GRAND, N_TRUMP_SEQ, NULL, NULL_VALUES, RAMSCH, TRUMP_SEQ_BITS
 from .rules import (
     LIST_DEFENDER_BONUS,
     LIST_LOST_MALUS,
@@ -26,6 +26,7 @@ SCHWARZ_ANNOUNCED = 4
 OUVERT = 8
 
 _ = GRAND  # Grand counts jacks only because TRUMP_SEQ[GRAND] holds only the four jacks.
+_BYTE = np.uint32(0xFF)
 
 
 @kernel
@@ -38,11 +39,17 @@ def matadors(gt: int, cards: np.uint32) -> int:
     n = N_TRUMP_SEQ[gt]
     if n == 0 or gt == RAMSCH:
         return 0
-    held = (cards >> np.uint32(TRUMP_SEQ[gt, 0])) & np.uint32(1)
-    k = 1
-    while k < n and (cards >> np.uint32(TRUMP_SEQ[gt, k])) & np.uint32(1) == held:
-        k += 1
-    return k if held else -k
+    seq = (
+        TRUMP_SEQ_BITS[gt, 0, cards & _BYTE]
+        | TRUMP_SEQ_BITS[gt, 1, (cards >> np.uint32(8)) & _BYTE]
+        | TRUMP_SEQ_BITS[gt, 2, (cards >> np.uint32(16)) & _BYTE]
+        | TRUMP_SEQ_BITS[gt, 3, cards >> np.uint32(24)]
+    )
+    top = np.uint32(1) << np.uint32(n - 1)
+    if seq & top:  # "with": the run of held trumps ends below the highest one missing
+        missing = ~seq & (top | (top - np.uint32(1)))
+        return n if missing == 0 else n - 1 - highest_bit(missing)
+    return -n if seq == 0 else -(n - 1 - highest_bit(seq))
 
 
 @kernel
