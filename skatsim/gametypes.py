@@ -11,7 +11,8 @@ import time, the tables that make trick play branch-free:
 * ``POWER[gt, card]`` — trick strength: ``TRUMP_POWER + k`` for trumps,
   0..7 in the plain-suit order otherwise;
 * ``TRUMP_SEQ[gt]`` — trumps from the top down, for matadors;
-* ``ABOVE[gt, card]`` — mask of the cards of the same group that outrank it.
+* ``ABOVE[gt, card]`` — mask of the cards of the same group that outrank it;
+* ``BEATERS[gt, card]`` — the cards that take a trick this card is winning.
 
 The reversed game (Sächsische Spitze, RULES.md §6) and Ramsch are game
 types here so that the same kernels play them; variant keys decide whether
@@ -47,10 +48,8 @@ BASE_VALUE = np.array([9, 10, 11, 12, 24, 0, 0, 20], dtype=np.int64)
 NULL_VALUES = np.array([23, 35, 46, 59], dtype=np.int64)
 
 TRUMP_GROUP = 4
-#: Trumps outrank every plain card: plain powers are < 32 even after the led-suit bonus.
+#: Trumps outrank every plain card (plain powers are 0..7).
 TRUMP_POWER = 64
-#: Bonus a plain card gets for being of the led suit, so it beats other plain suits.
-LED_BONUS = 32
 
 _JACKS_LOW_TO_HIGH = [card(s, JACK) for s in (DIAMONDS, HEARTS, SPADES, CLUBS)]
 _PLAIN_LOW_TO_HIGH = [SEVEN, EIGHT, NINE, QUEEN, KING, TEN, ACE]  # suit and Grand, jacks excluded
@@ -114,6 +113,22 @@ def _build_tables() -> tuple[np.ndarray, ...]:
 
 
 TRUMPS, GROUP, GROUP_MASK, POWER, TRUMP_SEQ, N_TRUMP_SEQ, ABOVE = _build_tables()
+
+
+def _beaters() -> np.ndarray:
+    """``BEATERS[gt, card]``: the cards that take a trick from ``card`` when it is winning the trick
+    so far (so it is of the led group, or a trump): higher cards of its group, and every trump
+    over a plain card (RULES.md §4)."""
+    table = ABOVE.copy()
+    for gt in range(N_GAME_TYPES):
+        for c in range(32):
+            if GROUP[gt, c] != TRUMP_GROUP:
+                table[gt, c] |= TRUMPS[gt]
+    table.flags.writeable = False
+    return table
+
+
+BEATERS = _beaters()
 
 
 def _trump_seq_bits() -> np.ndarray:

@@ -10,7 +10,7 @@ import numpy as np
 
 from ._jit import kernel, popcount
 from .cards import ACES, JACKS, KINGS, QUEENS, TENS
-from .gametypes import GROUP, GROUP_MASK, LED_BONUS, POWER, TRUMP_POWER
+from .gametypes import BEATERS, GROUP, GROUP_MASK
 
 _ACES, _TENS, _KINGS, _QUEENS, _JACKS = (np.uint32(m) for m in (ACES, TENS, KINGS, QUEENS, JACKS))
 
@@ -43,24 +43,13 @@ def legal_moves(gt: int, hand: np.uint32, led: int) -> np.uint32:
 
 
 @kernel
-def strength(gt: int, c: int, led_group: int) -> int:
-    """Trick strength of card ``c`` in a trick led in ``led_group``: trumps above the led
-    group's cards above every other card (RULES.md §4)."""
-    p = POWER[gt, c]
-    if p < TRUMP_POWER and GROUP[gt, c] == led_group:
-        p += LED_BONUS
-    return p
-
-
-@kernel
 def trick_winner(gt: int, c0: int, c1: int, c2: int) -> int:
-    """Position (0, 1, 2 from the leader) of the card that wins the trick (RULES.md §4)."""
-    g = GROUP[gt, c0]
+    """Position (0, 1, 2 from the leader) of the card that wins the trick (RULES.md §4): each card
+    takes the trick from the card winning so far if it is one of that card's ``BEATERS``."""
     best = 0
-    top = strength(gt, c0, g)
-    s1 = strength(gt, c1, g)
-    if s1 > top:
-        best, top = 1, s1
-    if strength(gt, c2, g) > top:
+    top = c0
+    if BEATERS[gt, top] >> np.uint32(c1) & np.uint32(1):
+        best, top = 1, c1
+    if BEATERS[gt, top] >> np.uint32(c2) & np.uint32(1):
         best = 2
     return best

@@ -26,7 +26,7 @@ import numpy as np
 
 from .._jit import kernel, lowest_bit, popcount
 from ..cards import ACES, CARD_POINTS, JACKS, TENS
-from ..gametypes import GRAND, GROUP, GROUP_MASK, NULL, RAMSCH, TRUMP_GROUP, TRUMPS
+from ..gametypes import BEATERS, GRAND, GROUP, GROUP_MASK, NULL, RAMSCH, TRUMP_GROUP, TRUMPS
 from ..play import (
     DECLARER,
     FLAGS,
@@ -42,7 +42,6 @@ from ..play import (
     legal_now,
 )
 from ..scoring import OUVERT
-from ..tricks import strength
 from .cardsel import above, beaters, bit, cheapest, highest, is_master, lowest, richest
 
 _ALL = np.uint32(0xFFFFFFFF)
@@ -64,8 +63,7 @@ def _trick_state(state: np.ndarray) -> tuple[int, int, int]:
     if state[N_IN_TRICK] == 2:
         c = state[TRICK0 + 1]
         pts += CARD_POINTS[c]
-        lg = GROUP[gt, best]
-        if strength(gt, c, lg) > strength(gt, best, lg):
+        if BEATERS[gt, best] & bit(c):
             best, pos = c, 1
     seat = state[LEADER] + pos
     if seat >= 3:

@@ -8,10 +8,9 @@ from .._jit import highest_bit, kernel, lowest_bit
 from ..cards import CARD_POINTS
 from ..gametypes import (
     ABOVE,
-    GROUP,
+    BEATERS,
     N_GAME_TYPES,
     POWER,
-    TRUMP_GROUP,
     TRUMPS,
 )
 
@@ -109,11 +108,8 @@ def richest(gt: int, mask: np.uint32) -> int:
 @kernel
 def beaters(gt: int, mask: np.uint32, best_card: int, led_group: int) -> np.uint32:
     """Cards of ``mask`` that would beat ``best_card``, the card winning a trick so far (it is of
-    the led group or a trump): higher cards of its group, and any trump over a plain card."""
-    out = ABOVE[gt, best_card]
-    if GROUP[gt, best_card] != TRUMP_GROUP:
-        out |= TRUMPS[gt]
-    return mask & out
+    the led group ``led_group`` or a trump): higher cards of its group, and any trump over a plain card."""
+    return mask & BEATERS[gt, best_card]
 
 
 @kernel
