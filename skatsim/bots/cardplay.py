@@ -362,7 +362,7 @@ def choose_card(state: np.ndarray, seat: int, voids: np.ndarray, durchmarsch: bo
     whether a Durchmarsch counts (``ramsch.durchmarsch``)."""
     legal = legal_now(state)
     if popcount(legal) == 1:
-        return highest(state[GT], legal)
+        return lowest_bit(legal)
     gt = state[GT]
     hand = hand_of(state, seat)
     unseen = _unseen(state, seat)
