@@ -179,3 +179,15 @@ def test_tabulated_log_odds_equal_the_model_applied_to_the_features(
     row_features(gt, mask, float(skat_points), seat, x)
     expected = float(COEFFICIENTS[cls * N_SITUATIONS + situation] @ x)
     assert game_logit(cls, situation, gt, mask, float(skat_points), seat) == pytest.approx(expected, abs=1e-9)
+
+
+@settings(max_examples=500, derandomize=True, deadline=None)
+@given(st.integers(0, 1), st.lists(st.integers(0, 31), min_size=10, max_size=10, unique=True), st.integers(0, 2))
+def test_four_suit_log_odds_at_once_equal_one_at_a_time(situation: int, cards: list[int], seat: int) -> None:
+    """suit_logits shares the lookups of the four suit games and gives exactly game_logit's values."""
+    from skatsim.bots.handeval import SUIT_CLASS
+    from skatsim.bots.model import game_logit, suit_logits
+
+    mask = np.uint32(sum(1 << c for c in cards))
+    one_by_one = [game_logit(SUIT_CLASS, situation, t, mask, 0.0, seat) for t in range(4)]
+    assert list(suit_logits(situation, mask, seat)) == one_by_one

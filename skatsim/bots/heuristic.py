@@ -53,7 +53,7 @@ from .handeval import (
     choose_discard,
     class_of,
 )
-from .model import game_logit
+from .model import game_logit, suit_logits
 
 # Parameter vector of the heuristic bot (see skatsim.bots registry for the docs).
 P_RISK, P_HAND_RISK, P_GRAND_BIAS, P_NULL_BIAS, P_SUIT_BIAS, P_OUVERT_BIAS, P_WIN_BONUS = range(7)
@@ -137,10 +137,15 @@ def bid_limit(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool = 
     z_pickup = bot[P_Z_RISK]
     z_hand = bot[P_Z_HAND_RISK]
     limit = 0
+    suits = suit_logits(BEFORE_PICKUP, cards, seat)
     for k in range(_candidates(reversed_ok)):
         gt = _CANDIDATE_GT[k]
         caution = bot[P_GRAND_BID_BIAS] if gt == GRAND else 0.0
-        if _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat) + caution < z_pickup:
+        if k < 4:
+            z = suits[k] + _bias(bot, SUIT_CLASS)
+        else:
+            z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
+        if z + caution < z_pickup:
             continue
         ouvert = _CANDIDATE_OUVERT[k] == 1
         limit = max(limit, bidding_value(gt, cards, False, ouvert))
