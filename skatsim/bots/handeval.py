@@ -1,12 +1,13 @@
-"""Hand features, discards and the win-probability model of the heuristic bot.
+"""Hand features and discards of the heuristic bot.
 
 A hand is judged per *game class* — suit game (relative to its trump suit),
 Grand, Null, Null ouvert, and the reversed game (Sächsische Spitze, RULES.md §6,
 judged as the Grand its mirror image would be: the cards mapped rank for rank
 onto the Grand order, DJ to CJ, 7 to A, 8 to 10, ...) — by a few features a Skat player counts (trumps,
 jacks, aces, guarded tens, voids, losers; for Null the cards that can be
-caught). A logistic model per class and situation turns the features into
-a win probability. Its coefficients come from self-play
+caught), counted per suit from the tables of :mod:`skatsim.bots.suitstats`.
+A logistic model per class and situation (:mod:`skatsim.bots.model`) turns
+the features into a win probability; its coefficients come from self-play
 (``scripts/calibrate_bots.py``) and ship in ``calibration.json``.
 """
 

@@ -10,6 +10,10 @@ plays hand when a hand game is safe enough (``hand_risk``), otherwise picks
 up the skat and declares the game with the best expected score that reaches
 the bid, after choosing its discards for each candidate game.
 
+Every kernel here takes ``bot``, one seat's parameter vector as prepared by
+:func:`prepare` (the registry's parameters plus the thresholds derived from
+them once per block).
+
 House rules (RULES.md §6), each a documented rule with a parameter:
 
 * Kontra (defender): his "defence count" — trumps of the declared game he
