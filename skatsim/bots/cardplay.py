@@ -163,7 +163,7 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
     gt = state[GT]
     best, _, pts = _trick_state(state)
     lg = GROUP[gt, state[TRICK0]]
-    win = beaters(gt, legal, best, lg)
+    win = beaters(gt, legal, best)
     if state[N_IN_TRICK] == 2:
         if win:
             c = lowest(gt, win)
@@ -210,7 +210,7 @@ def _defender_follow(
     gt = state[GT]
     best, holder, pts = _trick_state(state)
     lg = GROUP[gt, state[TRICK0]]
-    win = beaters(gt, legal, best, lg)
+    win = beaters(gt, legal, best)
     last = state[N_IN_TRICK] == 2
     if holder != declarer:
         secure = last or (
@@ -251,7 +251,7 @@ def _null_declarer(state: np.ndarray, hand: np.uint32, legal: np.uint32, unseen:
         return best
     win_card, _, _ = _trick_state(state)
     lg = GROUP[gt, state[TRICK0]]
-    under = legal & ~beaters(gt, legal, win_card, lg)
+    under = legal & ~beaters(gt, legal, win_card)
     if under:
         return highest(gt, under)
     if GROUP[gt, lowest(gt, legal)] != lg:
@@ -281,7 +281,7 @@ def _null_defender(state: np.ndarray, seat: int, hand: np.uint32, legal: np.uint
     win_card, holder, _ = _trick_state(state)
     lg = GROUP[gt, state[TRICK0]]
     if holder == declarer:
-        under = legal & ~beaters(gt, legal, win_card, lg)
+        under = legal & ~beaters(gt, legal, win_card)
         if under:
             return highest(gt, under)
         return lowest(gt, legal)
@@ -342,13 +342,13 @@ def _ramsch_card(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint
         if lead:
             return highest(gt, legal)
         best, _, _ = _trick_state(state)
-        win = beaters(gt, legal, best, GROUP[gt, state[TRICK0]])
+        win = beaters(gt, legal, best)
         return highest(gt, win) if win else cheapest(gt, legal)
     if lead:
         soft = _beatable(gt, legal, unseen)
         return cheapest(gt, soft if soft else legal)
     best, _, _ = _trick_state(state)
-    under = legal & ~beaters(gt, legal, best, GROUP[gt, state[TRICK0]])
+    under = legal & ~beaters(gt, legal, best)
     if under:
         return richest(gt, under) if under & ~_POINTLESS else highest(gt, under)
     if state[N_IN_TRICK] == 2:

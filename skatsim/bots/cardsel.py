@@ -106,9 +106,9 @@ def richest(gt: int, mask: np.uint32) -> int:
 
 
 @kernel
-def beaters(gt: int, mask: np.uint32, best_card: int, led_group: int) -> np.uint32:
+def beaters(gt: int, mask: np.uint32, best_card: int) -> np.uint32:
     """Cards of ``mask`` that would beat ``best_card``, the card winning a trick so far (it is of
-    the led group ``led_group`` or a trump): higher cards of its group, and any trump over a plain card."""
+    the led group or a trump): higher cards of its group, and any trump over a plain card."""
     return mask & BEATERS[gt, best_card]
 
 

@@ -136,7 +136,7 @@ def suit_logits(situation: int, cards: np.uint32, seat: int) -> tuple[float, flo
     """:func:`game_logit` of the four suit games (diamonds .. clubs) with ``cards`` before pickup or
     hand (no skat points), sharing the lookups: each sum adds the same terms in the same order."""
     row = SUIT_CLASS * N_SITUATIONS + situation
-    z = COEFFICIENTS[row, 0] + COEFFICIENTS[row, 10] * 0.0
+    z = COEFFICIENTS[row, 0]
     if seat == 0:
         z += COEFFICIENTS[row, 11]
     z += TABLES[row, JACKS_Z, _jack_bits(cards)]
