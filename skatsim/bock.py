@@ -11,7 +11,7 @@ with the multiplier itself (once, also inside a Bock round: multipliers never
 compound).
 
 The queue is a small ``int64`` array carried from deal to deal by the list
-kernel (:func:`skatsim.simulator.play_list`); its fields are below.
+kernel (:func:`skatsim.lists.play_list`); its fields are below.
 """
 
 from __future__ import annotations
