@@ -33,8 +33,9 @@ from functools import partial
 
 from skatsim import __version__
 from skatsim.bots import DEFAULT_BOTS, parse_bots
+from skatsim.chunks import warm_up
 from skatsim.dask_backend import local_cluster
-from skatsim.runner import run_simulation, warm_up
+from skatsim.runner import run_simulation
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANT = os.path.join(ROOT, "variants", "official.yaml")

@@ -26,8 +26,9 @@ import numpy as np
 
 from skatsim import __version__
 from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
+from skatsim.chunks import BLOCK, warm_up
 from skatsim.rows import LOG_WIDTH, N_COLUMNS
-from skatsim.runner import BLOCK, run_simulation, warm_up
+from skatsim.runner import run_simulation
 from skatsim.simulator import simulate_block
 from skatsim.variant import load_variant
 

@@ -32,10 +32,10 @@ from pathlib import Path
 import numpy as np
 
 from skatsim.bots import bot_arrays, parse_bots
+from skatsim.chunks import BLOCK
 from skatsim.gametypes import RAMSCH, REVERSED
 from skatsim.rows import COLUMNS, LOG_WIDTH, N_COLUMNS
 from skatsim.rules import LIST_LENGTH, LIST_SCORING
-from skatsim.runner import BLOCK
 from skatsim.simulator import simulate_block
 from skatsim.variant import load_variant
 

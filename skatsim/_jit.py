@@ -22,12 +22,14 @@ from numba.extending import intrinsic
 #: Everything else (kernels, and the tables they read as constants) keys the cache.
 NOT_KERNEL_CODE = (
     "analysis/",
+    "chunks.py",
     "cli.py",
     "dask_backend.py",
     "frames.py",
     "gameview.py",
     "importer.py",
     "iss.py",
+    "manifest.py",
     "runner.py",
     "storage.py",
     "support.py",

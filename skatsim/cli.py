@@ -96,7 +96,7 @@ def _run_params(table: Path) -> np.ndarray | None:
     beside it), so house-rule games replay under their rules; None for other tables."""
     import numpy as np
 
-    from .runner import read_manifest
+    from .manifest import read_manifest
 
     try:
         manifest = read_manifest(str(table.parent))

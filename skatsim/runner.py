@@ -6,8 +6,8 @@ A run is a folder::
     chunk-000000000000-62500.parquet       games 0 .. 62,499
     chunk-000000062500-62500.parquet       ...
 
-Each chunk is computed by :func:`run_chunk`, a pure top-level function of a
-picklable :class:`ChunkSpec`, and written atomically (temporary file, then
+Each chunk is computed by :func:`skatsim.chunks.run_chunk`, a pure top-level function of a
+picklable :class:`~skatsim.chunks.ChunkSpec`, and written atomically (temporary file, then
 ``os.replace``), so a chunk file is either complete or absent. Because every
 row depends only on (seed, game index, variant, bots), the chunk files, the
 number of workers and the order chunks finish in never change the rows; a run
@@ -23,49 +23,46 @@ an fsspec URL (``s3://...``): every file access goes through
 
 from __future__ import annotations
 
-import json
-import math
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
-from typing import Literal, Protocol
+from typing import Protocol
 
 import numpy as np
 import polars as pl
-from pydantic import BaseModel, ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
 from . import __version__, storage
-from .bots import DEFAULT_BOTS, bot_arrays, parse_bots
+from .bots import DEFAULT_BOTS, parse_bots
+from .chunks import (
+    MAX_CHUNK,
+    ChunkSpec,
+    chunk_name,
+    default_chunk_size,
+    plan_chunks,
+    run_chunk,
+    warm_up,
+    whole_lists,
+)
 from .errors import SkatsimError
-from .frames import block_frame, frame_schema
-from .rows import LOG_WIDTH, N_COLUMNS
-from .rules import LIST_LENGTH, official_params
-from .simulator import simulate_block
+from .frames import frame_schema
+from .manifest import (
+    MANIFEST,
+    RUN_FORMAT,
+    RUN_FORMAT_VERSION,
+    ChunkEntry,
+    RunManifest,
+    check_same_run,
+    read_manifest,
+    timestamp,
+    write_manifest,
+)
 from .support import check_supported
 from .variant import LoadedVariant, load_variant
 
-MANIFEST = "manifest.json"
-RUN_FORMAT = "skatsim-run"
-RUN_FORMAT_VERSION = 1
-
-#: Default chunk size: about ``TARGET_CHUNKS`` chunks so progress moves and
-#: workers stay busy, at least ``MIN_DEFAULT_CHUNK`` games so per-file costs
-#: stay small, at most ``MAX_DEFAULT_CHUNK`` per chunk (a 13 MB frame: ~55 bytes a row).
-TARGET_CHUNKS = 16
-MIN_DEFAULT_CHUNK = 10_000
-MAX_DEFAULT_CHUNK = 250_000
-#: With ``--record-play`` each row carries ~0.6 kB of JSON, so chunks are smaller (~30 MB).
-MAX_DEFAULT_RECORD_CHUNK = 50_000
-#: Upper bound of ``--chunk-size``: a chunk's frame is held in memory before it
-#: is written, so this bounds memory per worker (~55 MB, ~600 MB with records).
-MAX_CHUNK = 1_000_000
-#: Games per ``simulate_block`` call inside a chunk: a 13 MB int64 matrix.
-BLOCK = 65_536
 #: Largest game count and seed the kernels' uint64 game index and seed accept.
 MAX_GAMES = 2**62
 MAX_SEED = 2**64 - 1
@@ -75,118 +72,6 @@ MANIFEST_INTERVAL = 1.0
 #: URL schemes polars scans itself (lazily, credentials from the environment); other
 #: fsspec URLs (``memory://``, ``sftp://``, ...) are read through fsspec into memory.
 POLARS_URLS = frozenset({"s3", "s3a", "gs", "gcs", "az", "abfs", "abfss", "adl", "http", "https", "hf"})
-
-
-# --------------------------------------------------------------------------- chunks
-
-
-def chunk_name(first: int, count: int) -> str:
-    """File name of the chunk holding games ``first .. first + count - 1`` (sorts by ``first``)."""
-    return f"chunk-{first:012d}-{count}.parquet"
-
-
-def plan_chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
-    """``(first, count)`` of each chunk: consecutive game ranges covering ``0 .. games - 1``."""
-    return [(first, min(chunk_size, games - first)) for first in range(0, games, chunk_size)]
-
-
-def default_chunk_size(games: int, record_play: bool) -> int:
-    """Chunk size used when none is given (see ``TARGET_CHUNKS``); it never changes the rows."""
-    cap = MAX_DEFAULT_RECORD_CHUNK if record_play else MAX_DEFAULT_CHUNK
-    return min(games, cap, max(MIN_DEFAULT_CHUNK, math.ceil(games / TARGET_CHUNKS)))
-
-
-def whole_lists(size: int, list_length: int) -> int:
-    """``size`` rounded up to whole lists: when a variant plays lists of ``list_length`` deals
-    (Bock, Seeger-Fabian) a chunk or block must start at a list's first deal."""
-    if list_length <= 0:
-        return size
-    return -(-size // list_length) * list_length
-
-
-@dataclass(frozen=True)
-class ChunkSpec:
-    """Everything a worker needs to compute one chunk: plain, picklable values only.
-
-    ``params`` is the compiled variant (:meth:`skatsim.variant.Variant.params`)
-    so workers need not see the variant file; ``out_dir`` must be reachable
-    from the worker (a local folder; for a cluster backend a shared folder or
-    an fsspec URL).
-    """
-
-    seed: int
-    first: int
-    count: int
-    params: tuple[int, ...]
-    variant_name: str
-    bots: tuple[str, str, str]
-    record_play: bool
-    out_dir: str
-
-    @property
-    def path(self) -> str:
-        """Where the chunk's Parquet file goes."""
-        return storage.join(self.out_dir, chunk_name(self.first, self.count))
-
-
-def simulate_frame(
-    seed: int,
-    first: int,
-    count: int,
-    params: np.ndarray,
-    bots: tuple[str, str, str],
-    variant_name: str,
-    record_play: bool = False,
-) -> pl.DataFrame:
-    """Typed frame of games ``first .. first + count - 1``, simulated ``BLOCK`` games at a time.
-
-    Blocks keep the raw int64 matrix (and the action logs) small whatever
-    ``count`` is; only the typed frame, far more compact, grows with it.
-    """
-    kinds, bot_params = bot_arrays(bots)
-    length = int(params[LIST_LENGTH])
-    block = max(BLOCK // length * length, length) if length else BLOCK
-    frames = []
-    for start in range(first, first + count, block):
-        n = min(block, first + count - start)
-        rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
-        logs = np.zeros((n if record_play else 0, LOG_WIDTH), dtype=np.int16)
-        simulate_block(np.uint64(seed), start, kinds, bot_params, params, rows, logs)
-        frames.append(block_frame(rows, logs if record_play else None, bots, variant_name, params))
-    return pl.concat(frames, rechunk=False)
-
-
-def write_parquet_atomic(frame: pl.DataFrame, path: str) -> None:
-    """Write ``frame`` to ``path`` so that ``path`` is either absent or complete, even after kill -9.
-
-    The data goes to a temporary file in the same folder, is flushed to disk,
-    then renamed over ``path`` (:func:`skatsim.storage.write_atomic`).
-    """
-    try:
-        storage.write_atomic(path, frame.write_parquet)
-    except OSError as exc:
-        raise SkatsimError(f"{path}: cannot write chunk file ({exc.strerror or exc})") from None
-
-
-def run_chunk(spec: ChunkSpec) -> str:
-    """Simulate one chunk and write its Parquet file atomically; returns the file's path.
-
-    A pure function of ``spec`` (top level, so process pools can pickle it):
-    running it twice writes the same rows.
-    """
-    params = np.array(spec.params, dtype=np.int64)
-    frame = simulate_frame(spec.seed, spec.first, spec.count, params, spec.bots, spec.variant_name, spec.record_play)
-    write_parquet_atomic(frame, spec.path)
-    return spec.path
-
-
-def warm_up() -> None:
-    """Compile (or load from numba's disk cache) the simulation kernel in this process.
-
-    Done once in the parent before workers start, so they load the cached
-    machine code instead of each compiling it at the same time.
-    """
-    simulate_frame(0, 0, 1, official_params(), ("random",) * 3, "warm-up", record_play=True)
 
 
 # --------------------------------------------------------------------------- backends
@@ -252,97 +137,6 @@ def make_backend(name: str, jobs: int, options: Mapping[str, object] | None = No
     if factory is None:
         raise SkatsimError(f"unknown backend {name!r}; available: {', '.join(sorted(BACKENDS))}")
     return factory(jobs, **(options or {}))
-
-
-# --------------------------------------------------------------------------- manifest
-
-
-class ChunkEntry(BaseModel):
-    """One planned chunk: games ``first .. first + count - 1`` in ``file``."""
-
-    first: int
-    count: int
-    file: str
-
-
-class RunManifest(BaseModel):
-    """``manifest.json``: what made the run (variant text, bots, seed, version) and how far it got."""
-
-    format: Literal["skatsim-run"]
-    format_version: Literal[1]
-    skatsim_version: str
-    variant_path: str
-    variant_name: str
-    variant_text: str
-    bots: tuple[str, str, str]
-    seed: int
-    games: int
-    chunk_size: int
-    record_play: bool
-    chunks: list[ChunkEntry]
-    chunks_done: list[str]
-    created: str
-    updated: str
-    finished: str | None = None
-    #: The compiled variant (:meth:`skatsim.variant.Variant.params`), so a recorded game can be
-    #: replayed under its rules (``skatsim replay``); absent in manifests written before it existed.
-    params: list[int] | None = None
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def write_manifest(out_dir: str, manifest: RunManifest) -> None:
-    """Write ``manifest.json`` atomically (temporary file, then rename)."""
-    path = storage.join(out_dir, MANIFEST)
-    data = (manifest.model_dump_json(indent=2) + "\n").encode("utf-8")
-    try:
-        storage.write_atomic(path, lambda f: f.write(data))
-    except OSError as exc:
-        raise SkatsimError(f"{out_dir}: cannot write {MANIFEST} ({exc.strerror or exc})") from None
-
-
-def read_manifest(out_dir: str) -> RunManifest | None:
-    """The run's manifest, or ``None`` when the folder has no ``manifest.json``.
-
-    A ``manifest.json`` that is not a skatsim run manifest is an error: the
-    folder belongs to something else.
-    """
-    path = storage.join(out_dir, MANIFEST)
-    try:
-        text = storage.read_bytes(path).decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise SkatsimError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    try:
-        return RunManifest.model_validate(json.loads(text))
-    except (ValueError, ValidationError):
-        raise SkatsimError(f"{path}: not a skatsim run manifest; {out_dir} is not a skatsim run folder") from None
-
-
-def _check_same_run(manifest: RunManifest, fresh: RunManifest, out_dir: str) -> None:
-    """Refuse to resume with settings that would change the rows, naming the first difference."""
-
-    def on_off(flag: bool) -> str:
-        return "on" if flag else "off"
-
-    checks = (
-        ("seed", manifest.seed, fresh.seed),
-        ("games", manifest.games, fresh.games),
-        ("bots", ",".join(manifest.bots), ",".join(fresh.bots)),
-        ("record-play", on_off(manifest.record_play), on_off(fresh.record_play)),
-        ("skatsim version", manifest.skatsim_version, fresh.skatsim_version),
-    )
-    for what, old, new in checks:
-        if old != new:
-            raise SkatsimError(f"{out_dir}: cannot resume: the run was made with {what} {old}, not {new}")
-    if manifest.variant_text != fresh.variant_text:
-        raise SkatsimError(
-            f"{out_dir}: cannot resume: the variant file text differs from the run's "
-            f"(made with {manifest.variant_path}, variant {manifest.variant_name!r})"
-        )
 
 
 # --------------------------------------------------------------------------- output folder
@@ -489,7 +283,7 @@ def _new_manifest(
 ) -> RunManifest:
     """The manifest of a run starting now, with its chunk plan."""
     chunks = [ChunkEntry(first=f, count=c, file=chunk_name(f, c)) for f, c in plan_chunks(games, chunk_size)]
-    now = _now()
+    now = timestamp()
     return RunManifest(
         format=RUN_FORMAT,
         format_version=RUN_FORMAT_VERSION,
@@ -512,7 +306,7 @@ def _new_manifest(
 
 def _resumed_manifest(old: RunManifest, fresh: RunManifest, chunk_size: int | None, out_dir: str) -> RunManifest:
     """The manifest to continue with: the old plan, after checking the settings match."""
-    _check_same_run(old, fresh, out_dir)
+    check_same_run(old, fresh, out_dir)
     if chunk_size is not None and chunk_size != old.chunk_size:
         raise SkatsimError(
             f"{out_dir}: cannot resume with --chunk-size {chunk_size}: the run uses {old.chunk_size} "
@@ -589,13 +383,15 @@ def _open_run(plan: RunPlan) -> _OpenRun:
     manifest = plan.fresh if old is None else _resumed_manifest(old, plan.fresh, plan.chunk_size, plan.out_dir)
     params = np.array(plan.params, dtype=np.int64)
     done = _scan_existing(plan.out_dir, manifest, params) if old is not None else set()
-    manifest = manifest.model_copy(update={"chunks_done": sorted(done), "finished": None, "updated": _now()})
+    manifest = manifest.model_copy(update={"chunks_done": sorted(done), "finished": None, "updated": timestamp()})
     specs = _specs(manifest, np.array(plan.params, dtype=np.int64), plan.out_dir)
     return _OpenRun(plan.out_dir, manifest, specs, list(manifest.chunks_done))
 
 
 def _write_progress(run: _OpenRun) -> None:
-    write_manifest(run.out_dir, run.manifest.model_copy(update={"chunks_done": sorted(run.done), "updated": _now()}))
+    write_manifest(
+        run.out_dir, run.manifest.model_copy(update={"chunks_done": sorted(run.done), "updated": timestamp()})
+    )
 
 
 def _execute(runs: list[_OpenRun], backend: Backend, show: bool) -> None:
@@ -623,7 +419,7 @@ def _execute(runs: list[_OpenRun], backend: Backend, show: bool) -> None:
 def _close_run(run: _OpenRun) -> None:
     """Record the chunks done at the end of a session; once all are, the finish time, and remove
     temporary files left by workers that died while writing (their chunks were written again)."""
-    now = _now()
+    now = timestamp()
     complete = len(run.done) == len(run.manifest.chunks)
     if complete:
         _remove_temp_files(run.out_dir)

@@ -28,9 +28,10 @@ from skatsim.analysis.intervals import (
 from skatsim.analysis.paired import aggregate_pair, decode_pairs, encode_pairs
 from skatsim.analysis.report import write_report
 from skatsim.bots import parse_bots
+from skatsim.chunks import simulate_frame
 from skatsim.cli import main
 from skatsim.columns import evaluation_schema
-from skatsim.runner import run_simulation, simulate_frame
+from skatsim.runner import run_simulation
 from skatsim.variant import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,10 +22,12 @@ import pytest
 from distributed import LocalCluster
 
 from skatsim import dask_backend, runner, storage
+from skatsim.chunks import ChunkSpec, chunk_name, plan_chunks, warm_up
 from skatsim.cli import main
 from skatsim.dask_backend import DaskBackend, chunk_key
 from skatsim.errors import SkatsimError
-from skatsim.runner import ChunkSpec, read_manifest, run_simulation, scan_run, warm_up
+from skatsim.manifest import read_manifest
+from skatsim.runner import run_simulation, scan_run
 from skatsim.sweep import run_name, run_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -241,8 +243,8 @@ def test_memory_url_on_a_threaded_cluster(tmp_path: Path, memory_root: str) -> N
             VARIANT, 9_000, 3, out, bots="random", chunk_size=2_000, backend="dask", backend_options=options,
             progress=False,
         )  # fmt: skip
-    chunks = [runner.chunk_name(first, count) for first, count in runner.plan_chunks(9_000, 2_000)]
-    assert sorted(storage.listdir(out)) == [*chunks, "manifest.json"]
+    files = [chunk_name(first, count) for first, count in plan_chunks(9_000, 2_000)]
+    assert sorted(storage.listdir(out)) == [*files, "manifest.json"]
     assert scan_run(out).collect().sort("game_id").equals(local_rows(tmp_path, 9_000, "random"))
     again = run_simulation(VARIANT, 9_000, 3, out, bots="random", resume=True, progress=False)
     assert (again.games, again.games_run) == (9_000, 0)

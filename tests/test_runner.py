@@ -20,22 +20,15 @@ import polars as pl
 import pytest
 
 from skatsim import __version__, runner
+from skatsim.chunks import chunk_name, default_chunk_size, plan_chunks, simulate_frame
 from skatsim.cli import main
 from skatsim.columns import EVALUATION_COLUMNS
 from skatsim.errors import SkatsimError
 from skatsim.frames import block_frame, discard_pairs, frame_schema
+from skatsim.manifest import MANIFEST, read_manifest
 from skatsim.record import GameRecord, replay
 from skatsim.rows import COLUMNS, N_COLUMNS
-from skatsim.runner import (
-    MANIFEST,
-    chunk_name,
-    default_chunk_size,
-    plan_chunks,
-    read_manifest,
-    run_simulation,
-    scan_run,
-    simulate_frame,
-)
+from skatsim.runner import run_simulation, scan_run
 from skatsim.variant import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,8 +29,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from .. import __version__
 from ..bots import DEFAULT_BOTS, parse_bots
+from ..chunks import simulate_frame, warm_up
 from ..errors import SkatsimError
-from ..runner import check_run_numbers, simulate_frame, warm_up
+from ..runner import check_run_numbers
 from ..support import check_supported
 from ..variant import load_variant
 from .intervals import LEVEL, N_BOOT

@@ -22,7 +22,7 @@ import polars as pl
 from ..columns import EVALUATION_COLUMNS
 from ..errors import SkatsimError
 from ..importer import ISS_TABLE
-from ..runner import MANIFEST, RunManifest, read_manifest
+from ..manifest import MANIFEST, RunManifest, read_manifest
 
 #: Bot name given to the seats of imported ISS games: people played them.
 PEOPLE = "people"
