@@ -69,9 +69,6 @@ MAX_SEED = 2**64 - 1
 #: Seconds between manifest rewrites while chunks finish (the chunk files are
 #: the truth; the manifest's ``chunks_done`` is a progress record).
 MANIFEST_INTERVAL = 1.0
-#: URL schemes polars scans itself (lazily, credentials from the environment); other
-#: fsspec URLs (``memory://``, ``sftp://``, ...) are read through fsspec into memory.
-POLARS_URLS = frozenset({"s3", "s3a", "gs", "gcs", "az", "abfs", "abfss", "adl", "http", "https", "hf"})
 
 
 # --------------------------------------------------------------------------- backends
@@ -175,7 +172,7 @@ def _verify_chunk(path: str, entry: ChunkEntry, schema: dict[str, pl.DataType | 
     """Read a chunk file in full and check its columns, row count and game ids; a damaged file is an error."""
     fix = "remove that file and run again with --resume to recompute it"
     try:
-        frame = _read_chunk(path)
+        frame = storage.read_parquet(path)
     # polars reports damaged files as PolarsError or OSError, and some as a Rust panic (a BaseException).
     except (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException) as exc:
         reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
@@ -190,11 +187,6 @@ def _verify_chunk(path: str, entry: ChunkEntry, schema: dict[str, pl.DataType | 
             f"{path}: chunk file should hold games {entry.first}..{expected[2]} once each, "
             f"holds {frame.height} rows with ids {found[1]}..{found[2]}; {fix}"
         )
-
-
-def _read_chunk(path: str) -> pl.DataFrame:
-    """A chunk file as a frame: polars reads local files itself, URLs through fsspec."""
-    return pl.read_parquet(storage.read_bytes(path) if storage.is_url(path) else path)
 
 
 def _scan_existing(out_dir: str, manifest: RunManifest, params: np.ndarray) -> set[str]:
@@ -509,6 +501,4 @@ def scan_run(out_dir: str) -> pl.LazyFrame:
     if manifest.finished is None:
         raise SkatsimError(f"{out_dir}: the run is not finished; complete it with --resume")
     paths = [storage.join(out_dir, e.file) for e in manifest.chunks]
-    if storage.is_url(out_dir) and out_dir.split("://")[0] not in POLARS_URLS:
-        return pl.concat([_read_chunk(path).lazy() for path in paths])  # polars cannot reach it: read via fsspec
-    return pl.scan_parquet(paths)
+    return storage.scan_parquet(paths)

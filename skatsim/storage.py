@@ -4,8 +4,8 @@ A run folder is either a local path, used through :mod:`os` exactly as
 before, or a URL (``protocol://...``), used through fsspec (installed with
 ``pip install 'skatsim[dask]'``), so Dask workers on other machines can write
 their chunk files straight into an object store. Only what the runner needs
-is here: existence checks, folder listing and creation, reading, atomic
-writes and removal. Failures are :class:`OSError`, as from :mod:`os`.
+is here: existence checks, folder listing and creation, reading (bytes and
+Parquet), atomic writes and removal. Failures are :class:`OSError`, as from :mod:`os`.
 
 Atomic writes go to a hidden temporary name next to the target, then are
 renamed over it: ``os.replace`` locally (atomic within a filesystem); on an
@@ -15,17 +15,23 @@ once complete, so readers never see half a file either way.
 
 from __future__ import annotations
 
+import io
 import os
 import posixpath
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import IO, Any
+
+import polars as pl
 
 #: ``protocol://`` at the start of a path: an fsspec URL (a Windows drive ``C:\`` never matches).
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 
 INSTALL_HINT = "pip install 'skatsim[dask]'"
+#: URL schemes polars scans itself (lazily, credentials from the environment); other
+#: fsspec URLs (``memory://``, ``sftp://``, ...) are read through fsspec into memory.
+POLARS_URLS = frozenset({"s3", "s3a", "gs", "gcs", "az", "abfs", "abfss", "adl", "http", "https", "hf"})
 
 
 def is_url(path: str) -> bool:
@@ -105,6 +111,30 @@ def read_bytes(path: str) -> bytes:
             return f.read()
     fs, inner = _fs(path)
     return bytes(fs.cat_file(inner))
+
+
+def _polars_reads(path: str) -> bool:
+    return not is_url(path) or path.split("://")[0] in POLARS_URLS
+
+
+def read_parquet(path: str) -> pl.DataFrame:
+    """A Parquet file as a frame: polars reads local files itself, URLs come through fsspec."""
+    return pl.read_parquet(read_bytes(path) if is_url(path) else path)
+
+
+def parquet_schema(path: str) -> dict[str, Any]:
+    """The column types of a Parquet file, from its footer."""
+    if _polars_reads(path):
+        return dict(pl.read_parquet_schema(path))
+    return dict(pl.read_parquet_schema(io.BytesIO(read_bytes(path))))
+
+
+def scan_parquet(paths: Sequence[str]) -> pl.LazyFrame:
+    """Parquet files as one lazy frame: scanned by polars where it can reach them (local paths,
+    object stores), else read through fsspec into memory."""
+    if all(_polars_reads(path) for path in paths):
+        return pl.scan_parquet(list(paths))
+    return pl.concat([read_parquet(path).lazy() for path in paths])
 
 
 def temp_path(path: str) -> str:

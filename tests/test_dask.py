@@ -250,6 +250,23 @@ def test_memory_url_on_a_threaded_cluster(tmp_path: Path, memory_root: str) -> N
     assert (again.games, again.games_run) == (9_000, 0)
 
 
+def test_analysis_reads_a_run_at_a_url(tmp_path: Path, memory_root: str) -> None:
+    """skatsim.analysis.scan takes a run folder (or a Parquet file) given as an fsspec URL, where a Dask
+    run may have written it; a URL holding no run is a one-line error."""
+    from skatsim import analysis
+    from skatsim.errors import SkatsimError
+
+    out = storage.join(memory_root, "run")
+    run_simulation(VARIANT, 3_000, 3, out, bots="random", chunk_size=1_000, progress=False)
+    games = analysis.scan(out).collect()
+    assert games.height == 3_000 and set(games["source"].cast(str)) == {"run"}
+    assert games.drop("source").sort("game_id").equals(local_rows(tmp_path, 3_000, "random"))
+    one_chunk = storage.join(out, chunk_name(0, 1_000))
+    assert analysis.scan(one_chunk).collect().height == 1_000
+    with pytest.raises(SkatsimError, match=r"memory://.*/nothing: no skatsim run here"):
+        analysis.scan(storage.join(memory_root, "nothing"))
+
+
 # --------------------------------------------------------------------------- sweeps
 
 

@@ -3,7 +3,8 @@
 :func:`scan` is the entry point of every analysis: it accepts simulated run
 folders (``manifest.json`` and chunk files), ISS import folders
 (``iss_games.parquet``), single Parquet files, and folders holding several of
-these, and returns one polars ``LazyFrame`` with a ``source`` column naming
+these — a run folder or Parquet file also as an fsspec URL (``s3://...``, where
+a Dask run may have written it) — and returns one polars ``LazyFrame`` with a ``source`` column naming
 where each row came from. Files are checked at the edge (readable Parquet
 footer, evaluation columns present) so a bad file is one clear line naming
 it, not a traceback in the middle of a report.
@@ -19,6 +20,7 @@ from typing import Literal
 
 import polars as pl
 
+from .. import storage
 from ..columns import EVALUATION_COLUMNS
 from ..errors import SkatsimError
 from ..importer import ISS_TABLE
@@ -49,7 +51,7 @@ def _first_line(exc: BaseException) -> str:
 def _check_parquet(path: str) -> None:
     """Read the file's footer and schema; a corrupt file or missing evaluation column is a one-line error."""
     try:
-        schema = pl.read_parquet_schema(path)
+        schema = storage.parquet_schema(path)
     except (OSError, pl.exceptions.PolarsError, ValueError) as exc:
         raise SkatsimError(f"{path}: not a readable Parquet file ({_first_line(exc)})") from None
     missing = [name for name in REQUIRED if name not in schema]
@@ -63,11 +65,30 @@ def _run_source(folder: str) -> Source:
     if manifest.finished is None:
         done, total = len(manifest.chunks_done), len(manifest.chunks)
         raise SkatsimError(f"{folder}: the run is not finished ({done} of {total} chunks); complete it with --resume")
-    files = tuple(os.path.join(folder, entry.file) for entry in manifest.chunks)
+    files = tuple(storage.join(folder, entry.file) for entry in manifest.chunks)
     for path in files:
-        if not os.path.isfile(path):
+        if not storage.exists(path):
             raise SkatsimError(f"{path}: chunk file missing from the run in {folder}")
-    return Source(os.path.basename(os.path.normpath(folder)), folder, "run", files, manifest)
+    return Source(_folder_name(folder), folder, "run", files, manifest)
+
+
+def _folder_name(folder: str) -> str:
+    """The last part of a folder path or URL (``runs/demo/`` -> ``demo``)."""
+    if storage.is_url(folder):
+        return storage.basename(folder.rstrip("/"))
+    return os.path.basename(os.path.normpath(folder))
+
+
+def _url_sources(url: str) -> list[Source]:
+    """The run at ``url`` (a folder holding ``manifest.json``) or the Parquet file ``url``."""
+    try:
+        if storage.exists(storage.join(url, MANIFEST)):
+            return [_run_source(url)]
+        if url.endswith(".parquet") and storage.exists(url):
+            return [Source(Path(storage.basename(url)).stem, url, "parquet", (url,))]
+    except OSError as exc:
+        raise SkatsimError(f"{url}: cannot read ({_first_line(exc)})") from None
+    raise SkatsimError(f"{url}: no skatsim run here (no {MANIFEST}) and not a .parquet file")
 
 
 def _folder_sources(folder: str) -> list[Source]:
@@ -76,10 +97,10 @@ def _folder_sources(folder: str) -> list[Source]:
         return [_run_source(folder)]
     table = os.path.join(folder, ISS_TABLE)
     if os.path.isfile(table):
-        return [Source(os.path.basename(os.path.normpath(folder)), folder, "iss", (table,))]
+        return [Source(_folder_name(folder), folder, "iss", (table,))]
     parquet = sorted(e.path for e in os.scandir(folder) if e.is_file() and e.name.endswith(".parquet"))
     if parquet:
-        return [Source(os.path.basename(os.path.normpath(folder)), folder, "parquet", tuple(parquet))]
+        return [Source(_folder_name(folder), folder, "parquet", tuple(parquet))]
     found = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         inner = entry.path
@@ -102,7 +123,9 @@ def find_sources(paths: Sequence[str | os.PathLike[str]]) -> list[Source]:
     sources: list[Source] = []
     for raw in paths:
         path = os.fspath(raw)
-        if os.path.isdir(path):
+        if storage.is_url(path):
+            sources.extend(_url_sources(path))
+        elif os.path.isdir(path):
             found = _folder_sources(path)
             if not found:
                 raise SkatsimError(
@@ -139,7 +162,7 @@ def scan_source(source: Source, names: Sequence[str]) -> pl.LazyFrame:
     (their seats get the bot name ``people``), so bots and people go through
     the same code.
     """
-    lf = pl.scan_parquet(list(source.files))
+    lf = storage.scan_parquet(source.files)
     schema = lf.collect_schema()
     extra = [pl.lit(source.name, pl.Enum(list(names))).alias("source")]
     if "game_id" not in schema:
