@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -95,11 +95,17 @@ class LocalBackend:
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
 
+    def __enter__(self) -> LocalBackend:
+        warm_up()  # compile (or load) the kernel once here, so the workers load numba's disk cache
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
     def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Sequence[ChunkSpec]) -> Iterator[str]:
-        """Warm the kernel up here, then run chunks over ``jobs`` processes, yielding paths as they finish."""
+        """Run chunks over ``jobs`` processes, yielding paths as they finish."""
         if not specs:
             return
-        warm_up()
         n_jobs = min(self.jobs, len(specs))
         if n_jobs <= 1:
             yield from map(fn, specs)
@@ -215,6 +221,14 @@ class _GamesPerSecond(ProgressColumn):
     def render(self, task) -> Text:  # type: ignore[no-untyped-def]
         speed = task.finished_speed or task.speed
         return Text("    - games/s" if speed is None else f"{speed:>11,.0f} games/s", style="progress.data.speed")
+
+
+def _starting(enabled: bool) -> AbstractContextManager[object]:
+    """A spinner on stderr while the backend starts (shown only when enabled and stderr is a terminal)."""
+    console = Console(stderr=True)
+    if not (enabled and console.is_terminal):
+        return nullcontext()
+    return console.status("starting: loading the compiled kernels (the first run on a machine compiles them, ~30 s)")
 
 
 def _progress(enabled: bool) -> Progress:
@@ -447,7 +461,9 @@ def execute_runs(plans: Sequence[RunPlan], backend: Backend, progress: bool = Tr
     if len({storage.absolute(plan.out_dir) for plan in plans}) < len(plans):
         raise SkatsimError("two runs share an output folder; give each its own")
     runs = [_open_run(plan) for plan in plans]
-    with _session(backend):
+    with ExitStack() as session:
+        with _starting(progress):
+            session.enter_context(_session(backend))
         for run in runs:
             write_manifest(run.out_dir, run.manifest)
         try:
