@@ -5,9 +5,9 @@ folders (``manifest.json`` and chunk files), ISS import folders
 (``iss_games.parquet``), single Parquet files, and folders holding several of
 these — a run folder or Parquet file also as an fsspec URL (``s3://...``,
 where a Dask run may have written it) — and returns one polars ``LazyFrame``
-with a ``source`` column naming where each row came from. Files are checked at the edge (readable Parquet
-footer, evaluation columns present) so a bad file is one clear line naming
-it, not a traceback in the middle of a report.
+with a ``source`` column naming where each row came from. Files are checked
+at the edge (readable Parquet footer, evaluation columns present) so a bad
+file is one clear line naming it, not a traceback in the middle of a report.
 """
 
 from __future__ import annotations
