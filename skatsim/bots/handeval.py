@@ -180,7 +180,7 @@ def _suit_row(t: int, cards: np.uint32, out: np.ndarray) -> None:
 @kernel
 def _null_row(cards: np.uint32, out: np.ndarray) -> None:
     """Null features (risky cards and suits, the worst risk, voids, safe suits, high cards; see
-    :func:`skatsim.bots.suitstats._null_counts`)."""
+    :func:`skatsim.bots.suitstats.null_counts`)."""
     packed = 0
     worst = 0
     for s in range(4):

@@ -21,25 +21,10 @@ from pathlib import Path
 import numpy as np
 
 from .._jit import kernel
+from ..cards import JACK
 from ..gametypes import GRAND, NULL, REVERSED
 from .handeval import N_CLASSES, N_FEATURES, N_SITUATIONS, NULL_CLASS, NULL_OUVERT_CLASS, SUIT_CLASS, mirror
-from .suitstats import (
-    LANE_ACES,
-    LANE_HIGH,
-    LANE_LOSERS,
-    LANE_NULL_VOIDS,
-    LANE_PAIRS,
-    LANE_RISKY,
-    LANE_RISKY_SUITS,
-    LANE_SAFE_SUITS,
-    LANE_TENS_GUARDED,
-    LANE_VOIDS,
-    N_PLAIN,
-    NULL_SUIT,
-    NULL_WORST,
-    SUIT_SIDE,
-    TRUMP_ACE_TEN,
-)
+from .suitstats import N_PLAIN, NULL_WORST, TRUMP_ACE_TEN, null_counts, side_counts
 
 CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
 
@@ -58,10 +43,6 @@ def load_model(path: Path = CALIBRATION_FILE) -> np.ndarray:
     return model
 
 
-def _lanes(packed: int, lanes: tuple[int, ...]) -> list[int]:
-    return [packed >> lane & 0xFF for lane in lanes]
-
-
 def tabulate(coefficients: np.ndarray) -> np.ndarray:
     """Per row of ``coefficients``, kind (``SIDE_Z``, ``TRUMP_Z``, ``JACKS_Z``) and suit byte, the
     log-odds that suit adds: ``coefficients[row] @ row_features(...)`` is the row's constant terms
@@ -71,14 +52,10 @@ def tabulate(coefficients: np.ndarray) -> np.ndarray:
         null = row // N_SITUATIONS in (NULL_CLASS, NULL_OUVERT_CLASS)
         for b in range(256):
             if null:
-                risky, suits, voids, safe, high = _lanes(
-                    int(NULL_SUIT[b]), (LANE_RISKY, LANE_RISKY_SUITS, LANE_NULL_VOIDS, LANE_SAFE_SUITS, LANE_HIGH)
-                )
+                risky, suits, voids, safe, high, _ = null_counts(b)
                 tables[row, SIDE_Z, b] = w[1] * risky + w[2] * suits + w[4] * voids + w[5] * safe + w[6] * high
                 continue
-            aces, tens, voids, losers, pairs = _lanes(
-                int(SUIT_SIDE[b]), (LANE_ACES, LANE_TENS_GUARDED, LANE_VOIDS, LANE_LOSERS, LANE_PAIRS)
-            )
+            aces, tens, voids, losers, pairs = side_counts(b & ~(1 << JACK))
             tables[row, SIDE_Z, b] = w[6] * aces + w[7] * tens + w[8] * voids + w[9] * losers + w[12] * pairs
             tables[row, TRUMP_Z, b] = w[1] * N_PLAIN[b] + w[5] * TRUMP_ACE_TEN[b]
         for j in range(16):

@@ -33,7 +33,7 @@ def _bits(b: int, r: int) -> int:
     return b >> r & 1
 
 
-def _side_counts(b: int) -> tuple[int, int, int, int, int]:
+def side_counts(b: int) -> tuple[int, int, int, int, int]:
     """A side suit's (ace, guarded ten, void, losers, ace-ten pair); ``b`` without its jack."""
     n = bin(b).count("1")
     if n == 0:
@@ -44,7 +44,7 @@ def _side_counts(b: int) -> tuple[int, int, int, int, int]:
     return ace, guarded, 0, losers, ace * ten
 
 
-def _null_counts(b: int) -> tuple[int, int, int, int, int, int]:
+def null_counts(b: int) -> tuple[int, int, int, int, int, int]:
     """A suit's Null (risky cards, risky suit, void, safe suit, high cards, worst risk).
 
     The ``k``-th lowest card of rank ``r`` is at risk when ``r > 2k``: fewer of the player's own
@@ -122,8 +122,8 @@ def _build() -> tuple[np.ndarray, ...]:
         plain = b & ~_JACK_BIT
         n_plain[b] = bin(plain).count("1")
         trump_ace_ten[b] = _bits(b, ACE) + _bits(b, TEN)
-        side[b] = sum(v << lane for v, lane in zip(_side_counts(plain), lanes_side, strict=True))
-        *counts, worst[b] = _null_counts(b)
+        side[b] = sum(v << lane for v, lane in zip(side_counts(plain), lanes_side, strict=True))
+        *counts, worst[b] = null_counts(b)
         null[b] = sum(v << lane for v, lane in zip(counts, lanes_null, strict=True))
         suit_key[b], suit_rank[b] = _suit_discard(plain)
         null_key[b], null_rank[b] = _null_discard(b)
