@@ -27,7 +27,7 @@ from skatsim import __version__
 from skatsim.analysis.compare import compare_variants
 from skatsim.analysis.compare_output import pairing_statement
 from skatsim.bots import DEFAULT_BOTS
-from skatsim.chunks import warm_up
+from skatsim.run.chunks import warm_up
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OFFICIAL = os.path.join(ROOT, "variants", "official.yaml")

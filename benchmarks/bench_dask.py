@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/bench_dask.py --games 10000000 --workers 2 --bots heuristic
 
-Three timings of :func:`skatsim.runner.run_simulation`, same games, same
+Three timings of :func:`skatsim.run.runner.run_simulation`, same games, same
 chunk plan, Parquet written into a fresh temporary folder each time:
 
 - ``local``: ``--backend local --jobs W`` (joblib/loky worker processes);
@@ -33,9 +33,9 @@ from functools import partial
 
 from skatsim import __version__
 from skatsim.bots import DEFAULT_BOTS, parse_bots
-from skatsim.chunks import warm_up
-from skatsim.dask_backend import local_cluster
-from skatsim.runner import run_simulation
+from skatsim.run.chunks import warm_up
+from skatsim.run.dask_backend import local_cluster
+from skatsim.run.runner import run_simulation
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANT = os.path.join(ROOT, "variants", "official.yaml")

@@ -7,7 +7,7 @@ Usage::
 Each game is dealt from (seed, game index), bid, declared and played to the end
 by the ``random`` bot (uniform legal choices everywhere) and evaluated by the
 same kernels that replay recorded games. The figure is the best of
-``--repeats`` timings of :func:`skatsim.simulator.simulate_block` in this
+``--repeats`` timings of :func:`skatsim.engine.block.simulate_block` in this
 process after compilation; deals that all pass are counted separately.
 """
 
@@ -19,9 +19,9 @@ import time
 import numpy as np
 
 from skatsim.bots import bot_arrays
-from skatsim.rows import COLUMNS, LOG_WIDTH, N_COLUMNS
-from skatsim.rules import official_params
-from skatsim.simulator import simulate_block
+from skatsim.engine.block import simulate_block
+from skatsim.engine.layout import COLUMNS, LOG_WIDTH, N_COLUMNS
+from skatsim.engine.rules import official_params
 
 
 def main() -> None:

@@ -4,9 +4,9 @@ Usage::
 
     python benchmarks/bench_simulate.py --games 10000000 --jobs 2 --bots heuristic
 
-The kernel figure times :func:`skatsim.simulator.simulate_block` alone in this
+The kernel figure times :func:`skatsim.engine.block.simulate_block` alone in this
 process after a warm-up (compilation excluded). The end-to-end figure times
-:func:`skatsim.runner.run_simulation` from the call to the last chunk file
+:func:`skatsim.run.runner.run_simulation` from the call to the last chunk file
 written, everything included (worker start, typed frames, Parquet, manifest).
 Peak memory is the maximum resident set size of this process and of the
 largest worker (``getrusage``; workers are shut down first so they count).
@@ -26,10 +26,10 @@ import numpy as np
 
 from skatsim import __version__
 from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
-from skatsim.chunks import BLOCK, warm_up
-from skatsim.rows import LOG_WIDTH, N_COLUMNS
-from skatsim.runner import run_simulation
-from skatsim.simulator import simulate_block
+from skatsim.engine.block import simulate_block
+from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
+from skatsim.run.chunks import BLOCK, warm_up
+from skatsim.run.runner import run_simulation
 from skatsim.variant import load_variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

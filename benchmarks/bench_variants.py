@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/bench_variants.py --games 100000 --bots heuristic
 
-For each ``variants/*.yaml`` the compiled kernel (:func:`skatsim.simulator.simulate_block`)
+For each ``variants/*.yaml`` the compiled kernel (:func:`skatsim.engine.block.simulate_block`)
 plays ``--games`` games in this process, one core, after a warm-up (compilation excluded), in
 blocks as the runner uses them (whole lists for list variants). Printed per variant:
 
@@ -32,11 +32,11 @@ from pathlib import Path
 import numpy as np
 
 from skatsim.bots import bot_arrays, parse_bots
-from skatsim.chunks import BLOCK
-from skatsim.gametypes import RAMSCH, REVERSED
-from skatsim.rows import COLUMNS, LOG_WIDTH, N_COLUMNS
-from skatsim.rules import LIST_LENGTH, LIST_SCORING
-from skatsim.simulator import simulate_block
+from skatsim.engine.block import simulate_block
+from skatsim.engine.gametypes import RAMSCH, REVERSED
+from skatsim.engine.layout import COLUMNS, LOG_WIDTH, N_COLUMNS
+from skatsim.engine.rules import LIST_LENGTH, LIST_SCORING
+from skatsim.run.chunks import BLOCK
 from skatsim.variant import load_variant
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,7 +6,7 @@ Usage::
 
 xskat (Debian package ``xskat``) plays ``-auto N`` games headless with its own bots,
 single-threaded. skatsim's figure is the compiled kernel with the default bots on one
-core (:func:`skatsim.simulator.simulate_block`, compilation excluded), timed in the same
+core (:func:`skatsim.engine.block.simulate_block`, compilation excluded), timed in the same
 run. Both are best of ``--repeats``.
 """
 
@@ -22,9 +22,9 @@ import time
 import numpy as np
 
 from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
-from skatsim.rows import LOG_WIDTH, N_COLUMNS
-from skatsim.rules import official_params
-from skatsim.simulator import simulate_block
+from skatsim.engine.block import simulate_block
+from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
+from skatsim.engine.rules import official_params
 
 XSKAT_PATHS = ("xskat", "/usr/games/xskat")
 

@@ -28,7 +28,7 @@ from skatsim.bots import bot_arrays
 from skatsim.bots.calibrate import SAMPLES_PER_DEAL, calibration_samples, fit_logistic
 from skatsim.bots.handeval import FEATURE_NAMES, N_CLASSES, N_FEATURES, N_SITUATIONS, NULL_FEATURE_NAMES
 from skatsim.bots.heuristic import prepare
-from skatsim.bots.model import CALIBRATION_FILE
+from skatsim.bots.winprob import CALIBRATION_FILE
 
 CLASS_NAMES = ("suit", "grand", "null", "null_ouvert", "reversed")
 #: Win probability (first fit) above which a sample counts for the second, final fit.

@@ -16,10 +16,10 @@ import polars as pl
 
 from skatsim.analysis.realism import realism_table
 from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
-from skatsim.frames import block_frame
-from skatsim.rows import LOG_WIDTH, N_COLUMNS
-from skatsim.rules import official_params
-from skatsim.simulator import simulate_block
+from skatsim.engine.block import simulate_block
+from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
+from skatsim.engine.rules import official_params
+from skatsim.run.tables import block_frame
 
 BLOCK = 250_000
 

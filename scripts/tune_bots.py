@@ -18,10 +18,10 @@ import numpy as np
 
 from skatsim.analysis.realism import bot_figures, distance
 from skatsim.bots import BOTS, bot_arrays
-from skatsim.frames import block_frame
-from skatsim.rows import LOG_WIDTH, N_COLUMNS
-from skatsim.rules import official_params
-from skatsim.simulator import simulate_block
+from skatsim.engine.block import simulate_block
+from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
+from skatsim.engine.rules import official_params
+from skatsim.run.tables import block_frame
 
 
 def evaluate(values: np.ndarray, games: int, seed: int) -> tuple[float, dict[str, float]]:

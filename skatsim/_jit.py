@@ -18,31 +18,18 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-#: Modules of pure Python that no kernel imports: editing them must not recompile the kernels.
-#: Everything else (kernels, and the tables they read as constants) keys the cache.
-NOT_KERNEL_CODE = (
-    "analysis/",
-    "chunks.py",
-    "cli.py",
-    "dask_backend.py",
-    "frames.py",
-    "gameview.py",
-    "importer.py",
-    "iss.py",
-    "manifest.py",
-    "runner.py",
-    "storage.py",
-    "support.py",
-    "sweep.py",
-    "variant/",
-)
+#: The code the compiled kernels are made of, and the tables they read as constants: the engine,
+#: the bots, the row layout's column table and this module. Everything else (runs, records,
+#: analysis, the command line) is plain Python that no kernel imports, so editing it never
+#: recompiles the kernels.
+KERNEL_CODE = ("_jit.py", "engine/", "bots/", "schema.py")
 
 
 def kernel_sources() -> list[Path]:
     """The files whose content the compiled kernels depend on."""
     package = Path(__file__).resolve().parent
     files = sorted([*package.rglob("*.py"), *package.rglob("*.json")])
-    return [p for p in files if not p.relative_to(package).as_posix().startswith(NOT_KERNEL_CODE)]
+    return [p for p in files if p.relative_to(package).as_posix().startswith(KERNEL_CODE)]
 
 
 def _source_digest() -> str:

@@ -18,7 +18,7 @@ from .errors import SkatsimError
 if TYPE_CHECKING:
     import numpy as np
 
-    from .record import Evaluation, GameRecord
+    from .records.record import Evaluation, GameRecord
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -40,7 +40,7 @@ def import_iss_command(file: Path, out_dir: Path, strict: bool, force: bool) -> 
     Lines that cannot be imported are reported on stderr as FILE:LINE: reason
     and skipped; the summary goes to stdout.
     """
-    from .importer import import_iss
+    from .records.importer import import_iss
 
     summary = import_iss(file, out_dir, strict=strict, force=force)
     for number, reason in summary.skipped:
@@ -58,7 +58,7 @@ def replay_command(
     table: Path | None, row: int | None, iss_file: Path | None, line: int | None, game_id: int | None
 ) -> None:
     """Show one game trick by trick: TABLE --row N, or --iss FILE with --line N or --id ID."""
-    from .gameview import render_game
+    from .records.gameview import render_game
 
     record, recorded, title = _replay_source(table, row, iss_file, line, game_id)
     params = _run_params(table) if table is not None else None
@@ -69,7 +69,7 @@ def _replay_source(
     table: Path | None, row: int | None, iss_file: Path | None, line: int | None, game_id: int | None
 ) -> tuple[GameRecord, dict[str, object] | None, str]:
     """The record to show, the server's result if any, and a title, from the replay options."""
-    from .importer import find_iss_line, read_row
+    from .records.importer import find_iss_line, read_row
 
     if (table is None) == (iss_file is None):
         raise click.UsageError("give either a Parquet TABLE with --row, or --iss FILE")
@@ -96,7 +96,7 @@ def _run_params(table: Path) -> np.ndarray | None:
     beside it), so house-rule games replay under their rules; None for other tables."""
     import numpy as np
 
-    from .manifest import read_manifest
+    from .run.manifest import read_manifest
 
     try:
         manifest = read_manifest(str(table.parent))
@@ -109,7 +109,7 @@ def _run_params(table: Path) -> np.ndarray | None:
 
 def _replayed(record: GameRecord, params: np.ndarray | None = None) -> Evaluation:
     """Replay a record under ``params`` (the official rules by default); a rejected step is a one-line error."""
-    from .record import ReplayError, replay
+    from .records.record import ReplayError, replay
 
     try:
         return replay(record, params)
@@ -168,7 +168,7 @@ def simulate_command(
     """
     import os
 
-    from .runner import run_simulation
+    from .run.runner import run_simulation
 
     if scheduler is not None and backend != "dask":
         raise click.UsageError("--scheduler needs --backend dask")
@@ -231,7 +231,7 @@ def sweep_command(
     """
     import os
 
-    from .sweep import run_sweep
+    from .run.sweep import run_sweep
 
     if scheduler is not None and backend != "dask":
         raise click.UsageError("--scheduler needs --backend dask")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from skatsim import rules
-from skatsim.cards import parse_card, to_mask
-from skatsim.record import Evaluation
+from skatsim.engine import rules
+from skatsim.engine.cards import parse_card, to_mask
+from skatsim.records.record import Evaluation
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -32,7 +32,7 @@ def tricks(*written: str) -> tuple[int, ...]:
 
 
 def params(**changes: int) -> np.ndarray:
-    """Official rule parameters with some entries changed (keys are ``skatsim.rules`` constant names)."""
+    """Official rule parameters with some entries changed (keys are ``skatsim.engine.rules`` constant names)."""
     values = rules.official_params()
     for key, value in changes.items():
         values[getattr(rules, key)] = value

@@ -170,7 +170,7 @@ def game_value(gt: int, flags: int, mat: int, schneider: bool, schwarz: bool) ->
 
 @dataclass(frozen=True)
 class Result:
-    """The declarer's result, in the same order as ``skatsim.scoring.evaluate`` returns it."""
+    """The declarer's result, in the same order as ``skatsim.engine.scoring.evaluate`` returns it."""
 
     won: bool
     value: int

@@ -28,10 +28,10 @@ from skatsim.analysis.intervals import (
 from skatsim.analysis.paired import aggregate_pair, decode_pairs, encode_pairs
 from skatsim.analysis.report import write_report
 from skatsim.bots import parse_bots
-from skatsim.chunks import simulate_frame
 from skatsim.cli import main
-from skatsim.columns import evaluation_schema
-from skatsim.runner import run_simulation
+from skatsim.run.chunks import simulate_frame
+from skatsim.run.runner import run_simulation
+from skatsim.schema import evaluation_schema
 from skatsim.variant import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -337,7 +337,7 @@ def test_several_sources_keep_the_order_given(tmp_path: Path) -> None:
 
 
 def test_iss_imports_are_read_with_people_as_bots(tmp_path: Path) -> None:
-    from skatsim.importer import import_iss
+    from skatsim.records.importer import import_iss
 
     import_iss(ROOT / "tests" / "fixtures" / "iss" / "real_games.sgf", tmp_path / "iss")
     lf = an.scan(tmp_path / "iss")

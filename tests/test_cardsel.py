@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatsim.bots.cardsel import cheapest, highest, lowest, richest
-from skatsim.cards import CARD_POINTS
-from skatsim.gametypes import N_GAME_TYPES, POWER, TRUMP_POWER
+from skatsim.engine.cards import CARD_POINTS
+from skatsim.engine.gametypes import N_GAME_TYPES, POWER, TRUMP_POWER
 
 
 def _scan(gt: int, mask: int, pick) -> int:  # type: ignore[no-untyped-def]
@@ -40,7 +40,7 @@ def test_card_rankings_match_a_scan_of_the_tables(gt: int, mask: int) -> None:
 
 def _discard_reference(gt: int, twelve: int) -> int:
     """The suit/Grand discard rule as first written: score every plain card, keep the best."""
-    from skatsim.gametypes import GROUP_MASK, TRUMPS
+    from skatsim.engine.gametypes import GROUP_MASK, TRUMPS
 
     points = {3: 10, 5: 3, 6: 4}
     discard, cards = 0, twelve
@@ -97,7 +97,7 @@ def _null_discard_reference(twelve: int) -> int:
 @given(st.lists(st.integers(0, 31), min_size=12, max_size=12, unique=True))
 def test_null_discards_follow_the_scoring_rule(cards: list[int]) -> None:
     from skatsim.bots.handeval import choose_discard
-    from skatsim.gametypes import NULL
+    from skatsim.engine.gametypes import NULL
 
     twelve = sum(1 << c for c in cards)
     assert int(choose_discard(NULL, np.uint32(twelve))) == _null_discard_reference(twelve)
@@ -105,7 +105,7 @@ def test_null_discards_follow_the_scoring_rule(cards: list[int]) -> None:
 
 def _features_reference(gt: int, cards: int) -> list[float]:
     """The hand features as first written: a scan of each suit's cards (RULES.md ranks 0..7 = 7..A)."""
-    from skatsim.gametypes import GRAND, NULL
+    from skatsim.engine.gametypes import GRAND, NULL
 
     x = [0.0] * 14
     x[0] = 1.0
@@ -171,7 +171,7 @@ def test_tabulated_log_odds_equal_the_model_applied_to_the_features(
     """game_logit (per-suit tables) is the calibrated model times row_features, for every candidate game."""
     from skatsim.bots.handeval import N_FEATURES, N_SITUATIONS, row_features
     from skatsim.bots.heuristic import _CANDIDATE_CLASS, _CANDIDATE_GT
-    from skatsim.bots.model import COEFFICIENTS, game_logit
+    from skatsim.bots.winprob import COEFFICIENTS, game_logit
 
     mask = np.uint32(sum(1 << c for c in cards))
     gt, cls = int(_CANDIDATE_GT[k]), int(_CANDIDATE_CLASS[k])
@@ -186,7 +186,7 @@ def test_tabulated_log_odds_equal_the_model_applied_to_the_features(
 def test_four_suit_log_odds_at_once_equal_one_at_a_time(situation: int, cards: list[int], seat: int) -> None:
     """suit_logits shares the lookups of the four suit games and gives exactly game_logit's values."""
     from skatsim.bots.handeval import SUIT_CLASS
-    from skatsim.bots.model import game_logit, suit_logits
+    from skatsim.bots.winprob import game_logit, suit_logits
 
     mask = np.uint32(sum(1 << c for c in cards))
     one_by_one = [game_logit(SUIT_CLASS, situation, t, mask, 0.0, seat) for t in range(4)]

@@ -21,14 +21,14 @@ import polars as pl
 import pytest
 from distributed import LocalCluster
 
-from skatsim import dask_backend, runner, storage
-from skatsim.chunks import ChunkSpec, chunk_name, plan_chunks, warm_up
 from skatsim.cli import main
-from skatsim.dask_backend import DaskBackend, chunk_key
 from skatsim.errors import SkatsimError
-from skatsim.manifest import read_manifest
-from skatsim.runner import run_simulation, scan_run
-from skatsim.sweep import run_name, run_sweep
+from skatsim.run import dask_backend, runner, storage
+from skatsim.run.chunks import ChunkSpec, chunk_name, plan_chunks, warm_up
+from skatsim.run.dask_backend import DaskBackend, chunk_key
+from skatsim.run.manifest import read_manifest
+from skatsim.run.runner import run_simulation, scan_run
+from skatsim.run.sweep import run_name, run_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = str(ROOT / "variants" / "official.yaml")

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from skatsim.deal import SKAT_OWNER, deal_cards, pack_deal, unpack_deal
+from skatsim.engine.deal import SKAT_OWNER, deal_cards, pack_deal, unpack_deal
 
 SEEDS = (0, 1, 12345, 2**63 + 7, 2**64 - 1)
 

@@ -1,7 +1,7 @@
 """Scenario tests of the house rules (RULES.md §6): exact numbers on hand-made deals.
 
 Every game is a complete record (deal, bidding, pushes, declaration, Kontra calls, every card
-in order) replayed through :func:`skatsim.record.replay` — the kernels the simulator uses —
+in order) replayed through :func:`skatsim.records.record.replay` — the kernels the simulator uses —
 under the variant parameters named in each test. Deals are written hand by hand (FH, MH, RH,
 skat) and play trick by trick in playing order, ISS notation. The Ramsch deals were found in
 seeded simulations (a 40:40:40 is rare) and frozen here; the expected figures are worked out
@@ -23,12 +23,12 @@ from handmade import mask as _mask
 from handmade import params as _params
 from handmade import tricks as _tricks
 
-from skatsim import bock, kontra, ramsch, rules
-from skatsim.bidding import HOLD, PASS
 from skatsim.bots import bot_arrays, heuristic
-from skatsim.gametypes import GRAND, NULL, RAMSCH, REVERSED
-from skatsim.record import Evaluation, GameRecord, ReplayError, replay
-from skatsim.scoring import HAND, OUVERT, list_points
+from skatsim.engine import bock, kontra, ramsch, rules
+from skatsim.engine.bidding import HOLD, PASS
+from skatsim.engine.gametypes import GRAND, NULL, RAMSCH, REVERSED
+from skatsim.engine.scoring import HAND, OUVERT, list_points
+from skatsim.records.record import Evaluation, GameRecord, ReplayError, replay
 
 FH, MH, RH = 0, 1, 2
 
@@ -446,8 +446,8 @@ def test_bock_events() -> None:
 
 
 def _simulate(params: np.ndarray, n: int, seed: int, bots: tuple[str, str, str] = ("heuristic",) * 3) -> dict:
-    from skatsim.rows import COLUMNS, LOG_WIDTH, N_COLUMNS
-    from skatsim.simulator import simulate_block
+    from skatsim.engine.block import simulate_block
+    from skatsim.engine.layout import COLUMNS, LOG_WIDTH, N_COLUMNS
 
     kinds, bot_params = bot_arrays(bots)
     rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
@@ -522,7 +522,7 @@ def test_lists_do_not_depend_on_how_they_are_split(tmp_path) -> None:  # type: i
     """Chunks hold whole lists: a chunk size of 50 becomes 72 (two lists of 36); the rows equal one run."""
     from pathlib import Path
 
-    from skatsim.runner import run_simulation, scan_run
+    from skatsim.run.runner import run_simulation, scan_run
 
     variant = str(Path(__file__).resolve().parents[1] / "variants" / "pub.yaml")
     run_simulation(variant, 200, 3, str(tmp_path / "a"), bots="random", progress=False, chunk_size=50)
@@ -574,7 +574,7 @@ def test_heuristic_bot_declares_the_reversed_game_only_where_allowed() -> None:
 
 def _ramsch_state(fh: str, mh: str, rh: str, played: str = "") -> np.ndarray:
     """A Ramsch in play with these hands, after the cards ``played`` (in order, FH leading)."""
-    from skatsim import play
+    from skatsim.engine import play
 
     state = np.zeros(play.N_FIELDS, dtype=np.int64)
     hands = np.array([_mask(fh), _mask(mh), _mask(rh)], dtype=np.uint32)
@@ -586,9 +586,9 @@ def _ramsch_state(fh: str, mh: str, rh: str, played: str = "") -> np.ndarray:
 
 
 def _ramsch_choice(state: np.ndarray, durchmarsch: bool = False) -> str:
-    from skatsim import play
     from skatsim.bots import cardplay
-    from skatsim.cards import iss_name
+    from skatsim.engine import play
+    from skatsim.engine.cards import iss_name
 
     return iss_name(cardplay.choose_card(state, int(play.to_move(state)), np.zeros(3, dtype=np.int64), durchmarsch))
 
@@ -634,7 +634,7 @@ def test_replay_command_uses_the_runs_rules(tmp_path, capsys) -> None:  # type: 
     import polars as pl
 
     from skatsim.cli import main
-    from skatsim.runner import run_simulation
+    from skatsim.run.runner import run_simulation
 
     variant = str(Path(__file__).resolve().parents[1] / "variants" / "pub.yaml")
     run_simulation(variant, 72, 3, str(tmp_path / "run"), bots="heuristic", progress=False, record_play=True)

@@ -18,14 +18,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skatsim.cards import parse_card
 from skatsim.cli import main
-from skatsim.columns import EVALUATION_COLUMNS
-from skatsim.gametypes import CLUBS_GAME, GRAND
-from skatsim.importer import ISS_COLUMNS, ISS_TABLE, import_iss, iss_table_schema
-from skatsim.iss import IssFormatError, IssGame, compare, evaluate, parse_line
-from skatsim.record import EarlyEnd, Evaluation, GameRecord, ReplayError, replay
-from skatsim.scoring import HAND, OUVERT, SCHWARZ_ANNOUNCED
+from skatsim.engine.cards import parse_card
+from skatsim.engine.gametypes import CLUBS_GAME, GRAND
+from skatsim.engine.scoring import HAND, OUVERT, SCHWARZ_ANNOUNCED
+from skatsim.records.importer import ISS_COLUMNS, ISS_TABLE, import_iss, iss_table_schema
+from skatsim.records.iss import IssFormatError, IssGame, compare, evaluate, parse_line
+from skatsim.records.record import EarlyEnd, Evaluation, GameRecord, ReplayError, replay
+from skatsim.schema import EVALUATION_COLUMNS
 
 FIXTURE = Path(__file__).parent / "fixtures" / "iss" / "real_games.sgf"
 LINES = FIXTURE.read_text(encoding="utf-8").splitlines()
@@ -479,7 +479,7 @@ def test_replay_uses_the_engine_directly() -> None:
 
 def test_import_in_chunks_gives_the_same_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import_iss(FIXTURE, tmp_path / "whole")
-    monkeypatch.setattr("skatsim.importer.CHUNK_ROWS", 7)
+    monkeypatch.setattr("skatsim.records.importer.CHUNK_ROWS", 7)
     import_iss(FIXTURE, tmp_path / "chunked")
     whole = pl.read_parquet(tmp_path / "whole" / ISS_TABLE)
     assert whole.equals(pl.read_parquet(tmp_path / "chunked" / ISS_TABLE))

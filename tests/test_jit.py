@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import skatsim
-from skatsim._jit import NOT_KERNEL_CODE, kernel_sources
+from skatsim._jit import KERNEL_CODE, kernel_sources
 
 PACKAGE = Path(skatsim.__file__).resolve().parent
 
@@ -15,7 +15,7 @@ def test_modules_left_out_of_the_cache_key_define_and_import_no_kernel() -> None
     for path in PACKAGE.rglob("*.py"):
         if path in keyed:
             continue
-        assert path.relative_to(PACKAGE).as_posix().startswith(NOT_KERNEL_CODE)
+        assert not path.relative_to(PACKAGE).as_posix().startswith(KERNEL_CODE)
         text = path.read_text(encoding="utf-8")
         assert "_jit" not in text and "@kernel" not in text, path
 

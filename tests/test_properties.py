@@ -1,6 +1,6 @@
 """Property and differential tests: random deals, random declarations, random legal play.
 
-Deals come from :func:`skatsim.deal.deal_cards` with a hypothesis-drawn seed and
+Deals come from :func:`skatsim.engine.deal.deal_cards` with a hypothesis-drawn seed and
 index; every card is drawn by hypothesis from the legal set, so a failure shrinks
 to a short game. Each game is played in lockstep by the compiled kernels and by
 the naive oracle in ``tests/reference.py``: at every step the legal sets, then the
@@ -21,11 +21,12 @@ import reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skatsim import declaration, play, rules
-from skatsim.bidding import BID_VALUES, HOLD, PASS
-from skatsim.cards import from_mask
-from skatsim.deal import deal_cards
-from skatsim.evaluation import (
+from skatsim.engine import declaration, play, rules
+from skatsim.engine.bidding import BID_VALUES, HOLD, PASS
+from skatsim.engine.cards import from_mask
+from skatsim.engine.deal import deal_cards
+from skatsim.engine.gametypes import NULL
+from skatsim.engine.result import (
     MATADORS,
     N_FIELDS,
     OVERBID,
@@ -38,10 +39,9 @@ from skatsim.evaluation import (
     WON,
     evaluate_play,
 )
-from skatsim.gametypes import NULL
-from skatsim.record import GameRecord, replay
-from skatsim.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED, evaluate, game_value, matadors
-from skatsim.tricks import card_points, legal_moves, trick_winner
+from skatsim.engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED, evaluate, game_value, matadors
+from skatsim.engine.tricks import card_points, legal_moves, trick_winner
+from skatsim.records.record import GameRecord, replay
 
 #: Games are cheap (a few ms each); these counts keep the file well under 30 s.
 GAMES = settings(

@@ -19,16 +19,17 @@ import numpy as np
 import polars as pl
 import pytest
 
-from skatsim import __version__, runner
-from skatsim.chunks import chunk_name, default_chunk_size, plan_chunks, simulate_frame
+from skatsim import __version__
 from skatsim.cli import main
-from skatsim.columns import EVALUATION_COLUMNS
+from skatsim.engine.layout import COLUMNS, N_COLUMNS
 from skatsim.errors import SkatsimError
-from skatsim.frames import block_frame, discard_pairs, frame_schema
-from skatsim.manifest import MANIFEST, read_manifest
-from skatsim.record import GameRecord, replay
-from skatsim.rows import COLUMNS, N_COLUMNS
-from skatsim.runner import run_simulation, scan_run
+from skatsim.records.record import GameRecord, replay
+from skatsim.run import runner
+from skatsim.run.chunks import chunk_name, default_chunk_size, plan_chunks, simulate_frame
+from skatsim.run.manifest import MANIFEST, read_manifest
+from skatsim.run.runner import run_simulation, scan_run
+from skatsim.run.tables import block_frame, discard_pairs, frame_schema
+from skatsim.schema import EVALUATION_COLUMNS
 from skatsim.variant import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent

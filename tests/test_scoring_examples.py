@@ -1,7 +1,7 @@
 """Scenario tests: the worked examples of RULES.md §5 and the rule edges around them.
 
 Most tests are complete hand-made games: a deal, the bidding, the skat, the
-declaration and every card in order, replayed through :func:`skatsim.record.replay`
+declaration and every card in order, replayed through :func:`skatsim.records.record.replay`
 (the same kernels the simulator uses) and checked against the exact figures
 RULES.md states. Deals are written hand by hand (FH, MH, RH, skat) and play trick
 by trick in playing order, ISS notation. Where a figure cannot come from legal
@@ -23,12 +23,11 @@ from handmade import mask as _mask
 from handmade import params as _params
 from handmade import tricks as _tricks
 
-from skatsim import bidding, declaration, rules
-from skatsim.bidding import BID_VALUES, HOLD, PASS
-from skatsim.cards import CARD_POINTS, parse_card
-from skatsim.gametypes import CLUBS_GAME, DIAMONDS_GAME, GRAND, HEARTS_GAME, NULL, RAMSCH, REVERSED, SPADES_GAME
-from skatsim.record import Evaluation, GameRecord, ReplayError, replay
-from skatsim.scoring import (
+from skatsim.engine import bidding, declaration, rules
+from skatsim.engine.bidding import BID_VALUES, HOLD, PASS
+from skatsim.engine.cards import CARD_POINTS, parse_card
+from skatsim.engine.gametypes import CLUBS_GAME, DIAMONDS_GAME, GRAND, HEARTS_GAME, NULL, RAMSCH, REVERSED, SPADES_GAME
+from skatsim.engine.scoring import (
     HAND,
     OUVERT,
     SCHNEIDER_ANNOUNCED,
@@ -39,7 +38,8 @@ from skatsim.scoring import (
     list_points,
     matadors,
 )
-from skatsim.tricks import legal_moves, trick_winner
+from skatsim.engine.tricks import legal_moves, trick_winner
+from skatsim.records.record import Evaluation, GameRecord, ReplayError, replay
 
 FH, MH, RH = 0, 1, 2
 
@@ -1006,7 +1006,7 @@ def test_card_points_total_120() -> None:
 def test_null_claimed_by_the_declarer_is_won_without_further_tricks() -> None:
     """A Null declarer who claims the rest (ISS ``SC``) takes no more tricks: he wins
     (docs/decisions.md, "Games that stop early"); the rest must not be handed to him."""
-    from skatsim.record import EarlyEnd
+    from skatsim.records.record import EarlyEnd
 
     record = GameRecord(
         deal=_deal(

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from skatsim.bots import bot_arrays
-from skatsim.columns import EVALUATION_COLUMNS, rule_column_names
-from skatsim.frames import block_frame
-from skatsim.record import GameRecord, replay
-from skatsim.rows import COLUMNS, LOG_WIDTH, N_COLUMNS, record_from_log
-from skatsim.rules import LIST_LENGTH, official_params
-from skatsim.simulator import simulate_block
-from skatsim.tricks import card_points
+from skatsim.engine.block import simulate_block
+from skatsim.engine.layout import COLUMNS, LOG_WIDTH, N_COLUMNS, record_from_log
+from skatsim.engine.rules import LIST_LENGTH, official_params
+from skatsim.engine.tricks import card_points
+from skatsim.records.record import GameRecord, replay
+from skatsim.run.tables import block_frame
+from skatsim.schema import EVALUATION_COLUMNS, rule_column_names
 from skatsim.variant import load_variant
 
 VARIANTS = sorted((Path(__file__).resolve().parents[1] / "variants").glob("*.yaml"))

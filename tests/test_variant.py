@@ -14,10 +14,9 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from skatsim import rules, support
 from skatsim.cli import main
+from skatsim.engine import rules
 from skatsim.errors import SkatsimError
-from skatsim.support import check_supported, unimplemented
 from skatsim.variant import MAX_FILE_BYTES, BockEvent, Variant, load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -443,39 +442,6 @@ def test_tournament_list_length_wins_over_bock(tmp_path: Path) -> None:
 
 
 # --- what the engine plays ----------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("name", "missing"),
-    [
-        ("official", []),
-        ("pre1999", []),
-        ("ramsch", []),
-        ("ramsch_ordnung", []),
-        ("schieberamsch", []),
-        ("kontra_re", []),
-        ("bock", []),
-        ("saechsische_spitze", []),
-        ("tournament", []),
-        ("pub", []),
-    ],
-)
-def test_unimplemented(name: str, missing: list[str]) -> None:
-    assert unimplemented(load_variant(VARIANTS / f"{name}.yaml").variant) == missing
-
-
-def test_check_supported_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every shipped variant is simulated; a rule the kernels did not play would be named in one line."""
-    for path in sorted(VARIANTS.glob("*.yaml")):
-        check_supported(load_variant(path))
-    loaded = load_variant(VARIANTS / "saechsische_spitze.yaml")
-    monkeypatch.setattr(support, "_RULES", (("reversed_game (Sächsische Spitze)", lambda v: v.reversed_game.enabled),))
-    with pytest.raises(SkatsimError) as info:
-        check_supported(loaded)
-    assert str(info.value) == (
-        f"{loaded.path}: rule reversed_game (Sächsische Spitze) not simulated yet (the file is valid; "
-        "see docs/variants.md)"
-    )
 
 
 # --- the reference page -------------------------------------------------------------------

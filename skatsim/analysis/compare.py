@@ -1,7 +1,7 @@
 """Paired comparison of two variants: the same deals, the same bots, both rule sets.
 
 Common random numbers: a deal and every random choice of the bots depend
-only on (seed, game index) (:mod:`skatsim.deal`), so simulating games
+only on (seed, game index) (:mod:`skatsim.engine.deal`), so simulating games
 ``0 .. N - 1`` under variant A and under variant B plays each deal twice,
 once under each rule set. A difference in the mean score of deals then
 carries only the noise of ``B - A`` per deal, not that of A and B
@@ -29,10 +29,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from .. import __version__
 from ..bots import DEFAULT_BOTS, parse_bots
-from ..chunks import simulate_frame, warm_up
 from ..errors import SkatsimError
-from ..runner import check_run_numbers
-from ..support import check_supported
+from ..run.chunks import simulate_frame, warm_up
+from ..run.runner import check_run_numbers
 from ..variant import load_variant
 from .intervals import LEVEL, N_BOOT
 from .paired import Aggregate, aggregate_pair
@@ -161,8 +160,6 @@ def compare_variants(
     _check(games, seed, jobs, level, n_boot)
     seats = parse_bots(bots)
     loaded = [load_variant(path) for path in (variant_a, variant_b)]
-    for variant in loaded:
-        check_supported(variant)
     info = [VariantInfo(str(v.path), v.variant.name, v.text) for v in loaded]
     params = [tuple(int(p) for p in v.variant.params()) for v in loaded]
     specs = [

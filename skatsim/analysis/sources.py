@@ -20,11 +20,11 @@ from typing import Literal
 
 import polars as pl
 
-from .. import storage
-from ..columns import EVALUATION_COLUMNS
 from ..errors import SkatsimError
-from ..importer import ISS_TABLE
-from ..manifest import MANIFEST, RunManifest, read_manifest
+from ..records.importer import ISS_TABLE
+from ..run import storage
+from ..run.manifest import MANIFEST, RunManifest, read_manifest
+from ..schema import EVALUATION_COLUMNS
 
 #: Bot name given to the seats of imported ISS games: people played them.
 PEOPLE = "people"

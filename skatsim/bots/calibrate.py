@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import bidding, play
 from .._jit import allocating_kernel, kernel
-from ..deal import deal_cards
-from ..declaration import normalise_flags
-from ..evaluation import N_FIELDS, WON, evaluate_play
-from ..rules import official_params
-from ..scoring import HAND, OUVERT
-from ..tricks import card_points
+from ..engine import bidding, play
+from ..engine.deal import deal_cards
+from ..engine.declaration import normalise_flags
+from ..engine.result import N_FIELDS, WON, evaluate_play
+from ..engine.rules import official_params
+from ..engine.scoring import HAND, OUVERT
+from ..engine.tricks import card_points
 from .cardplay import choose_card, note_voids
 from .handeval import (
     AFTER_PICKUP,

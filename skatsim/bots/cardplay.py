@@ -25,9 +25,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel, lowest_bit, popcount
-from ..cards import ACES, CARD_POINTS, JACKS, TENS
-from ..gametypes import BEATERS, GRAND, GROUP, GROUP_MASK, NULL, RAMSCH, TRUMP_GROUP, TRUMPS
-from ..play import (
+from ..engine.cards import ACES, CARD_POINTS, JACKS, TENS
+from ..engine.gametypes import BEATERS, GRAND, GROUP, GROUP_MASK, NULL, RAMSCH, TRUMP_GROUP, TRUMPS
+from ..engine.play import (
     DECLARER,
     FLAGS,
     GT,
@@ -41,7 +41,7 @@ from ..play import (
     hand_of,
     legal_now,
 )
-from ..scoring import OUVERT
+from ..engine.scoring import OUVERT
 from .cardsel import above, beaters, bit, cheapest, highest, is_master, lowest, richest
 
 _ALL = np.uint32(0xFFFFFFFF)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import highest_bit, kernel, lowest_bit
-from ..cards import CARD_POINTS
-from ..gametypes import (
+from ..engine.cards import CARD_POINTS
+from ..engine.gametypes import (
     ABOVE,
     BEATERS,
     N_GAME_TYPES,

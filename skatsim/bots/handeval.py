@@ -6,7 +6,7 @@ judged as the Grand its mirror image would be: the cards mapped rank for rank
 onto the Grand order, DJ to CJ, 7 to A, 8 to 10, ...) — by a few features a Skat player counts (trumps,
 jacks, aces, guarded tens, voids, losers; for Null the cards that can be
 caught), counted per suit from the tables of :mod:`skatsim.bots.suitstats`.
-A logistic model per class and situation (:mod:`skatsim.bots.model`) turns
+A logistic model per class and situation (:mod:`skatsim.bots.winprob`) turns
 the features into a win probability; its coefficients come from self-play
 (``scripts/calibrate_bots.py``) and ship in ``calibration.json``.
 """
@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel, lowest_bit, popcount
-from ..cards import ACE, CARD_POINTS, JACK, KING, QUEEN, SUIT_MASKS, TEN
-from ..gametypes import BASE_VALUE, GRAND, NULL, POWER, REVERSED, TRUMPS
-from ..scoring import HAND, OUVERT, matadors, null_value
+from ..engine.cards import ACE, CARD_POINTS, JACK, KING, QUEEN, SUIT_MASKS, TEN
+from ..engine.gametypes import BASE_VALUE, GRAND, NULL, POWER, REVERSED, TRUMPS
+from ..engine.scoring import HAND, OUVERT, matadors, null_value
 from .cardsel import bit, lowest
 from .suitstats import (
     LANE_ACES,

@@ -3,7 +3,7 @@
 For every game it could play — four suits, Grand, Null, Null ouvert, and the
 reversed game where the variant allows it (``reversed_game.enabled``); hand
 or with the skat — the bot estimates its win probability with the
-calibrated model of :mod:`skatsim.bots.model` and reckons the value it
+calibrated model of :mod:`skatsim.bots.winprob` and reckons the value it
 can bid from its own cards. It bids up to the highest value among the games
 it would win with probability at least ``risk``. Having won the bid it
 plays hand when a hand game is safe enough (``hand_risk``), otherwise picks
@@ -38,10 +38,10 @@ import math
 import numpy as np
 
 from .._jit import allocating_kernel, kernel, lowest_bit, popcount
-from ..cards import ACES, CARD_POINTS, JACKS, SUIT_MASKS, TENS
-from ..gametypes import BASE_VALUE, GRAND, GROUP_MASK, NULL, POWER, RAMSCH, REVERSED, TRUMPS
-from ..scoring import HAND, OUVERT, base_value, matadors, null_value
-from ..tricks import card_points
+from ..engine.cards import ACES, CARD_POINTS, JACKS, SUIT_MASKS, TENS
+from ..engine.gametypes import BASE_VALUE, GRAND, GROUP_MASK, NULL, POWER, RAMSCH, REVERSED, TRUMPS
+from ..engine.scoring import HAND, OUVERT, base_value, matadors, null_value
+from ..engine.tricks import card_points
 from . import N_BOT_PARAMS
 from .cardsel import bit, highest, lowest
 from .handeval import (
@@ -57,7 +57,7 @@ from .handeval import (
     choose_discard,
     class_of,
 )
-from .model import game_logit, suit_logits
+from .winprob import game_logit, suit_logits
 
 # Parameter vector of the heuristic bot (see skatsim.bots registry for the docs).
 P_RISK, P_HAND_RISK, P_GRAND_BIAS, P_NULL_BIAS, P_SUIT_BIAS, P_OUVERT_BIAS, P_WIN_BONUS = range(7)

@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel, popcount
-from ..bidding import BID, BIDDER, HOLD, PASS, STAGE, TURN, next_bid
-from ..cards import JACKS
-from ..deal import below, draw
+from ..engine.bidding import BID, BIDDER, HOLD, PASS, STAGE, TURN, next_bid
+from ..engine.cards import JACKS
+from ..engine.deal import below, draw
 
 
 @kernel

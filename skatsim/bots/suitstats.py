@@ -1,6 +1,6 @@
 """What one suit's cards contribute to the heuristic bot's hand features and discards.
 
-A hand mask holds each suit in one byte (bit = rank, :mod:`skatsim.cards`).
+A hand mask holds each suit in one byte (bit = rank, :mod:`skatsim.engine.cards`).
 Everything the bot counts per suit — length, ace, ten, guarded ten, losers,
 Null risk, which card to put back first — depends on that byte alone, so it
 is worked out here once for all 256 bytes and read by the kernels with one
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import ACE, JACK, KING, QUEEN, TEN
-from ..gametypes import GRAND, POWER
+from ..engine.cards import ACE, JACK, KING, QUEEN, TEN
+from ..engine.gametypes import GRAND, POWER
 
 #: Byte lanes of :data:`SUIT_SIDE` (suit and Grand features, the suit's plain cards: jack excluded).
 LANE_ACES, LANE_TENS_GUARDED, LANE_VOIDS, LANE_LOSERS, LANE_PAIRS = 0, 8, 16, 24, 32

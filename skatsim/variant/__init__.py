@@ -2,7 +2,7 @@
 
 Data flows one way: YAML text -> :class:`Variant` (validated; every default is
 the official rule, ISkO) -> :meth:`Variant.params` (the ``int64`` array of
-:mod:`skatsim.rules`) -> kernels. The keys are RULES.md §6's house rules and
+:mod:`skatsim.engine.rules`) -> kernels. The keys are RULES.md §6's house rules and
 their options, one section per rule; docs/variants.md is generated from these
 models (``scripts/variant_reference.py``).
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, get_args
 
 from pydantic import BaseModel
 
-from .. import rules
+from ..engine import rules
 from .model import KONTRA_EVENTS, BockEvent
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from .. import rules
+from ..engine import rules
 
 #: A variant file larger than this is refused before parsing (real ones are ~2 KiB).
 MAX_FILE_BYTES = 64 * 1024
@@ -329,7 +329,7 @@ class Variant(_Section):
         return self.bock.list_length if self.bock.enabled else 0
 
     def params(self) -> np.ndarray:
-        """Compile to the kernels' rule parameter array (index constants of :mod:`skatsim.rules`)."""
+        """Compile to the kernels' rule parameter array (index constants of :mod:`skatsim.engine.rules`)."""
         p = rules.official_params()
         for index, value in self._param_values().items():
             p[index] = value

@@ -11,14 +11,14 @@ with the multiplier itself (once, also inside a Bock round: multipliers never
 compound).
 
 The queue is a small ``int64`` array carried from deal to deal by the list
-kernel (:func:`skatsim.lists.play_list`); its fields are below.
+kernel (:func:`skatsim.engine.lists.play_list`); its fields are below.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
+from .._jit import kernel
 from .gametypes import GRAND, NULL, RAMSCH
 from .rules import BOCK_EVENT_BITS, BOCK_EVENTS, BOCK_MULTIPLIER, BOCK_RAMSCH_ROUND, BOCK_TRIGGER_DOUBLE
 from .scoring import HAND, OUVERT

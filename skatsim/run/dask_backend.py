@@ -15,7 +15,7 @@ finishes", which is ``Client.submit`` plus ``as_completed``. Used directly,
 
 joblib's Dask backend adds a batching layer that hides these per-task
 controls and keeps joblib's ordered-result bookkeeping, for nothing the
-runner uses. Workers run :func:`skatsim.chunks.run_chunk` and write their
+runner uses. Workers run :func:`skatsim.run.chunks.run_chunk` and write their
 chunk files straight to the run's folder, which must be reachable from every
 worker under the same name: a shared path or an fsspec URL (``s3://...``).
 
@@ -33,8 +33,8 @@ from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any
 
+from ..errors import SkatsimError
 from .chunks import ChunkSpec, warm_up
-from .errors import SkatsimError
 
 INSTALL_HINT = "pip install 'skatsim[dask]'"
 #: Seconds to wait for the scheduler to answer, then for its first worker.

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from .._jit import kernel
-from ..cards import JACK
-from ..gametypes import GRAND, NULL, REVERSED
+from ..engine.cards import JACK
+from ..engine.gametypes import GRAND, NULL, REVERSED
 from .handeval import N_CLASSES, N_FEATURES, N_SITUATIONS, NULL_CLASS, NULL_OUVERT_CLASS, SUIT_CLASS, mirror
 from .suitstats import N_PLAIN, NULL_WORST, TRUMP_ACE_TEN, null_counts, side_counts
 

@@ -2,7 +2,7 @@
 
 When the variant needs lists (``LIST_LENGTH`` = L > 0) game ``i`` is deal
 ``i % L`` of list ``i // L``: the players keep their places while the dealer
-rotates, and the Bock queue (:mod:`skatsim.bock`) and the players' running
+rotates, and the Bock queue (:mod:`skatsim.engine.bock`) and the players' running
 totals are carried from deal to deal, so a list is a pure function of (seed,
 list id, variant, bots), and any prefix of it too.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._jit import allocating_kernel, kernel
 from . import bock
-from ._jit import allocating_kernel, kernel
-from .game import play_game
-from .rows import (
+from .flow import play_game
+from .layout import (
     COL_BOCK,
     COL_DEAL_IN_LIST,
     COL_DEALER,
@@ -129,7 +129,7 @@ def play_list(
 
     Players 0, 1, 2 sit at FH, MH, RH in deal 0 and keep their places: in deal
     ``k`` player ``(s + k) % 3`` is at seat ``s`` (with his bot, ``kinds`` being
-    by player) and player ``(k + 2) % 3`` deals. The Bock queue (:mod:`skatsim.bock`)
+    by player) and player ``(k + 2) % 3`` deals. The Bock queue (:mod:`skatsim.engine.bock`)
     and the players' running totals are carried from deal to deal, so a list is a
     pure function of (seed, list id, variant, bots), and any prefix of it too.
     """

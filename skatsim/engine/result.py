@@ -2,7 +2,7 @@
 
 :func:`evaluate_play` is the single place where the play state, the bid and
 the variant's parameters become the declarer's result and the deal's score.
-The batch simulator calls it inside compiled loops; :func:`skatsim.record.replay`
+The batch simulator calls it inside compiled loops; :func:`skatsim.records.record.replay`
 calls it for one recorded game.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
+from .._jit import kernel
 from .play import FLAGS, GT, TRICK_NO, declarer_result
 from .scoring import deal_score, evaluate
 

@@ -10,8 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ValidationError
 
+from ..errors import SkatsimError
 from . import storage
-from .errors import SkatsimError
 
 MANIFEST = "manifest.json"
 RUN_FORMAT = "skatsim-run"

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from ..bots import bot_arrays
+from ..engine.block import simulate_block
+from ..engine.layout import LOG_WIDTH, N_COLUMNS
+from ..engine.rules import LIST_LENGTH, official_params
+from ..errors import SkatsimError
 from . import storage
-from .bots import bot_arrays
-from .errors import SkatsimError
-from .frames import block_frame
-from .rows import LOG_WIDTH, N_COLUMNS
-from .rules import LIST_LENGTH, official_params
-from .simulator import simulate_block
+from .tables import block_frame
 
 #: Default chunk size: about ``TARGET_CHUNKS`` chunks so progress moves and
 #: workers stay busy, at least ``MIN_DEFAULT_CHUNK`` games so per-file costs
@@ -119,7 +119,7 @@ def write_parquet_atomic(frame: pl.DataFrame, path: str) -> None:
     """Write ``frame`` to ``path`` so that ``path`` is either absent or complete, even after kill -9.
 
     The data goes to a temporary file in the same folder, is flushed to disk,
-    then renamed over ``path`` (:func:`skatsim.storage.write_atomic`).
+    then renamed over ``path`` (:func:`skatsim.run.storage.write_atomic`).
     """
     try:
         storage.write_atomic(path, frame.write_parquet)

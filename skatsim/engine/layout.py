@@ -1,9 +1,9 @@
 """The layout of simulated games: the columns of a result row and the slots of an action log.
 
-:func:`skatsim.simulator.simulate_block` writes one ``int64`` row per game, its columns named
+:func:`skatsim.engine.block.simulate_block` writes one ``int64`` row per game, its columns named
 by :data:`COLUMNS` and indexed by the ``COL_*`` constants, and, with ``--record-play``, one
 ``int16`` action log per game (the ``LOG_*`` slots). :func:`record_from_log` turns a row and
-its log back into a :class:`~skatsim.record.GameRecord`, so any simulated game can be
+its log back into a :class:`~skatsim.records.record.GameRecord`, so any simulated game can be
 replayed through the rule kernels.
 """
 
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import SkatsimError
+from ..records.record import GameRecord
+from ..schema import EVALUATION_COLUMNS
 from .cards import from_mask
-from .columns import EVALUATION_COLUMNS
 from .deal import unpack_deal
-from .errors import SkatsimError
 from .gametypes import RAMSCH
-from .record import GameRecord
 from .scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 
 COLUMNS = (
@@ -92,7 +92,7 @@ DEALER_SEAT = 2
 # Layout of one game's action log (``--record-play``): int16 slots.
 LOG_CARDS = 0  # 30 slots: cards in the order played, -1 after the end
 LOG_N_BIDS = 30  # number of bidding actions logged (-1 when more than MAX_LOGGED_BIDS)
-LOG_BIDS = 31  # MAX_LOGGED_BIDS slots: seat * 1024 + (action + 1), action as in skatsim.bidding
+LOG_BIDS = 31  # MAX_LOGGED_BIDS slots: seat * 1024 + (action + 1), action as in skatsim.engine.bidding
 MAX_LOGGED_BIDS = 130  # a stepwise auction has at most 2 x 63 bids and holds plus 3 passes
 LOG_KONTRA = LOG_BIDS + MAX_LOGGED_BIDS  # 5 slots: the seat making each doubling call (Kontra, Re, ...), -1 none
 LOG_PUSH = LOG_KONTRA + 5  # 6 slots: the two cards FH, MH, RH pushed in Schieberamsch, -1 -1 passed on unseen

@@ -1,10 +1,10 @@
 """The batch simulation kernel: games ``first .. first + n - 1`` to result rows.
 
 :func:`simulate_block` writes one row per game into an ``int64`` matrix whose
-columns are the ``COL_*`` constants (laid out in :mod:`skatsim.rows`, typed
-into Parquet columns by :mod:`skatsim.frames`), deal by deal
-(:func:`skatsim.game.play_game`) or list by list (:func:`skatsim.lists.play_list`).
-Every random choice comes from the game's own streams (:mod:`skatsim.deal`),
+columns are the ``COL_*`` constants (laid out in :mod:`skatsim.engine.layout`, typed
+into Parquet columns by :mod:`skatsim.run.tables`), deal by deal
+(:func:`skatsim.engine.flow.play_game`) or list by list (:func:`skatsim.engine.lists.play_list`).
+Every random choice comes from the game's own streams (:mod:`skatsim.engine.deal`),
 so a row depends only on (seed, game index, variant, bots), never on how the
 games are cut into blocks.
 """
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import allocating_kernel
-from .bots import heuristic
-from .game import new_workspace, play_game
+from .._jit import allocating_kernel
+from ..bots import heuristic
+from .flow import new_workspace, play_game
+from .layout import LOG_WIDTH
 from .lists import new_list_workspace, play_list
-from .rows import LOG_WIDTH
 from .rules import LIST_LENGTH
 
 

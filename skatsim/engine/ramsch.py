@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel, popcount
+from .._jit import kernel, popcount
 from .cards import JACKS
 from .play import LAST_WINNER, LATEST0, POINTS0, SKAT, TRICKS0
 from .rules import (

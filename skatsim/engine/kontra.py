@@ -7,16 +7,16 @@ alternately: a defender x8 (Bock/Hirsch/Supra), the declarer x16, a defender
 x32. A call is identified by its level: level ``k`` (1-based) multiplies the
 score by ``2**k``; odd levels are the defenders', even levels the declarer's.
 ``KONTRA_ONLY_IF_BID`` (``kontra.only_if_bid``) limits the defenders' calls
-to a defender who bid or held at least 18 (:data:`skatsim.bidding.BID_BY0`).
+to a defender who bid or held at least 18 (:data:`skatsim.engine.bidding.BID_BY0`).
 Whether the doubling also multiplies the Seeger-Fabian bonuses is
-``KONTRA_LIST_POINTS``, applied by :func:`skatsim.scoring.list_points`.
+``KONTRA_LIST_POINTS``, applied by :func:`skatsim.engine.scoring.list_points`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
+from .._jit import kernel
 from .rules import KONTRA_BEYOND_RE, KONTRA_ENABLED, KONTRA_ONLY_IF_BID
 
 #: Names of the levels, for messages and the ``kontra_level`` column (3 and more: beyond Re).

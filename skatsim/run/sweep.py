@@ -11,7 +11,7 @@ cards).
 
 Example (a Dask cluster at ``tcp://10.0.0.1:8786``)::
 
-    from skatsim.sweep import run_sweep
+    from skatsim.run.sweep import run_sweep
 
     run_sweep(
         ["variants/official.yaml", "variants/pre1999.yaml"],
@@ -30,9 +30,9 @@ import os
 from collections.abc import Sequence
 from pathlib import PurePath
 
+from ..bots import parse_bots
+from ..errors import SkatsimError
 from . import storage
-from .bots import parse_bots
-from .errors import SkatsimError
 from .runner import RunResult, execute_runs, make_backend, plan_run
 
 

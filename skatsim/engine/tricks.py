@@ -1,14 +1,14 @@
 """Legal moves, trick winners and card points (RULES.md §1, §4).
 
 Pure compiled kernels over card masks; the order tables come from
-:mod:`skatsim.gametypes`.
+:mod:`skatsim.engine.gametypes`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel, popcount
+from .._jit import kernel, popcount
 from .cards import ACES, JACKS, KINGS, QUEENS, TENS
 from .gametypes import BEATERS, GROUP, GROUP_MASK
 

@@ -6,8 +6,8 @@ A deal is bid, then declared and played, or — when all pass under
 (a Grand hand may be declared instead, ``ramsch.grand_hand_instead``), with
 Schieberamsch pushes first. Declared games may be doubled (Kontra/Re) before
 the first card. Every random choice comes from the game's own streams
-(:mod:`skatsim.deal`), so a row depends only on (seed, game index, variant,
-bots). The row's columns are the ``COL_*`` constants of :mod:`skatsim.rows`;
+(:mod:`skatsim.engine.deal`), so a row depends only on (seed, game index, variant,
+bots). The row's columns are the ``COL_*`` constants of :mod:`skatsim.engine.layout`;
 the actions go to a log row (``LOG_*``) for ``--record-play``.
 """
 
@@ -15,26 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._jit import allocating_kernel, highest_bit, kernel, lowest_bit
+from ..bots import HEURISTIC, RANDOM, cardplay, heuristic, random_bot
 from . import bidding, kontra, play, ramsch
-from ._jit import allocating_kernel, highest_bit, kernel, lowest_bit
-from .bots import HEURISTIC, RANDOM, cardplay, heuristic, random_bot
 from .deal import STREAM_BOTS, deal_into, pack_deal, stream_key
 from .declaration import normalise_flags
-from .evaluation import (
-    MATADORS,
-    N_FIELDS,
-    OVERBID,
-    POINTS,
-    SCHNEIDER,
-    SCHWARZ,
-    SCORE,
-    TRICKS,
-    VALUE,
-    WON,
-    evaluate_play,
-)
 from .gametypes import GRAND, PASSED, RAMSCH
-from .rows import (
+from .layout import (
     COL_BID,
     COL_BOCK,
     COL_DEAL,
@@ -75,6 +62,19 @@ from .rows import (
     LOG_ROUND,
     MAX_LOGGED_BIDS,
     SCHIEBERAMSCH,
+)
+from .result import (
+    MATADORS,
+    N_FIELDS,
+    OVERBID,
+    POINTS,
+    SCHNEIDER,
+    SCHWARZ,
+    SCORE,
+    TRICKS,
+    VALUE,
+    WON,
+    evaluate_play,
 )
 from .rules import (
     ALL_PASS,

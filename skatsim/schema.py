@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from .gametypes import GAME_TYPE_LABELS
-from .rules import ALL_PASS, BOCK_ENABLED, BOCK_RAMSCH_ROUND, KONTRA_ENABLED, LIST_LENGTH, LIST_SCORING
+from .engine.gametypes import GAME_TYPE_LABELS
+from .engine.rules import ALL_PASS, BOCK_ENABLED, BOCK_RAMSCH_ROUND, KONTRA_ENABLED, LIST_LENGTH, LIST_SCORING
 
 #: Enum of every value ``game_type`` can take.
 GAME_TYPE = pl.Enum(list(GAME_TYPE_LABELS.values()))

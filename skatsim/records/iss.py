@@ -2,7 +2,7 @@
 
 An ISS record is one line ``(;GM[Skat]...ID[..]DT[..]P0[..]P1[..]P2[..]MV[...]R[...] ;)``
 (RULES.md §7). :func:`parse_line` turns the move list ``MV`` into a
-:class:`~skatsim.record.GameRecord` the engine can replay, and the server's
+:class:`~skatsim.records.record.GameRecord` the engine can replay, and the server's
 result ``R`` into ``iss_*`` fields, so that every real game checks the rule
 kernels against an independent implementation. :func:`evaluate` replays a
 parsed game and checks what the record alone cannot: who played each card and
@@ -27,7 +27,7 @@ How the move list maps to a record:
   record stops there; otherwise play went on (the ISS lets the defenders
   decline a claim). The end is recorded as the action that ended the game
   (kinds ``claim``, ``resign``, ``timeout``, ``left``; see
-  :func:`skatsim.record._apply_end` for what each gives to whom).
+  :func:`skatsim.records.record._apply_end` for what each gives to whom).
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .bidding import HOLD, PASS
-from .cards import CardError, iss_name, parse_card
-from .gametypes import ISS_LETTERS
+from ..engine.bidding import HOLD, PASS
+from ..engine.cards import CardError, iss_name, parse_card
+from ..engine.gametypes import ISS_LETTERS
+from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 from .record import EarlyEnd, Evaluation, GameRecord, ReplayError, replay
-from .scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 
 #: Declaration modifier letters and the flags they set.
 MODIFIERS = {"O": OUVERT, "H": HAND, "S": SCHNEIDER_ANNOUNCED, "Z": SCHWARZ_ANNOUNCED}

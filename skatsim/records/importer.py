@@ -1,11 +1,11 @@
 """Import a file of ISS game records into a Parquet table of evaluated games.
 
 :func:`import_iss` reads an ISS file line by line (RULES.md §7), replays every
-game with the rule kernels (:func:`skatsim.iss.evaluate`) and writes
+game with the rule kernels (:func:`skatsim.records.iss.evaluate`) and writes
 ``iss_games.parquet``: ``iss_id``, the shared evaluation columns
-(:mod:`skatsim.columns`, same order and dtypes as simulated runs), the
+(:mod:`skatsim.schema`, same order and dtypes as simulated runs), the
 server's recorded result (``iss_*``) and a ``record`` column holding the
-:class:`~skatsim.record.GameRecord` as JSON, so that ``skatsim replay`` can
+:class:`~skatsim.records.record.GameRecord` as JSON, so that ``skatsim replay`` can
 show any row again. A line that cannot be imported is reported with its
 number and skipped (or stops the import with ``strict``); the table is
 written atomically and never overwrites an earlier one unless asked to.
@@ -22,8 +22,8 @@ from pathlib import Path
 
 import polars as pl
 
-from .columns import EVALUATION_COLUMNS, evaluation_schema
-from .errors import SkatsimError
+from ..errors import SkatsimError
+from ..schema import EVALUATION_COLUMNS, evaluation_schema
 from .iss import IssFormatError, IssGame, evaluate, parse_line
 from .record import Evaluation, GameRecord, ReplayError
 

@@ -1,12 +1,12 @@
 """Typed result tables: the simulator's ``int64`` row matrices turned into polars frames.
 
-The kernel (:mod:`skatsim.simulator`) writes plain integers so it can stay
+The kernel (:mod:`skatsim.engine.block`) writes plain integers so it can stay
 compiled and allocation-free; this module gives them their documented types
 (``docs/schema.md``) in one vectorised pass: enums for game types, nulls
 where a value does not exist (no declarer, a passed deal), card names for the
 discard. Only the optional ``record`` column is built row by row, because it
-is JSON text made by :meth:`skatsim.record.GameRecord.to_json`. A variant's
-house rules add their columns (:func:`skatsim.columns.rule_column_names`).
+is JSON text made by :meth:`skatsim.records.record.GameRecord.to_json`. A variant's
+house rules add their columns (:func:`skatsim.schema.rule_column_names`).
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from .cards import iss_name
-from .columns import EVALUATION_COLUMNS, GAME_TYPE, RULE_COLUMNS, rule_column_names
-from .gametypes import GAME_TYPE_LABELS, RAMSCH
-from .rows import COL_SKAT_DISCARD, COLUMNS, record_from_log
-from .rules import official_params
+from ..engine.cards import iss_name
+from ..engine.gametypes import GAME_TYPE_LABELS, RAMSCH
+from ..engine.layout import COL_SKAT_DISCARD, COLUMNS, record_from_log
+from ..engine.rules import official_params
+from ..schema import EVALUATION_COLUMNS, GAME_TYPE, RULE_COLUMNS, rule_column_names
 
 #: Evaluation columns that do not exist without a declarer (a passed deal, a Ramsch: null there).
 PLAYED_ONLY = (
@@ -136,7 +136,7 @@ def block_frame(
     """The typed frame of a block of simulated games (columns and types: ``docs/schema.md``).
 
     ``rows`` is the ``(n, N_COLUMNS)`` matrix filled by
-    :func:`skatsim.simulator.simulate_block` under the compiled variant
+    :func:`skatsim.engine.block.simulate_block` under the compiled variant
     ``params`` (official by default; it chooses the house-rule columns);
     ``logs`` its action logs (adds a ``record`` column) or ``None``; ``bots``
     the names seated at FH, MH, RH (in lists: players 0, 1, 2).

@@ -1,7 +1,7 @@
 """A readable, trick-by-trick account of one replayed game (``skatsim replay``).
 
-:func:`render_game` turns a :class:`~skatsim.record.GameRecord` and its
-:class:`~skatsim.record.Evaluation` into plain text with card symbols
+:func:`render_game` turns a :class:`~skatsim.records.record.GameRecord` and its
+:class:`~skatsim.records.record.Evaluation` into plain text with card symbols
 (``♣J ♥10``): the deal, the bidding, skat and discards, the declaration,
 every trick with its leader, winner and points, an early end, and the
 evaluation. For an imported ISS game it adds the server's recorded result
@@ -10,10 +10,10 @@ and the fields where the engine disagrees with it.
 
 from __future__ import annotations
 
-from .bidding import HOLD, PASS
-from .cards import display_name, format_cards
+from ..engine.bidding import HOLD, PASS
+from ..engine.cards import display_name, format_cards
+from ..engine.kontra import LEVEL_NAMES
 from .iss import SEAT_NAMES, compare
-from .kontra import LEVEL_NAMES
 from .record import Evaluation, GameRecord
 
 END_WORDS = {"claim": "claims the rest", "resign": "resigns", "timeout": "times out", "left": "leaves the table"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
+from .._jit import kernel
 from .cards import CARD_POINTS
 from .gametypes import NULL
 from .scoring import SCHWARZ_ANNOUNCED

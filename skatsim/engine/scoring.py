@@ -2,7 +2,7 @@
 
 Declaration flags are a bit field (``HAND``, ``SCHNEIDER_ANNOUNCED``,
 ``SCHWARZ_ANNOUNCED``, ``OUVERT``), normalised by
-:func:`skatsim.declaration.normalise_flags` so that every implied
+:func:`skatsim.engine.declaration.normalise_flags` so that every implied
 announcement is set.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import highest_bit, kernel
+from .._jit import highest_bit, kernel
 from .gametypes import BASE_VALUE, GRAND, N_TRUMP_SEQ, NULL, NULL_VALUES, RAMSCH, TRUMP_SEQ_BITS
 from .rules import (
     LIST_DEFENDER_BONUS,

@@ -6,8 +6,8 @@ A run is a folder::
     chunk-000000000000-62500.parquet       games 0 .. 62,499
     chunk-000000062500-62500.parquet       ...
 
-Each chunk is computed by :func:`skatsim.chunks.run_chunk`, a pure top-level function of a
-picklable :class:`~skatsim.chunks.ChunkSpec`, and written atomically (temporary file, then
+Each chunk is computed by :func:`skatsim.run.chunks.run_chunk`, a pure top-level function of a
+picklable :class:`~skatsim.run.chunks.ChunkSpec`, and written atomically (temporary file, then
 ``os.replace``), so a chunk file is either complete or absent. Because every
 row depends only on (seed, game index, variant, bots), the chunk files, the
 number of workers and the order chunks finish in never change the rows; a run
@@ -15,10 +15,10 @@ killed at any moment is completed by ``resume=True``, which verifies the
 chunk files present and computes only the missing ones.
 
 Where chunks run is a :class:`Backend`: ``local`` maps them over joblib
-worker processes; ``dask`` (:mod:`skatsim.dask_backend`) over a Dask cluster
+worker processes; ``dask`` (:mod:`skatsim.run.dask_backend`) over a Dask cluster
 whose workers write into the same folder. The folder may be a local path or
 an fsspec URL (``s3://...``): every file access goes through
-:mod:`skatsim.storage`.
+:mod:`skatsim.run.storage`.
 """
 
 from __future__ import annotations
@@ -35,8 +35,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
-from . import __version__, storage
-from .bots import DEFAULT_BOTS, parse_bots
+from .. import __version__
+from ..bots import DEFAULT_BOTS, parse_bots
+from ..errors import SkatsimError
+from ..variant import LoadedVariant, load_variant
+from . import storage
 from .chunks import (
     MAX_CHUNK,
     ChunkSpec,
@@ -47,8 +50,6 @@ from .chunks import (
     warm_up,
     whole_lists,
 )
-from .errors import SkatsimError
-from .frames import frame_schema
 from .manifest import (
     MANIFEST,
     RUN_FORMAT,
@@ -60,8 +61,7 @@ from .manifest import (
     timestamp,
     write_manifest,
 )
-from .support import check_supported
-from .variant import LoadedVariant, load_variant
+from .tables import frame_schema
 
 #: Largest game count and seed the kernels' uint64 game index and seed accept.
 MAX_GAMES = 2**62
@@ -123,7 +123,7 @@ class LocalBackend:
 
 
 def _dask_backend(jobs: int, **options: object) -> Backend:
-    """The Dask backend (:mod:`skatsim.dask_backend`), imported only when asked for."""
+    """The Dask backend (:mod:`skatsim.run.dask_backend`), imported only when asked for."""
     from .dask_backend import DaskBackend
 
     return DaskBackend(jobs, **options)  # type: ignore[arg-type]
@@ -365,7 +365,6 @@ def plan_run(
     _check_numbers(games, seed, 1, chunk_size)
     seats = parse_bots(bots)
     loaded = load_variant(variant_path)
-    check_supported(loaded)
     length = loaded.variant.list_length
     size = whole_lists(chunk_size or default_chunk_size(games, record_play), length)
     fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
