@@ -21,7 +21,7 @@ import numpy as np
 from skatsim.bots import bot_arrays
 from skatsim.engine.block import simulate_block
 from skatsim.engine.layout import COLUMNS, LOG_WIDTH, N_COLUMNS
-from skatsim.engine.rules import official_params
+from skatsim.variant import official_params
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ import numpy as np
 from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
 from skatsim.engine.block import simulate_block
 from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
-from skatsim.engine.rules import official_params
+from skatsim.variant import official_params
 
 XSKAT_PATHS = ("xskat", "/usr/games/xskat")
 

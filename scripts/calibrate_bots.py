@@ -29,6 +29,7 @@ from skatsim.bots.calibrate import SAMPLES_PER_DEAL, calibration_samples, fit_lo
 from skatsim.bots.handeval import FEATURE_NAMES, N_CLASSES, N_FEATURES, N_SITUATIONS, NULL_FEATURE_NAMES
 from skatsim.bots.heuristic import prepare
 from skatsim.bots.winprob import CALIBRATION_FILE
+from skatsim.variant import official_params
 
 CLASS_NAMES = ("suit", "grand", "null", "null_ouvert", "reversed")
 #: Win probability (first fit) above which a sample counts for the second, final fit.
@@ -53,7 +54,9 @@ def main() -> None:
     row = np.zeros(n, dtype=np.int64)
     start = time.perf_counter()
     kinds, bots = bot_arrays(("heuristic",) * 3)
-    n = calibration_samples(np.uint64(args.seed), 0, args.deals, prepare(bots)[0], x, y, row, only)
+    n = calibration_samples(
+        np.uint64(args.seed), 0, args.deals, prepare(bots)[0], official_params(), x, y, row, only
+    )
     x, y, row = x[:n], y[:n], row[:n]
     print(f"{n:,} samples from {args.deals:,} deals in {time.perf_counter() - start:.1f} s")
     coefficients = []

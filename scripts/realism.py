@@ -18,8 +18,8 @@ from skatsim.analysis.realism import realism_table
 from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
 from skatsim.engine.block import simulate_block
 from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
-from skatsim.engine.rules import official_params
-from skatsim.run.tables import block_frame
+from skatsim.frames import block_frame
+from skatsim.variant import official_params
 
 BLOCK = 250_000
 
@@ -38,7 +38,7 @@ def main() -> None:
         simulate_block(
             np.uint64(args.seed), first, kinds, bots, official_params(), rows, np.zeros((0, LOG_WIDTH), np.int16)
         )
-        frames.append(block_frame(rows, None, seats, "official"))
+        frames.append(block_frame(rows, seats, "official", official_params()))
     table = realism_table(pl.concat(frames).lazy())
     print(f"{args.games:,} games, official rules, bots {','.join(seats)}, seed {args.seed}\n")
     print("| figure | people | bots | band | within |")

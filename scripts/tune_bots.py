@@ -20,17 +20,17 @@ from skatsim.analysis.realism import bot_figures, distance
 from skatsim.bots import BOTS, bot_arrays
 from skatsim.engine.block import simulate_block
 from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
-from skatsim.engine.rules import official_params
-from skatsim.run.tables import block_frame
+from skatsim.frames import block_frame
+from skatsim.variant import official_params
 
 
-def evaluate(values: np.ndarray, games: int, seed: int) -> tuple[float, dict[str, float]]:
+def loss_of(values: np.ndarray, games: int, seed: int) -> tuple[float, dict[str, float]]:
     """Simulate with the given heuristic parameters on every seat; return (loss, statistics)."""
     kinds, params = bot_arrays(("heuristic",) * 3)
     params[:, : len(values)] = values
     rows = np.zeros((games, N_COLUMNS), dtype=np.int64)
     simulate_block(np.uint64(seed), 0, kinds, params, official_params(), rows, np.zeros((0, LOG_WIDTH), np.int16))
-    stats = bot_figures(block_frame(rows, None, ("heuristic",) * 3, "official").lazy())
+    stats = bot_figures(block_frame(rows, ("heuristic",) * 3, "official", official_params()).lazy())
     return distance(stats), stats
 
 
@@ -45,7 +45,7 @@ def main() -> None:
     best = np.array([p.default for p in spec.params])
     steps = {"risk": 0.04, "hand_risk": 0.04, "win_bonus": 25.0}
     skip = {"kontra", "re", "push", "reversed_bias"}  # no effect under the official rules
-    best_loss, stats = evaluate(best, args.games, args.seed)
+    best_loss, stats = loss_of(best, args.games, args.seed)
     print(f"start loss {best_loss:.2f}", {k: round(v, 1) for k, v in stats.items()})
     for r in range(args.rounds):
         for k, name in enumerate(names):
@@ -56,7 +56,7 @@ def main() -> None:
                 while True:
                     trial = best.copy()
                     trial[k] += direction * step
-                    trial_loss, trial_stats = evaluate(trial, args.games, args.seed)
+                    trial_loss, trial_stats = loss_of(trial, args.games, args.seed)
                     if trial_loss >= best_loss:
                         break
                     best, best_loss, stats = trial, trial_loss, trial_stats

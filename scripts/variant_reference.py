@@ -16,7 +16,15 @@ from pydantic import BaseModel
 
 from skatsim import variant
 from skatsim.engine import rules
-from skatsim.variant import COMBINATION_RULES, MAX_EXTENDS, MAX_FILE_BYTES, MAX_NODES, Variant, describe_type
+from skatsim.variant import (
+    COMBINATION_RULES,
+    MAX_EXTENDS,
+    MAX_FILE_BYTES,
+    MAX_NODES,
+    Variant,
+    describe_type,
+    official_params,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "variants.md"
@@ -155,7 +163,7 @@ def _params() -> str:
     rows = [(str(index), f"`{name}`", doc) for name, index, doc in _rules_constants()]
     header = "| index | constant | meaning and encoding |\n| --- | --- | --- |\n"
     body = "".join(f"| {' | '.join(_cell(c) for c in row)} |\n" for row in rows)
-    official = ", ".join(str(int(v)) for v in rules.official_params())
+    official = ", ".join(str(int(v)) for v in official_params())
     return (
         "## Compiled parameters\n\n`Variant.params()` compiles a variant to an `int64` array of length "
         f"`N_PARAMS` = {rules.N_PARAMS} (skatsim/engine/rules.py), read by the kernels. Official rules: "

@@ -18,7 +18,7 @@ from .errors import SkatsimError
 if TYPE_CHECKING:
     import numpy as np
 
-    from .records.record import Evaluation, GameRecord
+    from .records.record import GameRecord, GameResult
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -107,7 +107,7 @@ def _run_params(table: Path) -> np.ndarray | None:
     return np.array(manifest.params, dtype=np.int64)
 
 
-def _replayed(record: GameRecord, params: np.ndarray | None = None) -> Evaluation:
+def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResult:
     """Replay a record under ``params`` (the official rules by default); a rejected step is a one-line error."""
     from .records.record import ReplayError, replay
 

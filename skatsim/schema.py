@@ -1,94 +1,292 @@
-"""The evaluation columns shared by imported and simulated games (documented in docs/schema.md).
+"""The one table of columns every game table is made of (documented in docs/schema.md).
 
-Each entry: column name -> (polars dtype, meaning). Imported ISS games add
-``iss_*`` columns, simulated games add the simulator's columns; both start
-with these so the same analysis code reads both. Simulated games of a
-variant with house rules add the :data:`RULE_COLUMNS` of the rules it uses
-(:func:`rule_column_names`): a column exists exactly when its rule can occur,
-so analysis code tells "rule off" (no column) from "rule on, did not happen".
+Each :class:`Column` says what a column holds, its type, when it is null, which
+house rule adds it and where its value comes from. Everything else is derived
+from this table, so a new column is one entry here:
+
+* the engine's result row (:mod:`skatsim.engine.layout`): one ``int64`` slot per
+  column whose source is the engine;
+* the typed Parquet frames (:mod:`skatsim.frames`): dtypes and null rules;
+* a replayed game's :class:`~skatsim.records.record.GameResult` (the result columns);
+* docs/schema.md (``scripts/schema_reference.py``; a test fails when it drifts).
+
+Simulated and imported games share the **result columns** (``result=True``), so the
+same analysis code reads both. A house-rule column exists only in the tables of a
+variant whose rules can produce it (:func:`rule_column_names`), so analysis code tells
+"rule off" (no column) from "rule on, did not happen". This module imports no polars:
+the kernels' row layout is derived from it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
-import polars as pl
 
 from .engine.gametypes import GAME_TYPE_LABELS
 from .engine.rules import ALL_PASS, BOCK_ENABLED, BOCK_RAMSCH_ROUND, KONTRA_ENABLED, LIST_LENGTH, LIST_SCORING
 
-#: Enum of every value ``game_type`` can take.
-GAME_TYPE = pl.Enum(list(GAME_TYPE_LABELS.values()))
+#: Where a column's value comes from.
+ENGINE = "engine"  # a slot of the engine's result row, cast to the column's type
+CARDS = "cards"  # a slot of the engine's row holding a card mask, written as card names
+RUN = "run"  # added by the run that wrote the table (variant name, bots, record)
+ISS = "iss"  # the International Skat Server's own record of an imported game
 
-EVALUATION_COLUMNS: dict[str, tuple[pl.DataType | type[pl.DataType], str]] = {
-    "game_type": (GAME_TYPE, "diamonds hearts spades clubs grand null; passed (all passed); aborted; ramsch; reversed"),
-    "declarer": (pl.Int8, "declarer's seat: 0 forehand, 1 middlehand, 2 rearhand; null when none"),
-    "bid": (pl.Int16, "final bid (value bid or held); 0 when all passed"),
-    "hand": (pl.Boolean, "played without picking up the skat"),
-    "ouvert": (pl.Boolean, "declarer's cards open"),
-    "schneider_announced": (pl.Boolean, "Schneider announced (implied by Schwarz announced and ouvert)"),
-    "schwarz_announced": (pl.Boolean, "Schwarz announced (implied by ouvert in suit games and Grand)"),
-    "matadors": (pl.Int8, "+N with N, -N without N, over the declarer's 12 cards; 0 for Null"),
-    "declarer_points": (pl.Int16, "declarer's card points, skat included"),
-    "declarer_tricks": (pl.Int8, "tricks won by the declarer"),
-    "schneider": (pl.Boolean, "a side reached Schneider (<= 30 card points for the other)"),
-    "schwarz": (pl.Boolean, "a side won no trick"),
-    "overbid": (pl.Boolean, "game value below the bid: lost, charged the next multiple of the base value"),
-    "won": (pl.Boolean, "declarer won"),
-    "game_value": (pl.Int16, "value charged: game value, or the overbid value"),
-    "score": (
-        pl.Int32,
+#: When a column's value is null (the rule's name -> what it says; :mod:`skatsim.frames` applies them).
+NULL_RULES = {
+    "negative": "null when the engine wrote a negative number (none)",
+    "undeclared": "null when nobody declared (a passed deal, a Ramsch)",
+    "ramsch": "null for a Ramsch",
+    "not_ramsch": "null unless the deal is a Ramsch",
+    "not_ramsch_or_negative": "null unless the deal is a Ramsch with a value",
+}
+
+#: Values of the enum columns.
+ENUMS = {
+    "GameType": tuple(GAME_TYPE_LABELS.values()),
+    "IssResult": ("win", "loss", "penalty", "passed"),
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: ``name``, ``dtype`` (a polars type name or an :data:`ENUMS` name), ``doc``;
+    ``source`` (:data:`ENGINE`, :data:`CARDS`, :data:`RUN`, :data:`ISS`); ``null`` (a
+    :data:`NULL_RULES` name); ``rule``, the house-rule group that adds it (None: every table of
+    its source has it); ``result``, one of the result columns shared by simulated and imported games."""
+
+    name: str
+    dtype: str
+    doc: str
+    source: str = ENGINE
+    null: str | None = None
+    rule: str | None = None
+    result: bool = False
+
+
+def _seats(
+    name: str, dtype: str, doc: str, *, null: str | None = None, rule: str | None = None, result: bool = False
+) -> tuple[Column, ...]:
+    """The three per-seat columns ``name_fh``, ``name_mh``, ``name_rh``."""
+    docs = (doc, "the same for middlehand", "the same for rearhand")
+    return tuple(
+        Column(f"{name}_{seat}", dtype, text, null=null, rule=rule, result=result)
+        for seat, text in zip(("fh", "mh", "rh"), docs, strict=True)
+    )
+
+
+def _declared(name: str, dtype: str, doc: str) -> Column:
+    """A result column that describes a declared game: null when nobody declared."""
+    return Column(name, dtype, doc, null="undeclared", result=True)
+
+
+#: Every column, in the order tables hold them.
+COLUMNS: tuple[Column, ...] = (
+    Column("game_id", "Int64", "game index within the run, 0 .. games - 1; with the seed it determines the deal"),
+    Column("variant", "String", "the variant's `name` (its full text is in `manifest.json`)", source=RUN),
+    Column(
+        "game_type",
+        "GameType",
+        "diamonds hearts spades clubs grand null; passed (all passed); aborted; ramsch; reversed",
+        result=True,
+    ),
+    Column(
+        "declarer",
+        "Int8",
+        "declarer's seat: 0 forehand, 1 middlehand, 2 rearhand; null when none",
+        null="negative",
+        result=True,
+    ),
+    Column("bid", "Int16", "final bid (value bid or held); 0 when all passed", result=True),
+    _declared("hand", "Boolean", "played without picking up the skat"),
+    _declared("ouvert", "Boolean", "declarer's cards open"),
+    _declared(
+        "schneider_announced",
+        "Boolean",
+        "Schneider announced (implied by Schwarz announced and ouvert)",
+    ),
+    _declared(
+        "schwarz_announced",
+        "Boolean",
+        "Schwarz announced (implied by ouvert in suit games and Grand)",
+    ),
+    _declared("matadors", "Int8", "+N with N, -N without N, over the declarer's 12 cards; 0 for Null"),
+    _declared("declarer_points", "Int16", "declarer's card points, skat included"),
+    _declared("declarer_tricks", "Int8", "tricks won by the declarer"),
+    _declared(
+        "schneider",
+        "Boolean",
+        "a side reached Schneider (<= 30 card points for the other)",
+    ),
+    _declared("schwarz", "Boolean", "a side won no trick"),
+    _declared(
+        "overbid",
+        "Boolean",
+        "game value below the bid: lost, charged the next multiple of the base value",
+    ),
+    _declared("won", "Boolean", "declarer won"),
+    _declared("game_value", "Int16", "value charged: game value, or the overbid value"),
+    Column(
+        "score",
+        "Int32",
         "declarer's score for the deal (+value, -2 x value; Kontra and Bock included); null for a Ramsch",
+        null="ramsch",
+        result=True,
     ),
-    "score_fh": (pl.Int32, "forehand's score for the deal"),
-    "score_mh": (pl.Int32, "middlehand's score for the deal"),
-    "score_rh": (pl.Int32, "rearhand's score for the deal"),
-}
-
-
-def evaluation_schema() -> dict[str, pl.DataType | type[pl.DataType]]:
-    """Polars schema of the evaluation columns."""
-    return {name: dtype for name, (dtype, _) in EVALUATION_COLUMNS.items()}
-
-
-#: House-rule columns (RULES.md §6): name -> (polars dtype, meaning, the rule that adds it).
-RULE_COLUMNS: dict[str, tuple[pl.DataType | type[pl.DataType], str, str]] = {
-    "kontra_level": (
-        pl.Int8,
-        "doublings said: 0 none, 1 Kontra (x2), 2 Re (x4), 3 and more beyond Re (x8, x16, x32); "
-        "null when no game was declared",
-        "kontra",
+    *_seats("score", "Int32", "forehand's score for the deal", result=True),
+    Column(
+        "dealer",
+        "Int8",
+        "player who dealt: 2 for an independent deal (players are numbered as the seats of the deal, "
+        "rearhand deals); in a list (`list_id`), players keep their numbers — those of the seats of the "
+        "list's first deal — and deal in turn: deal `k` of a list is dealt by player `(k + 2) % 3`, and "
+        "player `(s + k) % 3` sits at seat `s` (so forehand is player `(dealer + 1) % 3`)",
     ),
-    "bock": (pl.Int8, "score multiplier from Bock rounds: 1 outside a Bock round", "bock"),
-    "ramsch_loser": (
-        pl.Int8,
-        "seat of the single Ramsch loser; null when there is none (Durchmarsch, winner Ramsch, "
-        "several tied losers) and for other deals",
-        "ramsch",
+    Column(
+        "deal",
+        "Int64",
+        "the whole deal packed: for card `c` (suit × 8 + rank, suits D H S C, ranks 7 8 9 T J Q K A), bits "
+        "`2c` and `2c+1` hold its owner: 0 FH, 1 MH, 2 RH, 3 skat (`skatsim.engine.deal.unpack_deal`)",
     ),
-    "ramsch_points_fh": (
-        pl.Int16,
-        "forehand's card points in a Ramsch, the skat included per ramsch.skat_to",
-        "ramsch",
+    Column(
+        "skat_discard",
+        "String",
+        "the two cards the declarer put away after picking up the skat, lowest card first, joined by `.` "
+        "(e.g. `HT.CA`); null for hand games and passed deals",
+        source=CARDS,
     ),
-    "ramsch_points_mh": (pl.Int16, "the same for middlehand", "ramsch"),
-    "ramsch_points_rh": (pl.Int16, "the same for rearhand", "ramsch"),
-    "jungfrau_count": (pl.Int8, "players without a trick in a Ramsch (Jungfrau)", "ramsch"),
-    "durchmarsch": (pl.Boolean, "one player took every trick of a Ramsch (recognised or not)", "ramsch"),
-    "schiebe_count": (pl.Int8, "players who pushed in a Schieberamsch (0..3); null for other deals", "schiebe"),
-    "list_id": (pl.Int64, "list the deal belongs to: game_id // list length", "list"),
-    "deal_in_list": (pl.Int16, "position of the deal in its list: game_id % list length", "list"),
-    "list_points_fh": (
-        pl.Int32,
-        "forehand's Seeger-Fabian list points for the deal (score +50/-50, +40 per defender of a lost game)",
+    *_seats("max_bid", "Int16", "highest value forehand bid or held; 0 when forehand never bid or held"),
+    Column(
+        "bot_fh",
+        "String",
+        "bot seated at forehand, with its parameters where they differ from the defaults "
+        "(`heuristic:risk=0.7`; registry: `skatsim.bots.BOTS`); in a list the bots belong to the players "
+        "(`--bots` names players 0, 1, 2) and move with them",
+        source=RUN,
+    ),
+    Column("bot_mh", "String", "bot seated at middlehand", source=RUN),
+    Column("bot_rh", "String", "bot seated at rearhand", source=RUN),
+    Column(
+        "kontra_level",
+        "Int8",
+        "only with `kontra.enabled`: doublings said before the first card: 0 none, 1 Kontra (x2), 2 Re (x4), "
+        "3 and more beyond Re (3: x8, 4: x16, 5: x32, `kontra.beyond_re`); null when no game was declared",
+        null="undeclared",
+        rule="kontra",
+        result=True,
+    ),
+    Column(
+        "bock",
+        "Int8",
+        "only with `bock.enabled`: the Bock multiplier the deal's scores count with (`bock.multiplier` in a "
+        "Bock round, else 1)",
+        rule="bock",
+        result=True,
+    ),
+    Column(
+        "ramsch_loser",
+        "Int8",
+        "only when a Ramsch can occur (`all_pass: ramsch`/`schieberamsch`, `bock.ramsch_round_after`): seat "
+        "of the single Ramsch loser; null when there is none (a recognised Durchmarsch, winner Ramsch, "
+        "several tied losers under `tie: all_lose` or `share`) and for deals that are not a Ramsch",
+        null="not_ramsch_or_negative",
+        rule="ramsch",
+        result=True,
+    ),
+    *_seats(
+        "ramsch_points",
+        "Int16",
+        "the same condition: forehand's card points in a Ramsch, the skat's included when they go to him "
+        "(`ramsch.skat_to`); null for other deals",
+        null="not_ramsch",
+        rule="ramsch",
+        result=True,
+    ),
+    Column(
+        "jungfrau_count",
+        "Int8",
+        "the same condition: players who took no trick in a Ramsch (0..2); null for other deals",
+        null="not_ramsch",
+        rule="ramsch",
+        result=True,
+    ),
+    Column(
+        "durchmarsch",
+        "Boolean",
+        "the same condition: one player took every trick of a Ramsch (recognised or not, "
+        "`ramsch.durchmarsch`); null for other deals",
+        null="not_ramsch",
+        rule="ramsch",
+        result=True,
+    ),
+    Column(
+        "schiebe_count",
+        "Int8",
+        "only when a Schieberamsch can occur: players who picked up the skat and pushed two cards (0..3); "
+        "null for other deals",
+        null="not_ramsch_or_negative",
+        rule="schiebe",
+        result=True,
+    ),
+    Column(
+        "list_id",
+        "Int64",
+        "only when the variant plays lists (`bock.enabled` or `tournament.enabled`): the list, `game_id // L` "
+        "for lists of L deals",
+        rule="list",
+    ),
+    Column(
+        "deal_in_list",
+        "Int16",
+        "the same condition: the deal's position in its list, `game_id % L`",
+        rule="list",
+    ),
+    *_seats(
         "list_points",
+        "Int32",
+        "only with `tournament.enabled`: forehand's Seeger-Fabian list points for the deal: the declarer's "
+        "score (Kontra and Bock included) +50 won, -50 lost, +40 to each defender of a lost game (the 50s "
+        "and 40s doubled with Kontra when `kontra.multiplies_list_points`); a Ramsch's scores; 0 for a "
+        "passed deal",
+        rule="list_points",
+        result=True,
     ),
-    "list_points_mh": (pl.Int32, "the same for middlehand", "list_points"),
-    "list_points_rh": (pl.Int32, "the same for rearhand", "list_points"),
-}
+    Column(
+        "record",
+        "String",
+        "only with `--record-play`: the game as a `GameRecord` JSON (deal, bids, pickup, discards, declaration, "
+        "cards in the order played; under house rules also the Kontra calls, Schieberamsch pushes, a Grand "
+        "hand instead of a Ramsch, the Bock multiplier and a compulsory Ramsch round); `skatsim replay "
+        "DIR/chunk-....parquet --row N` shows it",
+        source=RUN,
+    ),
+)
+
+#: The server's recorded result of an imported ISS game, after the result columns.
+ISS_COLUMNS: tuple[Column, ...] = (
+    Column("iss_declarer", "Int8", "declarer's seat as the server recorded it (d:); null when none", source=ISS),
+    Column("iss_result", "IssResult", "the server's verdict", source=ISS),
+    Column("iss_won", "Boolean", "win -> true, loss -> false; null for penalty and passed", source=ISS),
+    Column("iss_score", "Int32", "declarer's score (v:)", source=ISS),
+    Column("iss_matadors", "Int8", "matadors (m:), +with / -without, 0 for Null", source=ISS),
+    Column("iss_overbid", "Boolean", "recorded as overbid", source=ISS),
+    Column("iss_points", "Int16", "declarer's card points incl. skat (p:)", source=ISS),
+    Column("iss_tricks", "Int8", "declarer's tricks (t:)", source=ISS),
+    Column("iss_schneider", "Boolean", "Schneider reached (s:)", source=ISS),
+    Column("iss_schwarz", "Boolean", "Schwarz reached (z:)", source=ISS),
+    Column("iss_date", "String", "date and time of the game (DT[])", source=ISS),
+    Column("iss_players", "String", "player names of seats 0, 1, 2 (P0..P2), joined with ','", source=ISS),
+)
+
+BY_NAME = {c.name: c for c in (*COLUMNS, *ISS_COLUMNS)}
+#: The result columns every table of games has (simulated and imported), in file order.
+RESULT_COLUMNS: tuple[str, ...] = tuple(c.name for c in COLUMNS if c.result and c.rule is None)
+#: The house-rule columns, in file order: name -> the rule group that adds it.
+RULE_COLUMNS: dict[str, str] = {c.name: c.rule for c in COLUMNS if c.rule is not None}
 
 
 def rules_used(params: np.ndarray) -> set[str]:
-    """Which column groups of :data:`RULE_COLUMNS` a compiled variant produces."""
+    """Which rule groups (:attr:`Column.rule`) a compiled variant produces."""
     used = set()
     if params[KONTRA_ENABLED]:
         used.add("kontra")
@@ -108,4 +306,4 @@ def rules_used(params: np.ndarray) -> set[str]:
 def rule_column_names(params: np.ndarray) -> list[str]:
     """The house-rule columns a compiled variant's tables hold, in file order."""
     used = rules_used(params)
-    return [name for name, (_, _, rule) in RULE_COLUMNS.items() if rule in used]
+    return [name for name, rule in RULE_COLUMNS.items() if rule in used]

@@ -6,7 +6,8 @@ import numpy as np
 
 from skatsim.engine import rules
 from skatsim.engine.cards import parse_card, to_mask
-from skatsim.records.record import Evaluation
+from skatsim.records.record import GameResult
+from skatsim.variant import official_params
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -33,12 +34,12 @@ def tricks(*written: str) -> tuple[int, ...]:
 
 def params(**changes: int) -> np.ndarray:
     """Official rule parameters with some entries changed (keys are ``skatsim.engine.rules`` constant names)."""
-    values = rules.official_params()
+    values = official_params()
     for key, value in changes.items():
         values[getattr(rules, key)] = value
     return values
 
 
-def expect(evaluation: Evaluation, **expected: object) -> None:
+def expect(evaluation: GameResult, **expected: object) -> None:
     """Compare a subset of an evaluation's fields with exact values, all at once."""
     assert {key: getattr(evaluation, key) for key in expected} == expected

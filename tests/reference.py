@@ -170,7 +170,7 @@ def game_value(gt: int, flags: int, mat: int, schneider: bool, schwarz: bool) ->
 
 @dataclass(frozen=True)
 class Result:
-    """The declarer's result, in the same order as ``skatsim.engine.scoring.evaluate`` returns it."""
+    """The declarer's result, in the same order as ``skatsim.engine.scoring.outcome`` returns it."""
 
     won: bool
     value: int
@@ -184,7 +184,7 @@ class Result:
         return (self.won, self.value, self.overbid, self.schneider, self.schwarz, self.matadors)
 
 
-def evaluate(
+def outcome(
     gt: int, flags: int, bid: int, cards12: Sequence[int], points: int, tricks: int, forfeit: bool = False
 ) -> Result:
     """Win or loss, charged value and levels of a declared game (flags with implied flags)."""

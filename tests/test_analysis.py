@@ -29,9 +29,9 @@ from skatsim.analysis.paired import aggregate_pair, decode_pairs, encode_pairs
 from skatsim.analysis.report import write_report
 from skatsim.bots import parse_bots
 from skatsim.cli import main
+from skatsim.frames import result_schema
 from skatsim.run.chunks import simulate_frame
 from skatsim.run.runner import run_simulation
-from skatsim.schema import evaluation_schema
 from skatsim.variant import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -161,7 +161,7 @@ DEALS = [
 
 def deals_frame(deals: list[tuple[object, ...]] = DEALS, **extra: list[object]) -> pl.DataFrame:
     """A typed table of hand-made deals with every evaluation column (unset ones null or 0)."""
-    schema = evaluation_schema()
+    schema = result_schema()
     rows = []
     for i, (gt, decl, bid, hand, won, overbid, value, score, mfh, mmh, mrh) in enumerate(deals):
         row: dict[str, object] = dict.fromkeys(schema)

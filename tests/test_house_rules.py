@@ -28,7 +28,8 @@ from skatsim.engine import bock, kontra, ramsch, rules
 from skatsim.engine.bidding import HOLD, PASS
 from skatsim.engine.gametypes import GRAND, NULL, RAMSCH, REVERSED
 from skatsim.engine.scoring import HAND, OUVERT, list_points
-from skatsim.records.record import Evaluation, GameRecord, ReplayError, replay
+from skatsim.records.record import GameRecord, GameResult, ReplayError, replay
+from skatsim.variant import official_params
 
 FH, MH, RH = 0, 1, 2
 
@@ -115,7 +116,7 @@ def test_kontra_and_list_points() -> None:
 def test_kontra_levels_and_doubling() -> None:
     assert [kontra.doubled(-96, level) for level in range(6)] == [-96, -192, -384, -768, -1536, -3072]
     assert [kontra.max_level(_params(KONTRA_ENABLED=1, KONTRA_BEYOND_RE=b)) for b in range(4)] == [2, 3, 4, 5]
-    assert kontra.max_level(rules.official_params()) == 0
+    assert kontra.max_level(official_params()) == 0
 
 
 def test_heuristic_kontra_rule() -> None:
@@ -191,7 +192,7 @@ _DURCHMARSCH = GameRecord(
 )  # fmt: skip
 
 
-def _ramsch_scores(ev: Evaluation) -> tuple[int, int, int]:
+def _ramsch_scores(ev: GameResult) -> tuple[int, int, int]:
     return ev.score_fh, ev.score_mh, ev.score_rh
 
 
@@ -447,7 +448,8 @@ def test_bock_events() -> None:
 
 def _simulate(params: np.ndarray, n: int, seed: int, bots: tuple[str, str, str] = ("heuristic",) * 3) -> dict:
     from skatsim.engine.block import simulate_block
-    from skatsim.engine.layout import COLUMNS, LOG_WIDTH, N_COLUMNS
+    from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
+    from skatsim.engine.layout import ROW_COLUMNS as COLUMNS
 
     kinds, bot_params = bot_arrays(bots)
     rows = np.zeros((n, N_COLUMNS), dtype=np.int64)

@@ -23,9 +23,9 @@ from skatsim.engine.cards import parse_card
 from skatsim.engine.gametypes import CLUBS_GAME, GRAND
 from skatsim.engine.scoring import HAND, OUVERT, SCHWARZ_ANNOUNCED
 from skatsim.records.importer import ISS_COLUMNS, ISS_TABLE, import_iss, iss_table_schema
-from skatsim.records.iss import IssFormatError, IssGame, compare, evaluate, parse_line
-from skatsim.records.record import EarlyEnd, Evaluation, GameRecord, ReplayError, replay
-from skatsim.schema import EVALUATION_COLUMNS
+from skatsim.records.iss import IssFormatError, IssGame, compare, parse_line, replay_iss
+from skatsim.records.record import EarlyEnd, GameRecord, GameResult, ReplayError, replay
+from skatsim.schema import RESULT_COLUMNS
 
 FIXTURE = Path(__file__).parent / "fixtures" / "iss" / "real_games.sgf"
 LINES = FIXTURE.read_text(encoding="utf-8").splitlines()
@@ -61,9 +61,9 @@ EXCEPTIONS: dict[tuple[int, str], tuple[object, str]] = {
 DECLARED = sorted(i for i, line in GAMES.items() if parse_line(line).result["iss_result"] in ("win", "loss"))
 
 
-def _game(iss_id: int) -> tuple[IssGame, Evaluation]:
+def _game(iss_id: int) -> tuple[IssGame, GameResult]:
     game = parse_line(GAMES[iss_id])
-    return game, evaluate(game)
+    return game, replay_iss(game)
 
 
 # --- the answer key ------------------------------------------------------------------------------
@@ -192,7 +192,7 @@ def test_result_fields_of_a_line() -> None:
 def test_declarer_resigning_loses() -> None:
     head, rest = GAMES[9].split(" 2 CJ 0 S7 ", 1)
     line = head + " 2 RE ]R[" + rest.split("]R[", 1)[1]  # RH (declarer, clubs hand) resigns in trick 10
-    evaluation = evaluate(parse_line(line))
+    evaluation = replay_iss(parse_line(line))
     assert parse_line(line).record.end == EarlyEnd("resign", 2)
     # played out he took 56 points and 5 tricks, the last one (HA CJ S7, 13 points) among them;
     # with 2, game, hand: 4 x 12 = 48, lost -96
@@ -205,7 +205,7 @@ def test_declarer_resigning_loses() -> None:
 
 def _error(line: str) -> str:
     with pytest.raises((IssFormatError, ReplayError)) as info:
-        evaluate(parse_line(line))
+        replay_iss(parse_line(line))
     return str(info.value)
 
 
@@ -299,7 +299,7 @@ def test_damaged_real_lines_fail_cleanly(iss_id: int, start: int, length: int) -
     start %= len(tokens)
     damaged = f"{head}MV[{' '.join(tokens[:start] + tokens[start + 2 * length :])}]{tail}"
     try:
-        evaluate(parse_line(damaged))
+        replay_iss(parse_line(damaged))
     except (IssFormatError, ReplayError):
         pass
 
@@ -312,7 +312,7 @@ def test_import_writes_every_game(tmp_path: Path) -> None:
     assert (summary.lines_read, summary.imported, summary.skipped) == (46, 46, [])
     table = pl.read_parquet(tmp_path / ISS_TABLE)
     assert table.schema == pl.Schema(iss_table_schema())
-    assert table.columns == ["iss_id", *EVALUATION_COLUMNS, *ISS_COLUMNS, "record"]
+    assert table.columns == ["iss_id", *RESULT_COLUMNS, *ISS_COLUMNS, "record"]
     assert table["game_type"].value_counts().sort("game_type").rows() == [
         ("passed", 3),
         ("aborted", 2),

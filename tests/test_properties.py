@@ -21,7 +21,7 @@ import reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skatsim.engine import declaration, play, rules
+from skatsim.engine import declaration, play
 from skatsim.engine.bidding import BID_VALUES, HOLD, PASS
 from skatsim.engine.cards import from_mask
 from skatsim.engine.deal import deal_cards
@@ -37,11 +37,12 @@ from skatsim.engine.result import (
     TRICKS,
     VALUE,
     WON,
-    evaluate_play,
+    declared_result,
 )
-from skatsim.engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED, evaluate, game_value, matadors
+from skatsim.engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED, game_value, matadors, outcome
 from skatsim.engine.tricks import card_points, legal_moves, trick_winner
 from skatsim.records.record import GameRecord, replay
+from skatsim.variant import official_params
 
 #: Games are cheap (a few ms each); these counts keep the file well under 30 s.
 GAMES = settings(
@@ -100,7 +101,7 @@ def _draw_game(data: st.DataObject) -> Game:
     pickup = data.draw(st.booleans(), label="pickup")
     said = _draw_flags(data, gt, pickup)
     assert ref.declaration_legal(gt, said, pickup)
-    assert declaration.declaration_error(gt, said, pickup, rules.official_params()) == declaration.OK
+    assert declaration.declaration_error(gt, said, pickup, official_params()) == declaration.OK
     flags = ref.implied_flags(gt, said)
     assert declaration.normalise_flags(gt, said) == flags
     hands = list(dealt)
@@ -252,7 +253,7 @@ def test_replayed_records_obey_the_score_identities(data: st.DataObject) -> None
     assert [ev.score_fh, ev.score_mh, ev.score_rh][d] == ev.score
     # and the replay agrees with the oracle
     points = run.played.points[d] + ref.points_of(game.skat)
-    expected = ref.evaluate(
+    expected = ref.outcome(
         game.gt, game.flags, b, list(game.hands[d]) + list(game.skat), points, run.played.won_tricks[d]
     )
     assert (ev.declarer_points, ev.declarer_tricks) == (points, run.played.won_tricks[d])
@@ -282,11 +283,11 @@ def test_kernels_match_the_reference_over_random_games(data: st.DataObject) -> N
         assert int(state[play.TRICKS0 + seat]) == played.won_tricks[seat]
     d = game.declarer
     points = played.points[d] + ref.points_of(game.skat)
-    expected = ref.evaluate(
+    expected = ref.outcome(
         game.gt, game.flags, game.bid, list(game.hands[d]) + list(game.skat), points, played.won_tricks[d]
     )
     result = np.zeros(N_FIELDS, dtype=np.int64)
-    evaluate_play(state, game.bid, False, rules.official_params(), result)
+    declared_result(state, game.bid, False, official_params(), result)
     assert (result[POINTS], result[TRICKS]) == (points, played.won_tricks[d])
     got = (bool(result[WON]), int(result[VALUE]), bool(result[OVERBID]), int(result[MATADORS]))
     assert got == (expected.won, expected.value, expected.overbid, expected.matadors)
@@ -348,7 +349,7 @@ def test_matadors_match_the_reference(data: st.DataObject) -> None:
 @CASES
 @given(st.data())
 def test_evaluation_matches_the_reference(data: st.DataObject) -> None:
-    """evaluate and game_value over random declarations, bids, point and trick counts."""
+    """outcome and game_value over random declarations, bids, point and trick counts."""
     gt = data.draw(st.sampled_from([*DECLARED_TYPES, ref.REVERSED]), label="game type")
     pickup = data.draw(st.booleans(), label="pickup")
     flags = ref.implied_flags(gt, _draw_flags(data, gt, pickup))
@@ -362,8 +363,8 @@ def test_evaluation_matches_the_reference(data: st.DataObject) -> None:
         points = data.draw(st.integers(0, 120), label="points")
     bid = data.draw(st.sampled_from([int(v) for v in BID_VALUES]), label="bid")
     forfeit = data.draw(st.booleans(), label="forfeit")
-    expected = ref.evaluate(gt, flags, bid, cards12, points, tricks, forfeit)
-    got = evaluate(gt, flags, bid, np.uint32(_mask(cards12)), points, tricks, forfeit)
+    expected = ref.outcome(gt, flags, bid, cards12, points, tricks, forfeit)
+    got = outcome(gt, flags, bid, np.uint32(_mask(cards12)), points, tricks, forfeit)
     assert tuple(got) == expected.as_tuple()
     mat = ref.matadors(gt, cards12)
     for schneider, schwarz in itertools.product((False, True), repeat=2):
@@ -372,7 +373,7 @@ def test_evaluation_matches_the_reference(data: st.DataObject) -> None:
 
 def test_declaration_rules_match_the_reference() -> None:
     """Every (game type, flags, pickup) combination: legality and implied announcements."""
-    official = rules.official_params()
+    official = official_params()
     for gt, flags, pickup in itertools.product(range(-1, 9), range(16), (False, True)):
         if not pickup and not flags & HAND:
             continue  # a hand game always carries HAND as the declarer says it

@@ -21,16 +21,17 @@ import pytest
 
 from skatsim import __version__
 from skatsim.cli import main
-from skatsim.engine.layout import COLUMNS, N_COLUMNS
+from skatsim.engine.layout import N_COLUMNS
+from skatsim.engine.layout import ROW_COLUMNS as COLUMNS
 from skatsim.errors import SkatsimError
+from skatsim.frames import block_frame, discard_pairs, frame_schema, result_schema
 from skatsim.records.record import GameRecord, replay
 from skatsim.run import runner
 from skatsim.run.chunks import chunk_name, default_chunk_size, plan_chunks, simulate_frame
 from skatsim.run.manifest import MANIFEST, read_manifest
 from skatsim.run.runner import run_simulation, scan_run
-from skatsim.run.tables import block_frame, discard_pairs, frame_schema
-from skatsim.schema import EVALUATION_COLUMNS
-from skatsim.variant import load_variant
+from skatsim.schema import RESULT_COLUMNS
+from skatsim.variant import load_variant, official_params
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = str(ROOT / "variants" / "official.yaml")
@@ -100,7 +101,7 @@ def test_block_frame_types_nulls_and_names() -> None:
     rows[1, col["game_type"]] = -1
     rows[1, col["declarer"]] = -1
     rows[1, col["dealer"]] = 2
-    frame = block_frame(rows, None, ("random", "heuristic", "random"), "official")
+    frame = block_frame(rows, ("random", "heuristic", "random"), "official", official_params())
     common = {"variant": "official", "dealer": 2, "bot_fh": "random", "bot_mh": "heuristic", "bot_rh": "random"}
     assert frame.row(0, named=True) == {
         "game_id": 7,
@@ -147,8 +148,8 @@ def test_block_frame_types_nulls_and_names() -> None:
         **common,
     }
     assert frame.columns[:2] == ["game_id", "variant"]
-    assert frame.columns[2 : 2 + len(EVALUATION_COLUMNS)] == list(EVALUATION_COLUMNS)
-    assert [frame.schema[name] for name in EVALUATION_COLUMNS] == [dtype for dtype, _ in EVALUATION_COLUMNS.values()]
+    assert frame.columns[2 : 2 + len(RESULT_COLUMNS)] == list(RESULT_COLUMNS)
+    assert [frame.schema[name] for name in RESULT_COLUMNS] == list(result_schema().values())
 
 
 def test_discard_pairs() -> None:
@@ -257,7 +258,7 @@ def test_recorded_games_replay_to_their_rows(tmp_path: Path, bots: str) -> None:
     params = load_variant(VARIANT).variant.params()
     for row in rows.iter_rows(named=True):
         evaluation = replay(GameRecord.from_json(row["record"]), params).columns()
-        assert evaluation == {name: row[name] for name in EVALUATION_COLUMNS}, row["game_id"]
+        assert evaluation == {name: row[name] for name in RESULT_COLUMNS}, row["game_id"]
 
 
 # --------------------------------------------------------------------------- resume
@@ -423,7 +424,7 @@ def test_unwritable_output_folder(tmp_path: Path, capsys: pytest.CaptureFixture[
         (["--games", "0"], "Invalid value for '--games': 0 is not in the range x>=1"),
         (["--games", "-5"], "Invalid value for '--games': -5 is not in the range x>=1"),
         (["--games", "10", "--bots", "randon"], "--bots: unknown bot 'randon'; known bots: heuristic, random"),
-        (["--games", "10", "--bots", "random,random"], "--bots: give one bot name or three (FH,MH,RH), got 2"),
+        (["--games", "10", "--bots", "random,random"], "--bots: give one bot setting or 3 (one per player), got 2"),
         (["--games", "10", "--jobs", "0"], "Invalid value for '--jobs': 0 is not in the range x>=1"),
         (["--games", "10", "--seed", "-1"], "Invalid value for '--seed'"),
         (["--games", "10", "--chunk-size", "2000000"], "--chunk-size must be between 1 and 1,000,000"),

@@ -23,7 +23,7 @@ from handmade import mask as _mask
 from handmade import params as _params
 from handmade import tricks as _tricks
 
-from skatsim.engine import bidding, declaration, rules
+from skatsim.engine import bidding, declaration
 from skatsim.engine.bidding import BID_VALUES, HOLD, PASS
 from skatsim.engine.cards import CARD_POINTS, parse_card
 from skatsim.engine.gametypes import CLUBS_GAME, DIAMONDS_GAME, GRAND, HEARTS_GAME, NULL, RAMSCH, REVERSED, SPADES_GAME
@@ -33,13 +33,14 @@ from skatsim.engine.scoring import (
     SCHNEIDER_ANNOUNCED,
     SCHWARZ_ANNOUNCED,
     deal_score,
-    evaluate,
     game_value,
     list_points,
     matadors,
+    outcome,
 )
 from skatsim.engine.tricks import legal_moves, trick_winner
-from skatsim.records.record import Evaluation, GameRecord, ReplayError, replay
+from skatsim.records.record import GameRecord, GameResult, ReplayError, replay
+from skatsim.variant import official_params
 
 FH, MH, RH = 0, 1, 2
 
@@ -131,7 +132,7 @@ def test_hearts_without_2_schneider_schwarz_value_50() -> None:
     assert matadors(HEARTS_GAME, cards12) == -2
     assert game_value(HEARTS_GAME, 0, -2, False, False) == 30
     assert game_value(HEARTS_GAME, 0, -2, True, True) == 50
-    assert evaluate(HEARTS_GAME, 0, 18, cards12, 120, 10, False) == (True, 50, False, True, True, -2)
+    assert outcome(HEARTS_GAME, 0, 18, cards12, 120, 10, False) == (True, 50, False, True, True, -2)
 
 
 def test_grand_hand_schneider_announced_with_3_value_168() -> None:
@@ -385,7 +386,7 @@ _CLUBS_PLAYS = {
 }  # fmt: skip
 
 
-def _clubs_game(points: int, params: np.ndarray | None = None) -> Evaluation:
+def _clubs_game(points: int, params: np.ndarray | None = None) -> GameResult:
     """Replay the clubs game in which the declarer ends with ``points`` card points."""
     record = GameRecord(
         deal=_CLUBS_DEAL,
@@ -673,19 +674,19 @@ def test_levels_higher_than_announced_count_and_none_twice() -> None:
     with_1 = _mask("CJ C7 C8 C9 S7 S8 S9 H7 H8 H9 D7 D8")
     flags = HAND | SCHNEIDER_ANNOUNCED
     # 1 + game + hand + Schneider + announced + Schwarz = 6 x 12
-    assert evaluate(CLUBS_GAME, flags, 18, with_1, 120, 10, False) == (True, 72, False, True, True, 1)
+    assert outcome(CLUBS_GAME, flags, 18, with_1, 120, 10, False) == (True, 72, False, True, True, 1)
     # the declarer himself Schneider: 1 + game + hand + Schneider (once) + announced = 5 x 12
-    assert evaluate(CLUBS_GAME, flags, 18, with_1, 20, 2, False) == (False, 60, False, True, False, 1)
+    assert outcome(CLUBS_GAME, flags, 18, with_1, 20, 2, False) == (False, 60, False, True, False, 1)
 
 
 def test_schneider_and_schwarz_by_counts() -> None:
     """Schneider: a side <= 30 points; Schwarz: a side without a trick; checked at the thresholds."""
     cards12 = _mask("CJ C7 C8 C9 S7 S8 S9 H7 H8 H9 D7 D8")
-    assert evaluate(CLUBS_GAME, 0, 18, cards12, 89, 9, False)[3] is False
-    assert evaluate(CLUBS_GAME, 0, 18, cards12, 90, 9, False) == (True, 36, False, True, False, 1)
-    assert evaluate(CLUBS_GAME, 0, 18, cards12, 31, 1, False) == (False, 24, False, False, False, 1)
-    assert evaluate(CLUBS_GAME, 0, 18, cards12, 30, 1, False) == (False, 36, False, True, False, 1)
-    assert evaluate(CLUBS_GAME, 0, 18, cards12, 0, 0, False) == (False, 48, False, True, True, 1)
+    assert outcome(CLUBS_GAME, 0, 18, cards12, 89, 9, False)[3] is False
+    assert outcome(CLUBS_GAME, 0, 18, cards12, 90, 9, False) == (True, 36, False, True, False, 1)
+    assert outcome(CLUBS_GAME, 0, 18, cards12, 31, 1, False) == (False, 24, False, False, False, 1)
+    assert outcome(CLUBS_GAME, 0, 18, cards12, 30, 1, False) == (False, 36, False, True, False, 1)
+    assert outcome(CLUBS_GAME, 0, 18, cards12, 0, 0, False) == (False, 48, False, True, True, 1)
 
 
 # ---------------------------------------------------------------- matadors over 12 cards
@@ -723,7 +724,7 @@ def test_matadors_count_the_untouched_skat_in_a_hand_game() -> None:
 
 def test_seeger_fabian_list_points() -> None:
     """+50 to a won game, -50 to a lost one, +40 to each defender when the declarer loses."""
-    params = rules.official_params()
+    params = official_params()
     out = np.zeros(3, dtype=np.int64)
     list_points(1, True, 48, params, out)
     assert out.tolist() == [0, 98, 0]
@@ -735,7 +736,7 @@ def test_seeger_fabian_list_points() -> None:
 
 def test_deal_score_official() -> None:
     """Since 1999 every lost game costs -2 x value, hand or not."""
-    params = rules.official_params()
+    params = official_params()
     assert deal_score(True, 48, HAND, params) == 48
     assert deal_score(False, 48, 0, params) == -96
     assert deal_score(False, 48, HAND, params) == -96
@@ -891,7 +892,7 @@ def test_run_bidding_with_limits() -> None:
 )
 def test_declaration_legality(gt: int, flags: int, picked_up: bool, error: int) -> None:
     """Announcements only in hand games; Null announces neither Schneider nor Schwarz."""
-    assert declaration.declaration_error(gt, flags, picked_up, rules.official_params()) == error
+    assert declaration.declaration_error(gt, flags, picked_up, official_params()) == error
 
 
 def test_reversed_game_needs_the_variant() -> None:

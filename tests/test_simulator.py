@@ -11,19 +11,20 @@ import pytest
 
 from skatsim.bots import bot_arrays
 from skatsim.engine.block import simulate_block
-from skatsim.engine.layout import COLUMNS, LOG_WIDTH, N_COLUMNS, record_from_log
-from skatsim.engine.rules import LIST_LENGTH, official_params
+from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
+from skatsim.engine.layout import ROW_COLUMNS as COLUMNS
+from skatsim.engine.rules import LIST_LENGTH
 from skatsim.engine.tricks import card_points
-from skatsim.records.record import GameRecord, replay
-from skatsim.run.tables import block_frame
-from skatsim.schema import EVALUATION_COLUMNS, rule_column_names
-from skatsim.variant import load_variant
+from skatsim.frames import block_frame
+from skatsim.records.record import GameRecord, record_from_log, replay
+from skatsim.schema import RESULT_COLUMNS, rule_column_names
+from skatsim.variant import load_variant, official_params
 
 VARIANTS = sorted((Path(__file__).resolve().parents[1] / "variants").glob("*.yaml"))
 
 COL = {name: k for k, name in enumerate(COLUMNS)}
 NO_LOG = np.zeros((0, LOG_WIDTH), dtype=np.int16)
-EVALUATED = tuple(EVALUATION_COLUMNS)[1:]  # every evaluation column but game_type
+EVALUATED = tuple(RESULT_COLUMNS)[1:]  # every evaluation column but game_type
 
 
 def simulate(bots: tuple[str, str, str], n: int, seed: int = 11, first: int = 0, log: bool = False):
@@ -71,7 +72,8 @@ def test_every_variant_replays_to_the_same_rows(path: Path) -> None:
         rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
         logs = np.zeros((n, LOG_WIDTH), dtype=np.int16)
         simulate_block(np.uint64(5), 0, kinds, bot_params, params, rows, logs)
-        frame = block_frame(rows, logs, bots, path.stem, params)
+        records = [record_from_log(r, g).to_json() for r, g in zip(rows, logs, strict=True)]
+        frame = block_frame(rows, bots, path.stem, params, records)
         for k, row in enumerate(frame.iter_rows(named=True)):
             record = GameRecord.from_json(row["record"])
             assert record == record_from_log(rows[k], logs[k])

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from skatsim.cli import main
 from skatsim.engine import rules
 from skatsim.errors import SkatsimError
-from skatsim.variant import MAX_FILE_BYTES, BockEvent, Variant, load_variant
+from skatsim.variant import MAX_FILE_BYTES, BockEvent, Variant, load_variant, official_params
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "variants"
@@ -236,7 +236,7 @@ def test_empty_file_is_the_official_rules(tmp_path: Path) -> None:
     loaded = load_variant(write(tmp_path / "empty.yaml", "# nothing here\n"))
     assert loaded.variant == Variant()
     assert loaded.variant.name == "official"
-    np.testing.assert_array_equal(loaded.variant.params(), rules.official_params())
+    np.testing.assert_array_equal(loaded.variant.params(), official_params())
 
 
 def test_extends_merges_deeply(tmp_path: Path) -> None:
@@ -304,9 +304,33 @@ def test_error_in_merged_file_points_to_the_line_that_set_the_key(tmp_path: Path
 # --- compiled parameters ------------------------------------------------------------------
 
 
+#: The official rules (ISkO) as the kernels read them, written out by hand from RULES.md §5:
+#: lost games cost 2 x value, hand games too; no lists, no reversed game, all-pass redealt; the
+#: house-rule options at their documented defaults, every rule off.
+OFFICIAL = {
+    rules.LOST_FACTOR: 2,
+    rules.LOST_HAND_FACTOR: 2,
+    rules.LIST_WON_BONUS: 50,
+    rules.LIST_LOST_MALUS: 50,
+    rules.LIST_DEFENDER_BONUS: 40,
+    rules.RAMSCH_FIXED_BASE: 10,
+    rules.RAMSCH_FIXED_PER_JUNGFRAU: 5,
+    rules.RAMSCH_WINNER_SINGLE: 23,
+    rules.RAMSCH_WINNER_TIED: 37,
+    rules.RAMSCH_JUNGFRAU: 1,
+    rules.RAMSCH_DURCHMARSCH: 1,
+    rules.RAMSCH_DURCHMARSCH_VALUE: 120,
+    rules.BOCK_MULTIPLIER: 2,
+}
+
+
 def test_official_compiles_to_official_params() -> None:
-    np.testing.assert_array_equal(Variant().params(), rules.official_params())
-    assert rules.official_params().shape == (rules.N_PARAMS,) == (33,)
+    expected = np.zeros(rules.N_PARAMS, dtype=np.int64)
+    for index, value in OFFICIAL.items():
+        expected[index] = value
+    np.testing.assert_array_equal(Variant().params(), expected)
+    np.testing.assert_array_equal(official_params(), expected)
+    assert official_params().shape == (rules.N_PARAMS,) == (33,)
 
 
 def test_existing_indices_keep_their_order() -> None:
@@ -317,7 +341,7 @@ def test_existing_indices_keep_their_order() -> None:
 
 def test_pub_params_exact() -> None:
     """Every index of a variant that sets many keys (pub.yaml)."""
-    expected = rules.official_params()
+    expected = official_params()
     expected[rules.ALL_PASS] = 2
     expected[rules.RAMSCH_SKAT_TO] = 1
     expected[rules.RAMSCH_GRAND_HAND] = 1

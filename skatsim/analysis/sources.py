@@ -24,12 +24,12 @@ from ..errors import SkatsimError
 from ..records.importer import ISS_TABLE
 from ..run import storage
 from ..run.manifest import MANIFEST, RunManifest, read_manifest
-from ..schema import EVALUATION_COLUMNS
+from ..schema import RESULT_COLUMNS
 
 #: Bot name given to the seats of imported ISS games: people played them.
 PEOPLE = "people"
 #: Columns every source must have (the shared evaluation columns).
-REQUIRED = tuple(EVALUATION_COLUMNS)
+REQUIRED = tuple(RESULT_COLUMNS)
 
 
 @dataclass(frozen=True)

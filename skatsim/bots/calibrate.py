@@ -15,15 +15,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import allocating_kernel, kernel
+from .._jit import allocating_kernel
 from ..engine import bidding, play
 from ..engine.deal import deal_cards
 from ..engine.declaration import normalise_flags
-from ..engine.result import N_FIELDS, WON, evaluate_play
-from ..engine.rules import official_params
+from ..engine.flow import new_record, play_cards
+from ..engine.layout import LOG_WIDTH
+from ..engine.result import WON, declared_result
 from ..engine.scoring import HAND, OUVERT
+from ..engine.state import new_state
 from ..engine.tricks import card_points
-from .cardplay import choose_card, note_voids
+from . import HEURISTIC
 from .handeval import (
     AFTER_PICKUP,
     BEFORE_PICKUP,
@@ -39,22 +41,13 @@ from .heuristic import _CANDIDATE_GT, _CANDIDATE_OUVERT, N_CANDIDATES, bid_limit
 SAMPLES_PER_DEAL = N_CANDIDATES * 3
 
 
-@kernel
-def _play_out(state: np.ndarray, voids: np.ndarray) -> None:
-    voids[:] = 0
-    while not state[play.OVER]:
-        seat = play.to_move(state)
-        c = choose_card(state, seat, voids)
-        note_voids(state, seat, c, voids)
-        play.apply_card(state, seat, c)
-
-
 @allocating_kernel
 def calibration_samples(
     seed: np.uint64,
     first: int,
     n_deals: int,
     bot: np.ndarray,
+    params: np.ndarray,
     x: np.ndarray,
     y: np.ndarray,
     row: np.ndarray,
@@ -63,15 +56,35 @@ def calibration_samples(
     """Fill up to ``SAMPLES_PER_DEAL`` samples per deal: features ``x``, outcome ``y`` and model
     ``row``; returns the number of samples (deals that all pass give none). ``only_class`` >= 0
     plays only that game class's candidates (the auction is always the official one). ``bot`` is a
-    prepared parameter vector (:func:`skatsim.bots.heuristic.prepare`)."""
-    params = official_params_kernel()
-    bstate = np.zeros(bidding.N_FIELDS, dtype=np.int64)
+    prepared parameter vector (:func:`skatsim.bots.heuristic.prepare`); ``params`` the rules
+    the candidates are scored under (the official ones)."""
+    return _samples(new_state(params), seed, first, n_deals, bot, x, y, row, only_class)
+
+
+@allocating_kernel
+def _samples(
+    buf: np.ndarray,
+    seed: np.uint64,
+    first: int,
+    n_deals: int,
+    bot: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    row: np.ndarray,
+    only_class: int,
+) -> int:
+    """:func:`calibration_samples` in the deal state ``buf[0]`` (the array keeps its memory alive)."""
+    st = buf[0]
+    for seat in range(3):
+        st.kinds[seat] = HEURISTIC
+        st.bots[seat, : bot.shape[0]] = bot
+    bstate = st.bidding
     limits = np.zeros(3, dtype=np.int64)
     hands = np.zeros(3, dtype=np.uint32)
     work = np.zeros(3, dtype=np.uint32)
-    state = np.zeros(play.N_FIELDS, dtype=np.int64)
-    result = np.zeros(N_FIELDS, dtype=np.int64)
-    voids = np.zeros(3, dtype=np.int64)
+    state = st.play
+    result = st.result
+    log = np.zeros(LOG_WIDTH, dtype=np.int16)
     f = np.zeros(N_FEATURES)
     s = 0
     for i in range(n_deals):
@@ -98,8 +111,9 @@ def calibration_samples(
                     dskat = choose_discard(gt, hands[d] | skat)
                     work[d] = (hands[d] | skat) & ~dskat
                 play.new_play(state, gt, normalise_flags(gt, flags), d, work, dskat)
-                _play_out(state, voids)
-                evaluate_play(state, 0, False, params, result)
+                new_record(log)
+                play_cards(st, log)
+                declared_result(state, 0, False, st.params, result)
                 won = result[WON]
                 if hand:
                     row_features(gt, hands[d], 0.0, d, f)
@@ -119,15 +133,6 @@ def calibration_samples(
                     row[s] = cls * N_SITUATIONS + AFTER_PICKUP
                     s += 1
     return s
-
-
-_OFFICIAL = official_params()
-
-
-@allocating_kernel
-def official_params_kernel() -> np.ndarray:
-    """The official parameter array inside compiled code."""
-    return _OFFICIAL.copy()
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 25) -> np.ndarray:

@@ -42,7 +42,7 @@ from ..engine.cards import ACES, CARD_POINTS, JACKS, SUIT_MASKS, TENS
 from ..engine.gametypes import BASE_VALUE, GRAND, GROUP_MASK, NULL, POWER, RAMSCH, REVERSED, TRUMPS
 from ..engine.scoring import HAND, OUVERT, base_value, matadors, null_value
 from ..engine.tricks import card_points
-from . import N_BOT_PARAMS
+from . import N_BOT_PARAMS, N_PREPARED
 from .cardsel import bit, highest, lowest
 from .handeval import (
     AFTER_PICKUP,
@@ -65,7 +65,6 @@ P_KONTRA, P_RE, P_PUSH, P_REVERSED_BIAS, P_GRAND_BID_BIAS = 7, 8, 9, 10, 11
 #: Slots after the registry's parameters, derived once per block by :func:`prepare`: the log-odds
 #: of ``risk`` and ``hand_risk``, the thresholds every bid and hand decision compares against.
 P_Z_RISK, P_Z_HAND_RISK = N_BOT_PARAMS, N_BOT_PARAMS + 1
-N_PREPARED = N_BOT_PARAMS + 2
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate); the last,
 # the reversed game, only where the variant allows it.
@@ -170,43 +169,44 @@ def _expected(z: float, value: int, bid: int, unit: int, bonus: float) -> float:
 
 
 @kernel
-def declare(
-    bot: np.ndarray,
-    hand: np.uint32,
-    skat: np.uint32,
-    seat: int,
-    bid: int,
-    reversed_ok: bool = False,
-) -> tuple[int, int, np.uint32]:
-    """Hand or pickup, discards and declaration: returns ``(game_type, flags, declarer_skat)``.
+def _best_hand_game(bot: np.ndarray, hand: np.uint32, seat: int, bid: int, reversed_ok: bool, safe: bool) -> int:
+    """The candidate (index) of the hand game with the best expected score, -1 when none.
 
-    ``reversed_ok``: the variant allows the reversed game.
+    ``safe``: only games whose value reaches the bid and whose hand win probability reaches
+    ``hand_risk`` (the bot's own choice to play hand); otherwise every candidate counts (a hand
+    game the bot was made to play: an overbid one is charged as such).
     """
     z_hand = bot[P_Z_HAND_RISK]
     best_k = -1
     best_ev = -1e18
-    n_candidates = _candidates(reversed_ok)
-    for k in range(n_candidates):
+    for k in range(_candidates(reversed_ok)):
         gt = _CANDIDATE_GT[k]
         value = bidding_value(gt, hand, True, _CANDIDATE_OUVERT[k] == 1)
-        if value < bid:
+        if safe and value < bid:
             continue
         z = _z(bot, k, HAND_GAME, hand, 0.0, seat)
-        if z < z_hand:
+        if safe and z < z_hand:
             continue
-        ev = _expected(z, value, bid, 1, bot[P_WIN_BONUS])
+        ev = _expected(z, value, bid, base_value(gt, HAND), bot[P_WIN_BONUS])
         if ev > best_ev:
             best_k, best_ev = k, ev
-    if best_k >= 0:
-        flags = HAND | (OUVERT if _CANDIDATE_OUVERT[best_k] else 0)
-        return _CANDIDATE_GT[best_k], flags, skat
-    twelve = hand | skat
+    return best_k
+
+
+@kernel
+def _best_pickup_game(
+    bot: np.ndarray, twelve: np.uint32, seat: int, bid: int, reversed_ok: bool, forced: np.uint32
+) -> tuple[int, np.uint32]:
+    """The candidate (index) with the best expected score after picking up the skat, and its two
+    discards (``forced``: the discards already made, else 0 and the bot chooses per candidate)."""
+    best_k = -1
+    best_ev = -1e18
     best_discard = np.uint32(0)
-    discard = np.uint32(0)
-    for k in range(n_candidates):
+    discard = forced
+    for k in range(_candidates(reversed_ok)):
         gt = _CANDIDATE_GT[k]
         ouvert = _CANDIDATE_OUVERT[k] == 1
-        if not (ouvert and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
+        if not forced and not (ouvert and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
             discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
         flags = OUVERT if ouvert else 0
         if gt == NULL:
@@ -217,8 +217,56 @@ def declare(
         ev = _expected(z, value, bid, base_value(gt, flags), bot[P_WIN_BONUS])
         if ev > best_ev:
             best_k, best_ev, best_discard = k, ev, discard
-    flags = OUVERT if _CANDIDATE_OUVERT[best_k] else 0
-    return _CANDIDATE_GT[best_k], flags, best_discard
+    return best_k, best_discard
+
+
+@kernel
+def _declaration(k: int, hand: bool) -> tuple[int, int]:
+    """Game type and flags of candidate ``k``, played hand or not."""
+    flags = OUVERT if _CANDIDATE_OUVERT[k] else 0
+    if hand:
+        flags |= HAND
+    return _CANDIDATE_GT[k], flags
+
+
+@kernel
+def declare(
+    bot: np.ndarray,
+    hand: np.uint32,
+    skat: np.uint32,
+    seat: int,
+    bid: int,
+    reversed_ok: bool = False,
+) -> tuple[int, int, np.uint32]:
+    """Hand or pickup, discards and declaration: returns ``(game_type, flags, declarer_skat)``.
+
+    A hand game when one is safe enough (:func:`_best_hand_game`), else the best game after
+    the pickup with its discards. ``reversed_ok``: the variant allows the reversed game.
+    """
+    k = _best_hand_game(bot, hand, seat, bid, reversed_ok, True)
+    if k >= 0:
+        gt, flags = _declaration(k, True)
+        return gt, flags, skat
+    k, discard = _best_pickup_game(bot, hand | skat, seat, bid, reversed_ok, np.uint32(0))
+    gt, flags = _declaration(k, False)
+    return gt, flags, discard
+
+
+@kernel
+def declare_hand(bot: np.ndarray, hand: np.uint32, seat: int, bid: int, reversed_ok: bool) -> tuple[int, int]:
+    """The hand game to declare when the bot plays hand although it would not have chosen to."""
+    return _declaration(_best_hand_game(bot, hand, seat, bid, reversed_ok, False), True)
+
+
+@kernel
+def declare_after_pickup(
+    bot: np.ndarray, twelve: np.uint32, seat: int, bid: int, reversed_ok: bool, discard: np.uint32
+) -> tuple[int, int, np.uint32]:
+    """Game type, flags and discards after picking up the skat (``twelve`` cards); ``discard`` the
+    two cards already put away, or 0 to choose them."""
+    k, discard = _best_pickup_game(bot, twelve, seat, bid, reversed_ok, discard)
+    gt, flags = _declaration(k, False)
+    return gt, flags, discard
 
 
 # --------------------------------------------------------------------------- house rules (RULES.md §6)

@@ -82,17 +82,24 @@ def push(hand: np.uint32, skat: np.uint32, jacks_ok: bool, rng: np.ndarray) -> n
 
 
 @kernel
-def declare(hand: np.uint32, skat: np.uint32, rng: np.ndarray, reversed_ok: bool = False) -> tuple[int, int, np.uint32]:
-    """Pickup or hand, discards and game type; returns ``(game_type, picked_up, discard_mask)``."""
-    picked_up = np.int64(draw(rng) & np.uint64(1))
-    discard = skat
-    if picked_up:
-        twelve = hand | skat
-        first = uniform_card(twelve, rng)
-        twelve &= ~(np.uint32(1) << np.uint32(first))
-        second = uniform_card(twelve, rng)
-        discard = (np.uint32(1) << np.uint32(first)) | (np.uint32(1) << np.uint32(second))
+def pickup(rng: np.ndarray) -> int:
+    """Pick up the skat (1) or play hand (0), each with probability 1/2."""
+    return np.int64(draw(rng) & np.uint64(1))
+
+
+@kernel
+def discard(twelve: np.uint32, rng: np.ndarray) -> np.uint32:
+    """Two uniform cards of the twelve to put away."""
+    first = uniform_card(twelve, rng)
+    twelve &= ~(np.uint32(1) << np.uint32(first))
+    second = uniform_card(twelve, rng)
+    return (np.uint32(1) << np.uint32(first)) | (np.uint32(1) << np.uint32(second))
+
+
+@kernel
+def game_type(rng: np.ndarray, reversed_ok: bool) -> int:
+    """A uniform game type among the six official ones, and the reversed game where allowed."""
     if reversed_ok:
         gt = below(rng, 7)
-        return (_REVERSED if gt == 6 else gt), picked_up, discard
-    return below(rng, 6), picked_up, discard
+        return _REVERSED if gt == 6 else gt
+    return below(rng, 6)

@@ -1,24 +1,25 @@
-"""The batch simulation kernel: games ``first .. first + n - 1`` to result rows.
+"""Blocks of games: simulated from a seed (:func:`simulate_block`) or replayed from records
+(:func:`replay_block`), one result row per game.
 
-:func:`simulate_block` writes one row per game into an ``int64`` matrix whose
-columns are the ``COL_*`` constants (laid out in :mod:`skatsim.engine.layout`, typed
-into Parquet columns by :mod:`skatsim.run.tables`), deal by deal
-(:func:`skatsim.engine.flow.play_game`) or list by list (:func:`skatsim.engine.lists.play_list`).
-Every random choice comes from the game's own streams (:mod:`skatsim.engine.deal`),
-so a row depends only on (seed, game index, variant, bots), never on how the
-games are cut into blocks.
+Rows are ``int64`` with the columns of :mod:`skatsim.engine.layout` (typed into Parquet
+by :mod:`skatsim.frames`). A simulated game depends only on (seed, game index, variant,
+bots), never on how games are cut into blocks: every random choice comes from the
+game's own streams (:mod:`skatsim.engine.deal`). Both kinds of block run every deal
+through the one deal flow (:func:`skatsim.engine.flow.play_deal`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._jit import allocating_kernel
-from ..bots import heuristic
-from .flow import new_workspace, play_game
-from .layout import LOG_WIDTH
-from .lists import new_list_workspace, play_list
+from .._jit import allocating_kernel, kernel
+from ..bots import N_BOT_PARAMS, RECORDED, seam
+from .deal import deal_game, unpack_deal
+from .flow import new_record, play_deal
+from .layout import LOG_BOCK, LOG_ROUND
+from .lists import new_list_workspace, play_list, score_in_list, seat_bots
 from .rules import LIST_LENGTH
+from .state import ERR_CODE, new_state
 
 
 @allocating_kernel
@@ -39,32 +40,71 @@ def simulate_block(
     whole lists, the last one possibly cut short. ``kinds`` and ``bot_params``
     are by seat, or by player in lists (players sit at FH, MH, RH in a list's first deal).
     """
-    bots = heuristic.prepare(bot_params)
-    record = logs.shape[0] == rows.shape[0]
-    scratch = np.full(LOG_WIDTH, -1, dtype=np.int16)
-    ws = new_workspace()
-    length = params[LIST_LENGTH]
-    if length == 0:
-        for i in range(rows.shape[0]):
-            target = logs[i] if record else scratch
-            play_game(seed, np.uint64(first + i), kinds, bots, params, rows[i], target, ws, 0)
-        return
-    if first % length:
+    if params[LIST_LENGTH] and first % params[LIST_LENGTH]:
         raise ValueError("simulate_block: a block of lists must start at a multiple of the list length")
-    lws = new_list_workspace(bots.shape[1])
+    _simulate(new_state(params), seed, first, kinds, seam.prepare(kinds, bot_params), rows, logs, new_list_workspace())
+
+
+@kernel
+def _simulate(
+    buf: np.ndarray,
+    seed: np.uint64,
+    first: int,
+    kinds: np.ndarray,
+    bots: np.ndarray,
+    rows: np.ndarray,
+    logs: np.ndarray,
+    lws: tuple,
+) -> None:
+    """:func:`simulate_block` in the deal state ``buf[0]`` (the array keeps the state's memory alive)."""
+    st = buf[0]
+    record = logs.shape[0] == rows.shape[0]
+    scratch = lws[3]
+    length = st.params[LIST_LENGTH]
+    if length == 0:
+        seat_bots(st, kinds, bots, 0)
+        for i in range(rows.shape[0]):
+            log = logs[i] if record else scratch
+            index = np.uint64(first + i)
+            deal_game(seed, index, st.hands, st.skat, st.deck, st.rng)
+            new_record(log)
+            play_deal(st, index, rows[i], log, 0)
+        return
     for start in range(0, rows.shape[0], length):
         stop = min(start + length, rows.shape[0])
         list_logs = logs[start:stop] if record else logs
-        play_list(
-            seed,
-            (first + start) // length,
-            kinds,
-            bots,
-            params,
-            rows[start:stop],
-            list_logs,
-            record,
-            scratch,
-            ws,
-            lws,
-        )
+        play_list(seed, (first + start) // length, kinds, bots, st, rows[start:stop], list_logs, record, scratch, lws)
+
+
+@allocating_kernel
+def replay_block(deals: np.ndarray, logs: np.ndarray, params: np.ndarray, rows: np.ndarray, errors: np.ndarray) -> None:
+    """Replay recorded games: deal ``deals[i]`` (packed, :func:`skatsim.engine.deal.pack_deal`) played
+    by the decisions of action record ``logs[i]`` under ``params``, into ``rows[i]``; a deal in a
+    list gets its recorded Bock multiplier and list points. ``errors[i]`` receives the deal's
+    ``DealState.error`` (all 0 when the rules accept every recorded decision)."""
+    kinds = np.full(3, RECORDED, dtype=np.int64)
+    bots = seam.prepare(kinds, np.zeros((3, N_BOT_PARAMS)))
+    _replay(new_state(params), kinds, bots, deals, logs, rows, errors, np.zeros(3, dtype=np.int64))
+
+
+@kernel
+def _replay(
+    buf: np.ndarray,
+    kinds: np.ndarray,
+    bots: np.ndarray,
+    deals: np.ndarray,
+    logs: np.ndarray,
+    rows: np.ndarray,
+    errors: np.ndarray,
+    counted: np.ndarray,
+) -> None:
+    st = buf[0]
+    seat_bots(st, kinds, bots, 0)
+    for i in range(rows.shape[0]):
+        log = logs[i]
+        st.skat[0] = unpack_deal(deals[i], st.hands)
+        play_deal(st, np.uint64(i), rows[i], log, log[LOG_ROUND])
+        for k in range(errors.shape[1]):
+            errors[i, k] = st.error[k]
+        if st.error[ERR_CODE] == 0:
+            score_in_list(rows[i], log[LOG_BOCK], st.params, counted)

@@ -100,6 +100,16 @@ def deal_into(seed: np.uint64, index: np.uint64, hands: np.ndarray, deck: np.nda
 
 
 @kernel
+def deal_game(
+    seed: np.uint64, index: np.uint64, hands: np.ndarray, skat: np.ndarray, deck: np.ndarray, rng: np.ndarray
+) -> None:
+    """Deal game ``index`` into ``hands`` and ``skat[0]``, and start its bots' random stream ``rng``."""
+    skat[0] = deal_into(seed, index, hands, deck)
+    rng[0] = stream_key(seed, index, STREAM_BOTS)
+    rng[1] = 0
+
+
+@kernel
 def _spread(mask: np.uint32) -> np.uint64:
     """Move bit ``c`` of a 32-bit mask to bit ``2c`` of a 64-bit word (bit interleaving)."""
     x = np.uint64(mask)

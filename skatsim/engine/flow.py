@@ -1,26 +1,34 @@
-"""One deal from (seed, game index) to its result row: :func:`play_game`.
+"""One deal, phase by phase: :func:`play_deal`, the one flow for simulation, replay and what-if.
 
-A deal is bid, then declared and played, or — when all pass under
-``all_pass: ramsch``/``schieberamsch``, in every deal under
-``ramsch.every_deal``, or in a Bock list's Ramsch round — played as a Ramsch
-(a Grand hand may be declared instead, ``ramsch.grand_hand_instead``), with
-Schieberamsch pushes first. Declared games may be doubled (Kontra/Re) before
-the first card. Every random choice comes from the game's own streams
-(:mod:`skatsim.engine.deal`), so a row depends only on (seed, game index, variant,
-bots). The row's columns are the ``COL_*`` constants of :mod:`skatsim.engine.layout`;
-the actions go to a log row (``LOG_*``) for ``--record-play``.
+A deal is bid, then declared and played; or — when all pass under ``all_pass:
+ramsch``/``schieberamsch``, in every deal under ``ramsch.every_deal``, or in a Bock
+list's Ramsch round — played as a Ramsch (a Grand hand may be declared instead,
+``ramsch.grand_hand_instead``), with Schieberamsch pushes first. A declared game may
+be doubled (Kontra/Re) before the first card.
+
+At every decision the flow first reads the deal's action record
+(:mod:`skatsim.engine.layout`): a decision already there is checked against the rules
+and taken; an empty slot is asked of the seat's player through the bot seam
+(:mod:`skatsim.bots.seam`) and filled with the answer. So a simulated deal (empty
+record), a replayed game (full record, the recorded-decisions player at every seat)
+and a what-if (a record filled up to a forced decision) are one flow. A recorded
+decision the rules refuse stops the deal with ``DealState.error`` naming it; a record
+that stops (the player has no decision) ends the deal as aborted.
+
+The result goes to the row (``COL_*`` of :mod:`skatsim.engine.layout`); Bock multipliers
+and list points are the list's (:mod:`skatsim.engine.lists`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._jit import allocating_kernel, highest_bit, kernel, lowest_bit
-from ..bots import HEURISTIC, RANDOM, cardplay, heuristic, random_bot
+from .._jit import highest_bit, kernel, lowest_bit
+from ..bots import seam
 from . import bidding, kontra, play, ramsch
-from .deal import STREAM_BOTS, deal_into, pack_deal, stream_key
-from .declaration import normalise_flags
-from .gametypes import GRAND, PASSED, RAMSCH
+from .deal import pack_deal
+from .declaration import declaration_error, normalise_flags
+from .gametypes import ABORTED, GRAND, NULL, PASSED, RAMSCH
 from .layout import (
     COL_BID,
     COL_BOCK,
@@ -52,294 +60,330 @@ from .layout import (
     COL_VALUE,
     COL_WON,
     DEALER_SEAT,
+    EMPTY,
+    END_CLAIM,
     LOG_BIDS,
+    LOG_BOCK,
     LOG_CARDS,
+    LOG_DISCARD,
+    LOG_END,
+    LOG_FLAGS,
+    LOG_GAME,
     LOG_INSTEAD,
     LOG_KIND,
     LOG_KONTRA,
     LOG_N_BIDS,
+    LOG_PICKUP,
     LOG_PUSH,
     LOG_ROUND,
     MAX_LOGGED_BIDS,
+    NO,
     SCHIEBERAMSCH,
 )
-from .result import (
-    MATADORS,
-    N_FIELDS,
-    OVERBID,
-    POINTS,
-    SCHNEIDER,
-    SCHWARZ,
-    SCORE,
-    TRICKS,
-    VALUE,
-    WON,
-    evaluate_play,
-)
-from .rules import (
-    ALL_PASS,
-    KONTRA_ENABLED,
-    KONTRA_WHEN,
-    RAMSCH_DURCHMARSCH,
-    RAMSCH_EVERY_DEAL,
-    RAMSCH_GRAND_HAND,
-    REVERSED_ALLOWED,
-    SCHIEBE_JACKS,
-)
+from .result import MATADORS, OVERBID, POINTS, SCHNEIDER, SCHWARZ, SCORE, TRICKS, VALUE, WON, declared_result
+from .rules import ALL_PASS, RAMSCH_EVERY_DEAL, RAMSCH_GRAND_HAND
 from .scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
+from .state import ERR_CODE, ERR_PHASE, ERR_SEAT, ERR_STEP, ERR_VALUE, DealState
+
+# Decisions a recorded deal can break (``ERR_PHASE``); the code is the rule module's error code.
+PHASE_BID = 1  # skatsim.engine.bidding.ERRORS
+PHASE_DISCARD = 2  # the card (ERR_VALUE) is not among the declarer's 12 cards
+PHASE_DECLARE = 3  # skatsim.engine.declaration.ERRORS
+PHASE_KONTRA = 4  # skatsim.engine.kontra.ERRORS
+PHASE_PUSH = 5  # skatsim.engine.ramsch.ERRORS
+PHASE_CARD = 6  # skatsim.engine.play.ERRORS
+#: A record whose shape does not fit what the rules made of the deal; the code is one of ``R_*``.
+PHASE_RECORD = 7
+R_COMPULSORY_BID = 1  # bids recorded for a compulsory Ramsch
+R_BIDDING_UNFINISHED = 2  # the bidding stops, but a game is recorded
+R_PASSED_DECLARED = 3  # all passed (redeal), but a game is recorded
+R_RAMSCH_NO_GAME = 4  # the deal is a Ramsch, but the record has no game
+R_RAMSCH_DECLARED = 5  # the deal is a Ramsch, but the record declares a game
+R_INSTEAD_NOT_RAMSCH = 6  # a Grand hand instead of a Ramsch recorded for a deal that is not one
+R_NO_INSTEAD = 7  # a Grand hand instead recorded under a variant without it
+R_PUSHES_NOT_SCHIEBE = 8  # pushes recorded for a deal that is not a Schieberamsch
+R_PUSHES_MISSING = 9  # a Schieberamsch whose pushes the record lacks
+R_DISCARDS_MISSING = 10  # a pickup without two discards (ERR_VALUE: how many)
+R_PLAY_UNFINISHED = 11  # the cards stop before the game is over, no early end recorded (ERR_VALUE: cards)
 
 
 @kernel
-def _bid(
-    kinds: np.ndarray, limits: np.ndarray, bstate: np.ndarray, rng: np.ndarray, row: np.ndarray, log: np.ndarray
-) -> None:
+def _fail(st: DealState, phase: int, code: int, step: int, seat: int, value: int) -> None:
+    err = st.error
+    err[ERR_CODE] = code
+    err[ERR_PHASE] = phase
+    err[ERR_STEP] = step
+    err[ERR_SEAT] = seat
+    err[ERR_VALUE] = value
+
+
+@kernel
+def failed(st: DealState) -> bool:
+    """Whether the deal stopped on a recorded decision the rules refused."""
+    return st.error[ERR_CODE] != 0
+
+
+@kernel
+def new_record(log: np.ndarray) -> None:
+    """An empty action record: every decision still to be asked."""
+    log[:] = EMPTY
+    log[LOG_N_BIDS] = 0
+    log[LOG_KIND] = 0
+    log[LOG_ROUND] = 0
+    log[LOG_BOCK] = 1
+
+
+@kernel
+def _begin(st: DealState, index: np.uint64, row: np.ndarray) -> None:
+    """A new row for deal ``index`` with the cards in ``st``, and the bots' memory cleared."""
+    row[:] = 0
+    row[COL_GAME_ID] = index
+    row[COL_DEAL] = pack_deal(st.hands, st.skat[0])
+    row[COL_DECLARER] = -1
+    row[COL_BOCK] = 1
+    row[COL_RAMSCH_LOSER] = -1
+    row[COL_SCHIEBE_COUNT] = -1
+    row[COL_DEALER] = DEALER_SEAT
+    st.error[:] = 0
+    bidding.new_bidding(st.bidding)
+    seam.new_deal(st)
+
+
+@kernel
+def _record_bid(row: np.ndarray, state: np.ndarray, seat: int, action: int) -> None:
+    if action > 0:
+        row[COL_MAX_BID_FH + seat] = action
+    elif action == bidding.HOLD:
+        row[COL_MAX_BID_FH + seat] = state[bidding.BID]
+
+
+@kernel
+def _auction(st: DealState, row: np.ndarray, log: np.ndarray) -> bool:
+    """Bid to the end (RULES.md §2); False when the record stops before (the deal is aborted)."""
+    state = st.bidding
+    recorded = log[LOG_N_BIDS]
     n = 0
-    while bstate[bidding.STAGE] != bidding.DONE:
-        seat = bstate[bidding.TURN]
-        if kinds[seat] == RANDOM:
-            action = random_bot.bid_action(bstate, rng)
+    while state[bidding.STAGE] != bidding.DONE:
+        seat = state[bidding.TURN]
+        if n < recorded:
+            entry = log[LOG_BIDS + n]
+            seat, action = entry // 1024, entry % 1024 - 1
+            err = bidding.bid_step(state, seat, action)
+            if err:
+                _fail(st, PHASE_BID, err, n + 1, seat, action)
+                return False
         else:
-            action = bidding.bot_action(bstate, limits[seat])
-        bidding.bid_step(bstate, seat, action)
-        if n < MAX_LOGGED_BIDS:
-            log[LOG_BIDS + n] = seat * 1024 + action + 1
-            n += 1
-            log[LOG_N_BIDS] = n
-        else:
-            log[LOG_N_BIDS] = -1
-        if action > 0:
-            row[COL_MAX_BID_FH + seat] = action
-        elif action == bidding.HOLD:
-            row[COL_MAX_BID_FH + seat] = bstate[bidding.BID]
+            if st.ceiling[seat] >= 0:
+                action = bidding.bot_action(state, st.ceiling[seat])
+            else:
+                action = seam.bid(st, seat)
+            if action == seam.NONE:
+                if log[LOG_GAME] >= 0:
+                    _fail(st, PHASE_RECORD, R_BIDDING_UNFINISHED, n, seat, n)
+                return False
+            bidding.bid_step(state, seat, action)
+            if n < MAX_LOGGED_BIDS:
+                log[LOG_BIDS + n] = seat * 1024 + action + 1
+                log[LOG_N_BIDS] = n + 1
+            else:
+                log[LOG_N_BIDS] = -1
+        _record_bid(row, state, seat, action)
+        n += 1
+    if n < recorded:  # a bid after the auction ended
+        entry = log[LOG_BIDS + n]
+        seat, action = entry // 1024, entry % 1024 - 1
+        _fail(st, PHASE_BID, bidding.bid_step(state, seat, action), n + 1, seat, action)
+        return False
+    row[COL_BID] = state[bidding.BID]
+    return True
 
 
 @kernel
-def _limits(
-    kinds: np.ndarray, bot_params: np.ndarray, hands: np.ndarray, limits: np.ndarray, params: np.ndarray
-) -> None:
-    reversed_ok = params[REVERSED_ALLOWED] == 1
-    for seat in range(3):
-        limits[seat] = 0
-        if kinds[seat] == HEURISTIC:
-            limits[seat] = heuristic.bid_limit(bot_params[seat], hands[seat], seat, reversed_ok)
+def _forfeits_before_discarding(log: np.ndarray, declarer: int) -> bool:
+    """The record ends with the declarer resigning, timing out or leaving after the pickup and
+    before discarding: he keeps all 12 cards (the skat's points and matadors count for him) and
+    loses (ISS game 10330141)."""
+    end = log[LOG_END]
+    return end >= 0 and end % 3 == declarer and end // 3 != END_CLAIM and log[LOG_CARDS] < 0
 
 
 @kernel
-def _declare(
-    kind: int,
-    bot: np.ndarray,
-    hands: np.ndarray,
-    skat: np.uint32,
-    declarer: int,
-    bid: int,
-    rng: np.ndarray,
-    params: np.ndarray,
-) -> tuple[int, int, np.uint32]:
-    """Declaration of the declarer's bot: ``(game_type, flags, declarer_skat)``; updates his hand."""
-    if kind == RANDOM:
-        gt, picked_up, dskat = random_bot.declare(hands[declarer], skat, rng, params[REVERSED_ALLOWED] == 1)
-        flags = 0 if picked_up else HAND
+def _take_skat(st: DealState, log: np.ndarray, declarer: int) -> np.int64:
+    """The declarer picks up the skat and puts two cards away: returns them (a mask), the skat
+    itself when he forfeits first, or -1 when a recorded discard is refused."""
+    skat = st.skat[0]
+    ten = st.hands[declarer]
+    twelve = ten | skat
+    st.hands[declarer] = twelve
+    a, b = log[LOG_DISCARD], log[LOG_DISCARD + 1]
+    if a >= 0 and b >= 0:
+        for c in (a, b):
+            if not twelve >> np.uint32(c) & np.uint32(1) or (a == b and c == b):
+                _fail(st, PHASE_DISCARD, 1, 1, declarer, c)
+                return -1
+        discard = (np.uint32(1) << np.uint32(a)) | (np.uint32(1) << np.uint32(b))
+    elif a != EMPTY or b != EMPTY:
+        _fail(st, PHASE_RECORD, R_DISCARDS_MISSING, 1, declarer, 1)
+        return -1
     else:
-        reversed_ok = params[REVERSED_ALLOWED] == 1
-        gt, flags, dskat = heuristic.declare(bot, hands[declarer], skat, declarer, bid, reversed_ok)
-    if not flags & HAND:
-        hands[declarer] = (hands[declarer] | skat) & ~dskat
+        chosen = seam.discard(st, declarer)
+        if chosen == seam.NONE:
+            if _forfeits_before_discarding(log, declarer):
+                st.hands[declarer] = ten
+                return np.int64(skat)
+            _fail(st, PHASE_RECORD, R_DISCARDS_MISSING, 1, declarer, 0)
+            return -1
+        discard = np.uint32(chosen)
+        log[LOG_DISCARD] = lowest_bit(discard)
+        log[LOG_DISCARD + 1] = highest_bit(discard)
+    st.hands[declarer] = twelve & ~discard
+    return np.int64(discard)
+
+
+@kernel
+def _declare(st: DealState, row: np.ndarray, log: np.ndarray) -> tuple[int, int, np.uint32]:
+    """Hand or pickup, discards, game and announcements (RULES.md §3): ``(game type, flags,
+    declarer's skat)``; game type ``ABORTED`` when the record stops first, -1 on a refused one."""
+    declarer = st.bidding[bidding.DECLARER]
+    skat = st.skat[0]
+    p = log[LOG_PICKUP]
+    if p == EMPTY:
+        p = seam.pickup(st, declarer)
+        if p == seam.NONE:
+            return ABORTED, 0, skat
+        log[LOG_PICKUP] = p
+    elif p == NO:
+        return ABORTED, 0, skat
+    picked_up = p == 1
+    dskat = skat
+    if picked_up:
+        taken = _take_skat(st, log, declarer)
+        if taken < 0:
+            return -1, 0, skat
+        dskat = np.uint32(taken)
+        row[COL_SKAT_DISCARD] = dskat
+    gt = log[LOG_GAME]
+    flags = log[LOG_FLAGS]
+    if gt == EMPTY:
+        gt, flags = seam.declare(st, declarer, picked_up, dskat)
+        if gt == seam.NONE:
+            return ABORTED, 0, skat
+        log[LOG_GAME] = gt
+        log[LOG_FLAGS] = flags
+    elif gt == NO:
+        return ABORTED, 0, skat
+    if not picked_up:
+        flags |= HAND
+    err = declaration_error(gt, flags, picked_up, st.params)
+    if err:
+        _fail(st, PHASE_DECLARE, err, 1, declarer, gt)
+        return -1, 0, skat
     return gt, normalise_flags(gt, flags), dskat
 
 
 @kernel
-def play_out(
-    state: np.ndarray, kinds: np.ndarray, voids: np.ndarray, rng: np.ndarray, log: np.ndarray, durchmarsch: bool
-) -> None:
-    """Play the cards to the end, each seat's bot choosing; cards go to ``log[LOG_CARDS:]``.
-    ``durchmarsch`` tells Ramsch players whether a Durchmarsch counts."""
-    voids[:] = 0
-    watched = kinds[0] != RANDOM or kinds[1] != RANDOM or kinds[2] != RANDOM  # only bots that reason read voids
-    n = 0
-    while not state[play.OVER]:
-        seat = play.to_move(state)
-        if kinds[seat] == RANDOM:
-            c = random_bot.uniform_card(play.legal_now(state), rng)
-        else:
-            c = cardplay.choose_card(state, seat, voids, durchmarsch)
-        if watched:
-            cardplay.note_voids(state, seat, c, voids)
-        play.apply_card(state, seat, c)
-        log[LOG_CARDS + n] = c
-        n += 1
-
-
-@allocating_kernel
-def new_workspace() -> tuple[
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-]:
-    """Scratch arrays for :func:`play_game`: hands, rng, limits, bidding, play, result, deck, voids,
-    Ramsch result."""
-    return (
-        np.zeros(3, dtype=np.uint32),
-        np.zeros(2, dtype=np.uint64),
-        np.zeros(3, dtype=np.int64),
-        np.zeros(bidding.N_FIELDS, dtype=np.int64),
-        np.zeros(play.N_FIELDS, dtype=np.int64),
-        np.zeros(N_FIELDS, dtype=np.int64),
-        np.zeros(32, dtype=np.int64),
-        np.zeros(3, dtype=np.int64),
-        np.zeros(ramsch.N_RESULT, dtype=np.int64),
-    )
-
-
-@kernel
-def _kontra_calls(
-    kinds: np.ndarray,
-    bot_params: np.ndarray,
-    bstate: np.ndarray,
-    declarer: int,
-    gt: int,
-    flags: int,
-    hands: np.ndarray,
-    dskat: np.uint32,
-    params: np.ndarray,
-    rng: np.ndarray,
-    log: np.ndarray,
-) -> int:
-    """Kontra, Re and the calls beyond, before the first card (RULES.md §6); returns the level reached.
-
-    The defenders speak in seat order; the declarer answers. An ouvert declarer's cards lie open
-    before the first card, so with ``kontra.when: before_first_card`` the defenders see them.
-    """
-    top = kontra.max_level(params)
-    open_hand = np.uint32(0)
-    if flags & OUVERT and params[KONTRA_WHEN] == 0:
-        open_hand = hands[declarer]
-    bid = bstate[bidding.BID]
+def _doubling(st: DealState, log: np.ndarray, declarer: int) -> int:
+    """Kontra, Re and the calls beyond, before the first card (RULES.md §6): the level reached,
+    -1 on a refused recorded call. The defenders speak in seat order; the declarer answers."""
+    top = kontra.max_level(st.params)
     level = 0
-    while level < top:
-        caller = -1
+    while True:
+        caller = log[LOG_KONTRA + level]
+        if caller >= 0:
+            err = kontra.call_error(level, caller, declarer, st.bidding[bidding.BID_BY0 + caller], st.params)
+            if err:
+                _fail(st, PHASE_KONTRA, err, level + 1, caller, level + 1)
+                return -1
+            level += 1
+            continue
+        if caller == NO or level >= top:
+            return level
         for k in range(3):
             seat = k
             if level % 2 == 1:  # the declarer's call: he alone speaks
                 if k > 0:
                     break
                 seat = declarer
-            if kontra.call_error(level, seat, declarer, bstate[bidding.BID_BY0 + seat], params):
+            if kontra.call_error(level, seat, declarer, st.bidding[bidding.BID_BY0 + seat], st.params):
                 continue
-            if kinds[seat] == RANDOM:
-                yes = random_bot.calls(rng)
-            elif seat == declarer:
-                yes = heuristic.re(bot_params[seat], gt, flags, hands[seat], dskat, seat, level)
-            else:
-                yes = heuristic.kontra(bot_params[seat], hands[seat], gt, bid, open_hand, level)
-            if yes:
+            if seam.doubles(st, seat, level):
                 caller = seat
                 break
         if caller < 0:
-            break
+            log[LOG_KONTRA + level] = NO
+            return level
         log[LOG_KONTRA + level] = caller
         level += 1
-    return level
 
 
 @kernel
-def _grand_hand_instead(kinds: np.ndarray, bot_params: np.ndarray, hands: np.ndarray, rng: np.ndarray) -> int:
-    """The first seat (FH, MH, RH) that declares Grand hand instead of a Ramsch, -1 when none."""
-    for seat in range(3):
-        if kinds[seat] == RANDOM:
-            yes = random_bot.calls(rng)
+def _end_early(st: DealState, end: int) -> bool:
+    """Apply a recorded early end (``kind * 3 + seat``); True when the declarer forfeits the game.
+
+    The declarer resigning, timing out or leaving loses; the defenders resigning (or timing out,
+    leaving) or the declarer claiming the rest give him the remaining tricks and points — in
+    Null: no further trick, so he wins (docs/decisions.md)."""
+    state = st.play
+    declarer = state[play.DECLARER]
+    if end % 3 == declarer and end // 3 != END_CLAIM:
+        return True
+    if state[play.GT] == NULL:
+        state[play.OVER] = 1
+    else:
+        play.concede_rest(state, declarer)
+    return False
+
+
+@kernel
+def play_cards(st: DealState, log: np.ndarray) -> int:
+    """Play the cards to the end (RULES.md §4): 0, 1 when the declarer forfeits, -1 on a refused
+    recorded card or a record that stops before the game is over."""
+    state = st.play
+    watched = seam.watches_voids(st)
+    st.voids[:] = 0
+    n = 0
+    while not state[play.OVER]:
+        seat = play.to_move(state)
+        c = log[LOG_CARDS + n]
+        if c >= 0:
+            if watched:
+                seam.observe_card(st, seat, c)
+            err = play.play_card(state, c)
+            if err:
+                _fail(st, PHASE_CARD, err, n + 1, seat, c)
+                return -1
         else:
-            yes = heuristic.grand_hand_instead(bot_params[seat], hands[seat], seat)
-        if yes:
-            return seat
-    return -1
+            if log[LOG_END] >= 0:
+                return 1 if _end_early(st, log[LOG_END]) else 0
+            c = seam.card(st, seat)
+            if c == seam.NONE:
+                _fail(st, PHASE_RECORD, R_PLAY_UNFINISHED, n + 1, seat, n)
+                return -1
+            if watched:
+                seam.observe_card(st, seat, c)
+            play.apply_card(state, seat, c)
+            log[LOG_CARDS + n] = c
+        n += 1
+    if n < 30 and log[LOG_CARDS + n] >= 0:  # a card after the game ended
+        c = log[LOG_CARDS + n]
+        _fail(st, PHASE_CARD, play.play_card(state, c), n + 1, play.to_move(state), c)
+        return -1
+    return 0
 
 
 @kernel
-def _push_round(
-    kinds: np.ndarray,
-    bot_params: np.ndarray,
-    hands: np.ndarray,
-    skat: np.uint32,
-    params: np.ndarray,
-    rng: np.ndarray,
-    log: np.ndarray,
-) -> tuple[np.uint32, int]:
-    """Schieberamsch: FH, MH, RH in turn push two cards or pass the skat on unseen (RULES.md §6).
-    Returns the final skat and the number of pushes."""
-    jacks_ok = params[SCHIEBE_JACKS] == 1
-    pushes = 0
-    for seat in range(3):
-        if kinds[seat] == RANDOM:
-            pushed = random_bot.push(hands[seat], skat, jacks_ok, rng)
-        else:
-            pushed = heuristic.push(bot_params[seat], hands[seat], skat, jacks_ok)
-        if pushed:
-            hands[seat] = (hands[seat] | skat) & ~pushed
-            skat = pushed
-            pushes += 1
-            log[LOG_PUSH + 2 * seat] = lowest_bit(pushed)
-            log[LOG_PUSH + 2 * seat + 1] = highest_bit(pushed)
-    return skat, pushes
-
-
-@kernel
-def _play_ramsch(
-    kind: int,
-    kinds: np.ndarray,
-    bot_params: np.ndarray,
-    params: np.ndarray,
-    hands: np.ndarray,
-    skat: np.uint32,
-    row: np.ndarray,
-    log: np.ndarray,
-    ws: tuple,
-) -> None:
-    """Play and score a Ramsch (``kind`` 2: Schieberamsch, pushes first) into ``row``."""
-    _, rng, _, _, state, _, _, voids, rres = ws
-    factor = 1
-    if kind == SCHIEBERAMSCH:
-        skat, pushes = _push_round(kinds, bot_params, hands, skat, params, rng, log)
-        factor = ramsch.schiebe_factor(pushes, 3 - pushes, params)
-        row[COL_SCHIEBE_COUNT] = pushes
-    play.new_play(state, RAMSCH, 0, -1, hands, skat)
-    play_out(state, kinds, voids, rng, log, params[RAMSCH_DURCHMARSCH] == 1)
-    ramsch.evaluate_ramsch(state, factor, params, rres)
-    row[COL_GAME_TYPE] = RAMSCH
-    for s in range(3):
-        row[COL_SCORE_FH + s] = rres[ramsch.SCORE0 + s]
-        row[COL_RAMSCH_POINTS_FH + s] = rres[ramsch.POINTS_0 + s]
-    row[COL_RAMSCH_LOSER] = rres[ramsch.LOSER]
-    row[COL_JUNGFRAU_COUNT] = rres[ramsch.JUNGFRAU]
-    row[COL_DURCHMARSCH] = rres[ramsch.DURCHMARSCH] >= 0
-
-
-@kernel
-def _play_declared(
-    gt: int,
-    flags: int,
-    dskat: np.uint32,
-    declarer: int,
-    kinds: np.ndarray,
-    bot_params: np.ndarray,
-    params: np.ndarray,
-    row: np.ndarray,
-    log: np.ndarray,
-    ws: tuple,
-) -> None:
-    """Kontra/Re, play and evaluation of a declared game into ``row``."""
-    hands, rng, _, bstate, state, result, _, voids, _ = ws
-    level = 0
-    if params[KONTRA_ENABLED]:
-        level = _kontra_calls(kinds, bot_params, bstate, declarer, gt, flags, hands, dskat, params, rng, log)
-    play.new_play(state, gt, flags, declarer, hands, dskat)
-    play_out(state, kinds, voids, rng, log, False)
-    evaluate_play(state, bstate[bidding.BID], False, params, result)
+def _play_declared(st: DealState, row: np.ndarray, log: np.ndarray, gt: int, flags: int, dskat: np.uint32) -> None:
+    """Kontra/Re, card play and the result of a declared game into ``row``."""
+    declarer = st.bidding[bidding.DECLARER]
+    play.new_play(st.play, gt, flags, declarer, st.hands, dskat)
+    level = _doubling(st, log, declarer)
+    if level < 0:
+        return
+    forfeit = play_cards(st, log)
+    if forfeit < 0:
+        return
+    result = st.result
+    declared_result(st.play, st.bidding[bidding.BID], forfeit == 1, st.params, result)
     score = kontra.doubled(result[SCORE], level)
     row[COL_GAME_TYPE] = gt
     row[COL_DECLARER] = declarer
@@ -361,6 +405,107 @@ def _play_declared(
 
 
 @kernel
+def _pushes(st: DealState, log: np.ndarray) -> int:
+    """Schieberamsch: FH, MH, RH in turn push two cards or pass the skat on unseen (RULES.md §6);
+    the number of pushes, -1 on a refused recorded push or a record without them."""
+    pushes = 0
+    for seat in range(3):
+        a, b = log[LOG_PUSH + 2 * seat], log[LOG_PUSH + 2 * seat + 1]
+        skat = st.skat[0]
+        if a == EMPTY:
+            chosen = seam.push(st, seat)
+            if chosen == seam.NONE:
+                _fail(st, PHASE_RECORD, R_PUSHES_MISSING, seat + 1, seat, seat)
+                return -1
+            pushed = np.uint32(chosen)
+            log[LOG_PUSH + 2 * seat] = lowest_bit(pushed) if pushed else NO
+            log[LOG_PUSH + 2 * seat + 1] = highest_bit(pushed) if pushed else NO
+        elif a == NO:
+            pushed = np.uint32(0)
+        else:
+            pushed = (np.uint32(1) << np.uint32(a)) | (np.uint32(1) << np.uint32(b))
+            err = ramsch.push_error(st.hands[seat] | skat, pushed, st.params)
+            if err:
+                _fail(st, PHASE_PUSH, err, seat + 1, seat, a * 32 + b)
+                return -1
+        if pushed:
+            st.hands[seat] = (st.hands[seat] | skat) & ~pushed
+            st.skat[0] = pushed
+            pushes += 1
+    return pushes
+
+
+@kernel
+def _no_pushes(log: np.ndarray) -> bool:
+    return log[LOG_PUSH] == EMPTY and log[LOG_PUSH + 2] == EMPTY and log[LOG_PUSH + 4] == EMPTY
+
+
+@kernel
+def _play_ramsch(st: DealState, row: np.ndarray, log: np.ndarray, kind: int) -> None:
+    """Play and score a Ramsch (``kind`` 2: Schieberamsch, pushes first) into ``row``."""
+    game = log[LOG_GAME]
+    if game == NO:
+        _fail(st, PHASE_RECORD, R_RAMSCH_NO_GAME, 1, -1, 0)
+        return
+    if game >= 0 and game != RAMSCH:
+        _fail(st, PHASE_RECORD, R_RAMSCH_DECLARED, 1, -1, game)
+        return
+    log[LOG_GAME] = RAMSCH
+    log[LOG_KIND] = kind
+    factor = 1
+    if kind == SCHIEBERAMSCH:
+        pushes = _pushes(st, log)
+        if pushes < 0:
+            return
+        factor = ramsch.schiebe_factor(pushes, 3 - pushes, st.params)
+        row[COL_SCHIEBE_COUNT] = pushes
+    elif not _no_pushes(log):
+        _fail(st, PHASE_RECORD, R_PUSHES_NOT_SCHIEBE, 1, -1, 0)
+        return
+    play.new_play(st.play, RAMSCH, 0, -1, st.hands, st.skat[0])
+    if play_cards(st, log) < 0:
+        return
+    out = st.ramsch
+    ramsch.ramsch_result(st.play, factor, st.params, out)
+    row[COL_GAME_TYPE] = RAMSCH
+    for s in range(3):
+        row[COL_SCORE_FH + s] = out[ramsch.SCORE0 + s]
+        row[COL_RAMSCH_POINTS_FH + s] = out[ramsch.POINTS_0 + s]
+    row[COL_RAMSCH_LOSER] = out[ramsch.LOSER]
+    row[COL_JUNGFRAU_COUNT] = out[ramsch.JUNGFRAU]
+    row[COL_DURCHMARSCH] = out[ramsch.DURCHMARSCH] >= 0
+
+
+@kernel
+def _grand_hand_instead(st: DealState, log: np.ndarray) -> int:
+    """The seat (FH, MH, RH first) that declares Grand hand instead of the Ramsch, -1 none."""
+    seat = log[LOG_INSTEAD]
+    if seat != EMPTY or not st.params[RAMSCH_GRAND_HAND]:
+        return seat
+    for s in range(3):
+        if seam.grand_hand_instead(st, s):
+            log[LOG_INSTEAD] = s
+            return s
+    log[LOG_INSTEAD] = NO
+    return NO
+
+
+@kernel
+def _instead(st: DealState, row: np.ndarray, log: np.ndarray, seat: int) -> None:
+    """A Grand hand declared instead of a Ramsch by ``seat``: no bid, the skat untouched (a recorded
+    one may carry announcements)."""
+    st.bidding[bidding.DECLARER] = seat
+    if log[LOG_PICKUP] == EMPTY:
+        log[LOG_PICKUP] = 0
+    if log[LOG_GAME] == EMPTY:
+        log[LOG_GAME] = GRAND
+        log[LOG_FLAGS] = HAND
+    gt, flags, dskat = _declare(st, row, log)
+    if gt >= 0:
+        _play_declared(st, row, log, gt, flags, dskat)
+
+
+@kernel
 def _compulsory_ramsch(params: np.ndarray, ramsch_round: int) -> int:
     """Kind of Ramsch played without bidding: a Bock list's Ramsch round, or every deal
     (``ramsch.every_deal``); 0 when the deal is bid."""
@@ -372,74 +517,62 @@ def _compulsory_ramsch(params: np.ndarray, ramsch_round: int) -> int:
 
 
 @kernel
-def _new_row(index: np.uint64, hands: np.ndarray, skat: np.uint32, row: np.ndarray, log: np.ndarray) -> None:
-    row[:] = 0
-    log[:] = -1
-    row[COL_GAME_ID] = index
-    row[COL_DEAL] = pack_deal(hands, skat)
-    row[COL_DECLARER] = -1
-    row[COL_BOCK] = 1
-    row[COL_RAMSCH_LOSER] = -1
-    row[COL_SCHIEBE_COUNT] = -1
-    row[COL_DEALER] = DEALER_SEAT
-    log[LOG_N_BIDS] = 0
-    log[LOG_KIND] = 0
-    log[LOG_ROUND] = 0
+def play_deal(st: DealState, index: np.uint64, row: np.ndarray, log: np.ndarray, ramsch_round: int) -> bool:
+    """Play deal ``index`` with the cards in ``st.hands`` and ``st.skat`` into ``row``, deciding
+    from the action record ``log`` where it holds a decision and asking the seats' players where
+    it does not (filling it). ``ramsch_round`` is the kind of compulsory Ramsch when the deal
+    belongs to a Bock list's Ramsch round (0 otherwise).
 
-
-@kernel
-def play_game(
-    seed: np.uint64,
-    index: np.uint64,
-    kinds: np.ndarray,
-    bot_params: np.ndarray,
-    params: np.ndarray,
-    row: np.ndarray,
-    log: np.ndarray,
-    ws: tuple,
-    ramsch_round: int,
-) -> bool:
-    """Play one deal: fill ``row`` with its result and ``log`` with its actions (see ``LOG_*``).
-
-    ``ramsch_round`` is the kind of compulsory Ramsch when the deal belongs to a Bock list's
-    Ramsch round (0 otherwise). ``bot_params`` are prepared (:func:`skatsim.bots.heuristic.prepare`).
-    Returns whether all three passed in the bidding.
+    Returns whether all three passed in the bidding. A recorded decision the rules refuse stops
+    the deal with ``st.error`` set (:func:`failed`); the row is then incomplete.
     """
-    hands, rng, limits, bstate, _, _, deck, _, _ = ws
-    skat = deal_into(seed, index, hands, deck)
-    rng[0] = stream_key(seed, index, STREAM_BOTS)
-    rng[1] = 0
-    _new_row(index, hands, skat, row, log)
-    bidding.new_bidding(bstate)
+    _begin(st, index, row)
+    params = st.params
     kind = _compulsory_ramsch(params, ramsch_round)
     log[LOG_ROUND] = ramsch_round
     all_passed = False
-    if kind == 0:
-        _limits(kinds, bot_params, hands, limits, params)
-        _bid(kinds, limits, bstate, rng, row, log)
-        row[COL_BID] = bstate[bidding.BID]
-        all_passed = bstate[bidding.DECLARER] < 0
+    if kind:
+        if log[LOG_N_BIDS] > 0:
+            _fail(st, PHASE_RECORD, R_COMPULSORY_BID, 1, -1, 0)
+            return False
+    else:
+        if not _auction(st, row, log):
+            if not failed(st):
+                row[COL_GAME_TYPE] = ABORTED
+                row[COL_DECLARER] = st.bidding[bidding.DECLARER]
+                row[COL_BID] = st.bidding[bidding.BID]
+            return False
+        all_passed = st.bidding[bidding.DECLARER] < 0
         if all_passed:
             kind = params[ALL_PASS]
             if kind == 0:
+                if log[LOG_INSTEAD] >= 0:
+                    _fail(st, PHASE_RECORD, R_INSTEAD_NOT_RAMSCH, 1, log[LOG_INSTEAD], 0)
+                elif log[LOG_GAME] >= 0:
+                    _fail(st, PHASE_RECORD, R_PASSED_DECLARED, 1, -1, log[LOG_GAME])
                 row[COL_GAME_TYPE] = PASSED
                 return True
     if kind == 0:
-        declarer = bstate[bidding.DECLARER]
-        gt, flags, dskat = _declare(
-            kinds[declarer], bot_params[declarer], hands, skat, declarer, row[COL_BID], rng, params
-        )
-        if not flags & HAND:
-            row[COL_SKAT_DISCARD] = dskat
-        _play_declared(gt, flags, dskat, declarer, kinds, bot_params, params, row, log, ws)
+        if log[LOG_INSTEAD] >= 0:
+            _fail(st, PHASE_RECORD, R_INSTEAD_NOT_RAMSCH, 1, log[LOG_INSTEAD], 0)
+            return False
+        if not _no_pushes(log):
+            _fail(st, PHASE_RECORD, R_PUSHES_NOT_SCHIEBE, 1, -1, 0)
+            return False
+        gt, flags, dskat = _declare(st, row, log)
+        if gt == ABORTED:
+            row[COL_GAME_TYPE] = ABORTED
+            row[COL_DECLARER] = st.bidding[bidding.DECLARER]
+        elif gt >= 0:
+            _play_declared(st, row, log, gt, flags, dskat)
         return False
     log[LOG_KIND] = kind
-    declarer = -1
-    if params[RAMSCH_GRAND_HAND]:
-        declarer = _grand_hand_instead(kinds, bot_params, hands, rng)
-    if declarer >= 0:
-        log[LOG_INSTEAD] = declarer
-        _play_declared(GRAND, HAND, skat, declarer, kinds, bot_params, params, row, log, ws)
+    if log[LOG_INSTEAD] >= 0 and not params[RAMSCH_GRAND_HAND]:
+        _fail(st, PHASE_RECORD, R_NO_INSTEAD, 1, log[LOG_INSTEAD], 0)
+        return all_passed
+    seat = _grand_hand_instead(st, log)
+    if seat >= 0:
+        _instead(st, row, log, seat)
     else:
-        _play_ramsch(kind, kinds, bot_params, params, hands, skat, row, log, ws)
+        _play_ramsch(st, row, log, kind)
     return all_passed

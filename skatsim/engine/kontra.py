@@ -17,7 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from .rules import KONTRA_BEYOND_RE, KONTRA_ENABLED, KONTRA_ONLY_IF_BID
+from .play import DECLARER, FLAGS, hand_of
+from .rules import KONTRA_BEYOND_RE, KONTRA_ENABLED, KONTRA_ONLY_IF_BID, KONTRA_WHEN
+from .scoring import OUVERT
 
 #: Names of the levels, for messages and the ``kontra_level`` column (3 and more: beyond Re).
 LEVEL_NAMES = ("none", "Kontra", "Re", "Bock", "Hirsch", "Supra")
@@ -64,3 +66,13 @@ def call_error(level: int, seat: int, declarer: int, bid_by_seat: int, params: n
 def doubled(score: int, level: int) -> int:
     """A game score after ``level`` doublings (Kontra x2, Re x4, ...)."""
     return score * (1 << level)
+
+
+@kernel
+def open_hand(state: np.ndarray, params: np.ndarray) -> np.uint32:
+    """The declarer's cards the defenders see when they consider Kontra: an ouvert declarer's hand
+    lies open before the first card, so it is seen when Kontra is said then (``kontra.when``:
+    ``before_first_card``); otherwise none (0). ``state`` is the play state at the first lead."""
+    if state[FLAGS] & OUVERT and params[KONTRA_WHEN] == 0:
+        return hand_of(state, state[DECLARER])
+    return np.uint32(0)

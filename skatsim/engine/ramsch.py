@@ -179,7 +179,7 @@ def _winner_scores(params: np.ndarray, factor: int, out: np.ndarray) -> None:
 
 
 @kernel
-def evaluate_ramsch(state: np.ndarray, factor: int, params: np.ndarray, out: np.ndarray) -> None:
+def ramsch_result(state: np.ndarray, factor: int, params: np.ndarray, out: np.ndarray) -> None:
     """Fill ``out`` (fields above) for the finished Ramsch in play ``state``; ``factor`` is the
     Schieberamsch multiplier (1 for a plain Ramsch)."""
     out[:] = 0

@@ -1,6 +1,6 @@
 """Evaluation of a finished play state into the result fields every caller shares.
 
-:func:`evaluate_play` is the single place where the play state, the bid and
+:func:`declared_result` is the single place where the play state, the bid and
 the variant's parameters become the declarer's result and the deal's score.
 The batch simulator calls it inside compiled loops; :func:`skatsim.records.record.replay`
 calls it for one recorded game.
@@ -12,7 +12,7 @@ import numpy as np
 
 from .._jit import kernel
 from .play import FLAGS, GT, TRICK_NO, declarer_result
-from .scoring import deal_score, evaluate
+from .scoring import deal_score, outcome
 
 # Fields of the result array.
 WON, VALUE, OVERBID, SCHNEIDER, SCHWARZ, MATADORS, POINTS, TRICKS, SCORE = range(9)
@@ -20,11 +20,11 @@ N_FIELDS = 9
 
 
 @kernel
-def evaluate_play(state: np.ndarray, bid: int, forfeit: bool, params: np.ndarray, result: np.ndarray) -> None:
+def declared_result(state: np.ndarray, bid: int, forfeit: bool, params: np.ndarray, result: np.ndarray) -> None:
     """Fill ``result`` for the declared game held in play ``state``."""
     points, tricks, cards12 = declarer_result(state)
     complete = state[TRICK_NO] == 10 and not forfeit
-    won, value, overbid, schneider, schwarz, mat = evaluate(
+    won, value, overbid, schneider, schwarz, mat = outcome(
         state[GT], state[FLAGS], bid, cards12, points, tricks, forfeit, complete
     )
     result[WON] = won

@@ -3,12 +3,11 @@
 A validated variant (:mod:`skatsim.variant`) compiles to one ``int64`` array
 of length ``N_PARAMS``; kernels read it by the index constants below, so a
 new house rule is one constant here, one key in the variant model and one
-branch in the kernel that uses it. Defaults are the official rules (ISkO).
+branch in the kernel that uses it. The official rules' values are those of a variant that
+changes nothing (:func:`skatsim.variant.official_params`).
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 #: Multiple of the game value a lost game costs (2 since 1999, ISkO 5.7).
 LOST_FACTOR = 0
@@ -116,47 +115,3 @@ BOCK_EVENT_BITS = {
     "won_null_ouvert_hand": 1 << 8,  # a won Null ouvert hand
     "total_multiple_100": 1 << 9,  # a player's running total reaches a multiple of 100
 }
-
-_OFFICIAL = {
-    LOST_FACTOR: 2,
-    LOST_HAND_FACTOR: 2,
-    LIST_SCORING: 0,
-    LIST_WON_BONUS: 50,
-    LIST_LOST_MALUS: 50,
-    LIST_DEFENDER_BONUS: 40,
-    REVERSED_ALLOWED: 0,
-    ALL_PASS: 0,
-    RAMSCH_SKAT_TO: 0,
-    RAMSCH_TIE: 0,
-    RAMSCH_SCORING: 0,
-    RAMSCH_FIXED_BASE: 10,
-    RAMSCH_FIXED_PER_JUNGFRAU: 5,
-    RAMSCH_WINNER_SINGLE: 23,
-    RAMSCH_WINNER_TIED: 37,
-    RAMSCH_JUNGFRAU: 1,
-    RAMSCH_DURCHMARSCH: 1,
-    RAMSCH_DURCHMARSCH_VALUE: 120,
-    RAMSCH_GRAND_HAND: 0,
-    SCHIEBE_JACKS: 0,
-    SCHIEBE_DOUBLING: 0,
-    KONTRA_ENABLED: 0,
-    KONTRA_WHEN: 0,
-    KONTRA_ONLY_IF_BID: 0,
-    KONTRA_BEYOND_RE: 0,
-    KONTRA_LIST_POINTS: 0,
-    BOCK_ENABLED: 0,
-    BOCK_EVENTS: 0,
-    BOCK_MULTIPLIER: 2,
-    BOCK_TRIGGER_DOUBLE: 0,
-    BOCK_RAMSCH_ROUND: 0,
-    LIST_LENGTH: 0,
-    RAMSCH_EVERY_DEAL: 0,
-}
-
-
-def official_params() -> np.ndarray:
-    """The parameter array of the official rules (ISkO)."""
-    params = np.zeros(N_PARAMS, dtype=np.int64)
-    for index, value in _OFFICIAL.items():
-        params[index] = value
-    return params

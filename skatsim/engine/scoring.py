@@ -91,7 +91,7 @@ def game_value(gt: int, flags: int, mat: int, schneider: bool, schwarz: bool) ->
 
 
 @kernel
-def evaluate(  # type: ignore[no-untyped-def]
+def outcome(  # type: ignore[no-untyped-def]
     gt: int, flags: int, bid: int, cards12: np.uint32, points: int, tricks: int, forfeit: bool, complete: bool = True
 ):
     """Result of a declared game from the declarer's side.

@@ -1,7 +1,7 @@
 """A readable, trick-by-trick account of one replayed game (``skatsim replay``).
 
 :func:`render_game` turns a :class:`~skatsim.records.record.GameRecord` and its
-:class:`~skatsim.records.record.Evaluation` into plain text with card symbols
+:class:`~skatsim.records.record.GameResult` into plain text with card symbols
 (``♣J ♥10``): the deal, the bidding, skat and discards, the declaration,
 every trick with its leader, winner and points, an early end, and the
 evaluation. For an imported ISS game it adds the server's recorded result
@@ -14,13 +14,13 @@ from ..engine.bidding import HOLD, PASS
 from ..engine.cards import display_name, format_cards
 from ..engine.kontra import LEVEL_NAMES
 from .iss import SEAT_NAMES, compare
-from .record import Evaluation, GameRecord
+from .record import GameRecord, GameResult
 
 END_WORDS = {"claim": "claims the rest", "resign": "resigns", "timeout": "times out", "left": "leaves the table"}
 
 
 def render_game(
-    record: GameRecord, evaluation: Evaluation, title: str = "", recorded: dict[str, object] | None = None
+    record: GameRecord, evaluation: GameResult, title: str = "", recorded: dict[str, object] | None = None
 ) -> str:
     """The whole account as text; ``recorded`` holds the ``iss_*`` fields of an ISS game."""
     lines = [title] if title else []
@@ -63,7 +63,7 @@ def _bid_word(seat: int, action: int) -> str:
     return f"{name} {action}"
 
 
-def _bidding(record: GameRecord, evaluation: Evaluation) -> str:
+def _bidding(record: GameRecord, evaluation: GameResult) -> str:
     steps = ", ".join(_bid_word(seat, action) for seat, action in record.bids) or "none"
     if evaluation.declarer is None:
         return f"Bidding: {steps}"
@@ -79,7 +79,7 @@ def _skat(record: GameRecord, declarer: int) -> str:
     return f"Skat: {name} picks up {_cards(record.deal[30:])}, discards {_cards(record.discards)}"
 
 
-def _declaration(evaluation: Evaluation) -> str:
+def _declaration(evaluation: GameResult) -> str:
     words = [evaluation.game_type]
     flags = [(evaluation.hand, "hand"), (evaluation.ouvert, "ouvert")]
     flags += [
@@ -112,7 +112,7 @@ def _kontra(record: GameRecord) -> str:
     return "Doubling: " + ", ".join(calls) + f" (x{2 ** len(record.kontra)})"
 
 
-def _tricks(record: GameRecord, evaluation: Evaluation) -> list[str]:
+def _tricks(record: GameRecord, evaluation: GameResult) -> list[str]:
     lines = ["Tricks"]
     for n, trick in enumerate(evaluation.tricks, start=1):
         lines.append(f"  {n:>2}  {_played(trick.leader, trick.cards)}  -> {SEAT_NAMES[trick.winner]} {trick.points:>2}")
@@ -125,7 +125,7 @@ def _tricks(record: GameRecord, evaluation: Evaluation) -> list[str]:
     return lines
 
 
-def _end(record: GameRecord, evaluation: Evaluation) -> str:
+def _end(record: GameRecord, evaluation: GameResult) -> str:
     end = record.end
     assert end is not None
     who = SEAT_NAMES[end.seat]
@@ -148,12 +148,12 @@ def _levels(schneider: object, schwarz: object) -> str:
     return ", ".join(word for on, word in ((schneider, "Schneider"), (schwarz, "Schwarz")) if on) or "no Schneider"
 
 
-def _result(evaluation: Evaluation) -> str:
+def _result(evaluation: GameResult) -> str:
     if evaluation.game_type == "passed":
         return "Result: all passed, no game"
     if evaluation.game_type == "aborted":
         return "Result: aborted before a declaration, no score"
-    bock = f" (Bock x{evaluation.bock})" if evaluation.bock > 1 else ""
+    bock = f" (Bock x{evaluation.bock})" if (evaluation.bock or 1) > 1 else ""
     if evaluation.game_type == "ramsch":
         return _ramsch_result(evaluation) + bock
     outcome = "won" if evaluation.won else "lost"
@@ -165,7 +165,7 @@ def _result(evaluation: Evaluation) -> str:
     )
 
 
-def _ramsch_result(evaluation: Evaluation) -> str:
+def _ramsch_result(evaluation: GameResult) -> str:
     points = (evaluation.ramsch_points_fh, evaluation.ramsch_points_mh, evaluation.ramsch_points_rh)
     scores = (evaluation.score_fh, evaluation.score_mh, evaluation.score_rh)
     counted = ", ".join(f"{SEAT_NAMES[s]} {points[s]}" for s in range(3))
@@ -178,7 +178,7 @@ def _ramsch_result(evaluation: Evaluation) -> str:
     return f"Result: Ramsch, card points {counted} ({', '.join(extras)}); scores {scored}"
 
 
-def _recorded(evaluation: Evaluation, recorded: dict[str, object]) -> list[str]:
+def _recorded(evaluation: GameResult, recorded: dict[str, object]) -> list[str]:
     verdict = recorded["iss_result"]
     if verdict == "passed":
         return ["Server: passed"]

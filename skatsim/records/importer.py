@@ -1,7 +1,7 @@
 """Import a file of ISS game records into a Parquet table of evaluated games.
 
 :func:`import_iss` reads an ISS file line by line (RULES.md §7), replays every
-game with the rule kernels (:func:`skatsim.records.iss.evaluate`) and writes
+game with the rule kernels (:func:`skatsim.records.iss.replay_iss`) and writes
 ``iss_games.parquet``: ``iss_id``, the shared evaluation columns
 (:mod:`skatsim.schema`, same order and dtypes as simulated runs), the
 server's recorded result (``iss_*``) and a ``record`` column holding the
@@ -23,38 +23,27 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import SkatsimError
-from ..schema import EVALUATION_COLUMNS, evaluation_schema
-from .iss import IssFormatError, IssGame, evaluate, parse_line
-from .record import Evaluation, GameRecord, ReplayError
+from ..frames import dtype, result_schema
+from ..schema import ISS_COLUMNS as ISS_COLUMN_DEFS
+from ..schema import RESULT_COLUMNS
+from .iss import IssFormatError, IssGame, parse_line, replay_iss
+from .record import GameRecord, GameResult, ReplayError
 
 #: Name of the table :func:`import_iss` writes in its output directory.
 ISS_TABLE = "iss_games.parquet"
 #: Rows gathered as dicts before they are packed into a columnar frame.
 CHUNK_ROWS = 50_000
 
-#: The server's recorded result, after the evaluation columns: name -> (dtype, meaning).
-ISS_COLUMNS: dict[str, tuple[pl.DataType | type[pl.DataType], str]] = {
-    "iss_declarer": (pl.Int8, "declarer's seat as the server recorded it (d:); null when none"),
-    "iss_result": (pl.Enum(["win", "loss", "penalty", "passed"]), "the server's verdict"),
-    "iss_won": (pl.Boolean, "win -> true, loss -> false; null for penalty and passed"),
-    "iss_score": (pl.Int32, "declarer's score (v:)"),
-    "iss_matadors": (pl.Int8, "matadors (m:), +with / -without, 0 for Null"),
-    "iss_overbid": (pl.Boolean, "recorded as overbid"),
-    "iss_points": (pl.Int16, "declarer's card points incl. skat (p:)"),
-    "iss_tricks": (pl.Int8, "declarer's tricks (t:)"),
-    "iss_schneider": (pl.Boolean, "Schneider reached (s:)"),
-    "iss_schwarz": (pl.Boolean, "Schwarz reached (z:)"),
-    "iss_date": (pl.String, "date and time of the game (DT[])"),
-    "iss_players": (pl.String, "player names of seats 0, 1, 2 (P0..P2), joined with ','"),
-}
+#: The server's recorded result of a game, after the result columns (:data:`skatsim.schema.ISS_COLUMNS`).
+ISS_COLUMNS = tuple(c.name for c in ISS_COLUMN_DEFS)
 
 
-def iss_table_schema() -> dict[str, pl.DataType | type[pl.DataType]]:
+def iss_table_schema() -> dict[str, pl.DataType]:
     """Column order and dtypes of ``iss_games.parquet``."""
-    schema: dict[str, pl.DataType | type[pl.DataType]] = {"iss_id": pl.Int64}
-    schema.update(evaluation_schema())
-    schema.update({name: dtype for name, (dtype, _) in ISS_COLUMNS.items()})
-    schema["record"] = pl.String
+    schema: dict[str, pl.DataType] = {"iss_id": pl.Int64()}
+    schema.update(result_schema())
+    schema.update({c.name: dtype(c) for c in ISS_COLUMN_DEFS})
+    schema["record"] = pl.String()
     return schema
 
 
@@ -148,15 +137,15 @@ def _row(number: int, text: str, first_line: dict[int, int]) -> dict[str, object
     iss_id = int(game.result["iss_id"])  # type: ignore[call-overload]
     if iss_id in first_line:
         raise IssFormatError(f"game ID {iss_id} already imported from line {first_line[iss_id]}")
-    evaluation = evaluate(game)
+    evaluation = replay_iss(game)
     first_line[iss_id] = number
     return table_row(game, evaluation)
 
 
-def table_row(game: IssGame, evaluation: Evaluation) -> dict[str, object]:
+def table_row(game: IssGame, evaluation: GameResult) -> dict[str, object]:
     """One row of the table: ``iss_id``, evaluation columns, ``iss_*`` columns, ``record``."""
     row: dict[str, object] = {"iss_id": game.result["iss_id"]}
-    row.update({name: getattr(evaluation, name) for name in EVALUATION_COLUMNS})  # columns() deep-copies tricks
+    row.update({name: getattr(evaluation, name) for name in RESULT_COLUMNS})  # columns() deep-copies tricks
     row.update({name: game.result[name] for name in ISS_COLUMNS})
     row["record"] = game.record.to_json()
     return row

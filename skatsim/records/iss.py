@@ -4,7 +4,7 @@ An ISS record is one line ``(;GM[Skat]...ID[..]DT[..]P0[..]P1[..]P2[..]MV[...]R[
 (RULES.md §7). :func:`parse_line` turns the move list ``MV`` into a
 :class:`~skatsim.records.record.GameRecord` the engine can replay, and the server's
 result ``R`` into ``iss_*`` fields, so that every real game checks the rule
-kernels against an independent implementation. :func:`evaluate` replays a
+kernels against an independent implementation. :func:`replay_iss` replays a
 parsed game and checks what the record alone cannot: who played each card and
 who declared.
 
@@ -39,7 +39,7 @@ from ..engine.bidding import HOLD, PASS
 from ..engine.cards import CardError, iss_name, parse_card
 from ..engine.gametypes import ISS_LETTERS
 from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
-from .record import EarlyEnd, Evaluation, GameRecord, ReplayError, replay
+from .record import EarlyEnd, GameRecord, GameResult, ReplayError, replay
 
 #: Declaration modifier letters and the flags they set.
 MODIFIERS = {"O": OUVERT, "H": HAND, "S": SCHNEIDER_ANNOUNCED, "Z": SCHWARZ_ANNOUNCED}
@@ -421,7 +421,7 @@ class _MoveReader:
         )
 
 
-def evaluate(game: IssGame) -> Evaluation:
+def replay_iss(game: IssGame) -> GameResult:
     """Replay a parsed game with the rule kernels and check the seats the record names.
 
     Errors name the move: :class:`ReplayError` for a step the rules reject,
@@ -453,7 +453,7 @@ def _move_of(game: IssGame, message: str) -> str:
     return ""
 
 
-def _check_declarer(game: IssGame, evaluation: Evaluation) -> None:
+def _check_declarer(game: IssGame, evaluation: GameResult) -> None:
     if game.declarer is not None and evaluation.declarer is not None and game.declarer != evaluation.declarer:
         raise IssFormatError(
             f"{_move_label(game, game.declare_move)}seat {game.declarer} declares, "
@@ -461,7 +461,7 @@ def _check_declarer(game: IssGame, evaluation: Evaluation) -> None:
         )
 
 
-def _check_card_seats(game: IssGame, evaluation: Evaluation) -> None:
+def _check_card_seats(game: IssGame, evaluation: GameResult) -> None:
     for k, seat in enumerate(game.card_seats):
         trick = k // 3
         if trick < len(evaluation.tricks):
@@ -489,7 +489,7 @@ COMPARED = {
 }
 
 
-def compare(evaluation: Evaluation, result: dict[str, object]) -> dict[str, tuple[object, object]]:
+def compare(evaluation: GameResult, result: dict[str, object]) -> dict[str, tuple[object, object]]:
     """Fields where the engine and the server's record differ: ``{field: (engine, server)}``.
 
     Only declared games played or ended early are compared; passed and

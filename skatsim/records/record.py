@@ -5,53 +5,89 @@ bidding action, pickup or hand, the discards, the declaration, the cards in
 the order played and an early end if there was one; under house rules
 (RULES.md §6) also the Kontra/Re calls, the Schieberamsch pushes, a Grand
 hand declared instead of a Ramsch, and the deal's place in a list (a Bock
-multiplier, a compulsory Ramsch round). :func:`replay` walks the record
-through the same compiled kernels the simulator uses (:mod:`skatsim.engine.bidding`,
-:mod:`skatsim.engine.declaration`, :mod:`skatsim.engine.kontra`, :mod:`skatsim.engine.play`,
-:mod:`skatsim.engine.result`, :mod:`skatsim.engine.ramsch`), checking every step, and
-returns the evaluation.
+multiplier, a compulsory Ramsch round).
+
+A record and the engine's action record (:mod:`skatsim.engine.layout`) are two
+forms of one thing: :func:`record_from_log` reads a simulated game's actions as a
+record, :func:`action_record` writes a record's decisions into the slots the deal
+flow reads. :func:`replay` plays a record through the one deal flow the simulator
+uses (:func:`skatsim.engine.block.replay_block`, every seat the recorded-decisions
+player), so every step is checked by the same rule kernels, and returns the game's
+:class:`GameResult`.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
 from ..engine import bidding, declaration, kontra, play, ramsch
-from ..engine.cards import CardError, format_cards, iss_name, parse_card, to_mask
-from ..engine.gametypes import ABORTED, GAME_TYPE_LABELS, GRAND, NULL, PASSED, RAMSCH, game_type_code
-from ..engine.result import (
-    MATADORS,
-    N_FIELDS,
-    OVERBID,
-    POINTS,
-    SCHNEIDER,
-    SCHWARZ,
-    SCORE,
-    TRICKS,
-    VALUE,
-    WON,
-    evaluate_play,
+from ..engine.block import replay_block
+from ..engine.cards import CardError, from_mask, iss_name, parse_card, to_mask
+from ..engine.deal import pack_deal, unpack_deal
+from ..engine.flow import (
+    PHASE_BID,
+    PHASE_CARD,
+    PHASE_DECLARE,
+    PHASE_DISCARD,
+    PHASE_KONTRA,
+    PHASE_PUSH,
+    R_BIDDING_UNFINISHED,
+    R_COMPULSORY_BID,
+    R_DISCARDS_MISSING,
+    R_INSTEAD_NOT_RAMSCH,
+    R_NO_INSTEAD,
+    R_PASSED_DECLARED,
+    R_PLAY_UNFINISHED,
+    R_PUSHES_MISSING,
+    R_PUSHES_NOT_SCHIEBE,
+    R_RAMSCH_DECLARED,
+    R_RAMSCH_NO_GAME,
 )
-from ..engine.rules import (
-    ALL_PASS,
-    BOCK_ENABLED,
-    BOCK_RAMSCH_ROUND,
-    KONTRA_ENABLED,
-    KONTRA_LIST_POINTS,
-    LIST_SCORING,
-    RAMSCH_EVERY_DEAL,
-    RAMSCH_GRAND_HAND,
-    official_params,
+from ..engine.gametypes import GAME_TYPE_LABELS, GRAND, RAMSCH, game_type_code
+from ..engine.layout import (
+    COL_BOCK,
+    COL_DEAL,
+    COL_GAME_TYPE,
+    COL_HAND,
+    COL_OUVERT,
+    COL_SCHNEIDER_ANNOUNCED,
+    COL_SCHWARZ_ANNOUNCED,
+    COL_SKAT_DISCARD,
+    EMPTY,
+    END_KINDS,
+    LOG_BIDS,
+    LOG_BOCK,
+    LOG_CARDS,
+    LOG_DISCARD,
+    LOG_END,
+    LOG_FLAGS,
+    LOG_GAME,
+    LOG_INSTEAD,
+    LOG_KIND,
+    LOG_KONTRA,
+    LOG_N_BIDS,
+    LOG_PICKUP,
+    LOG_PUSH,
+    LOG_ROUND,
+    LOG_WIDTH,
+    MAX_LOGGED_BIDS,
+    N_COLUMNS,
+    N_KONTRA_SLOTS,
+    NO,
+    SCHIEBERAMSCH,
 )
-from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED, list_points
-from ..engine.tricks import card_points
-from ..schema import EVALUATION_COLUMNS, RULE_COLUMNS
-
-#: Early-end kinds (ISS: SC, RE, TI, LE).
-END_KINDS = ("claim", "resign", "timeout", "left")
+from ..engine.rules import BOCK_ENABLED, BOCK_RAMSCH_ROUND
+from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
+from ..engine.state import ERR_CODE, N_ERROR
+from ..engine.tricks import card_points, trick_winner
+from ..errors import SkatsimError
+from ..schema import RESULT_COLUMNS, RULE_COLUMNS
+from ..variant import official_params
 
 
 class ReplayError(ValueError):
@@ -143,55 +179,98 @@ class Trick:
     points: int
 
 
-@dataclass
-class Evaluation:
-    """The evaluation columns of one game (see ``docs/schema.md``), and the house-rule columns
-    (:data:`skatsim.schema.RULE_COLUMNS`; ``None`` where a value does not exist)."""
+class GameResult:
+    """One replayed game's result: every result column of the schema (``docs/schema.md``) and the
+    house-rule columns of the variant it was replayed under, by name (``result.score``,
+    ``result.won``; ``None`` where a value does not exist or the variant has no such rule), and
+    its ``tricks``. Built from the engine's row by the same typing as every table
+    (:func:`skatsim.frames.result_frame`), so a replayed game and a table row agree."""
 
-    game_type: str
-    declarer: int | None = None
-    bid: int = 0
-    hand: bool | None = None
-    ouvert: bool | None = None
-    schneider_announced: bool | None = None
-    schwarz_announced: bool | None = None
-    matadors: int | None = None
-    declarer_points: int | None = None
-    declarer_tricks: int | None = None
-    schneider: bool | None = None
-    schwarz: bool | None = None
-    overbid: bool | None = None
-    won: bool | None = None
-    game_value: int | None = None
-    score: int | None = 0
-    score_fh: int = 0
-    score_mh: int = 0
-    score_rh: int = 0
-    tricks: list[Trick] = field(default_factory=list, repr=False)
-    kontra_level: int | None = None
-    bock: int = 1
-    ramsch_loser: int | None = None
-    ramsch_points_fh: int | None = None
-    ramsch_points_mh: int | None = None
-    ramsch_points_rh: int | None = None
-    jungfrau_count: int | None = None
-    durchmarsch: bool | None = None
-    schiebe_count: int | None = None
-    list_points_fh: int | None = None
-    list_points_mh: int | None = None
-    list_points_rh: int | None = None
+    __slots__ = ("_values", "tricks")
+
+    def __init__(self, values: dict[str, Any], tricks: list[Trick]) -> None:
+        self._values = values
+        self.tricks = tricks
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._values[name]
+        except KeyError:
+            if name in RULE_COLUMNS:
+                return None
+            raise AttributeError(f"GameResult has no column {name!r}") from None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameResult) and (self._values, self.tricks) == (other._values, other.tricks)
+
+    def __repr__(self) -> str:
+        return f"GameResult({', '.join(f'{k}={v!r}' for k, v in self._values.items())})"
 
     def columns(self) -> dict[str, object]:
-        """The evaluation columns (``EVALUATION_COLUMNS``) as a dict."""
-        return {name: getattr(self, name) for name in EVALUATION_COLUMNS}
+        """The result columns (``RESULT_COLUMNS``) as a dict."""
+        return {name: self._values[name] for name in RESULT_COLUMNS}
 
     def rule_columns(self, names: list[str]) -> dict[str, object]:
         """Those of the house-rule columns ``names`` (:func:`skatsim.schema.rule_column_names`) that
         describe the deal itself, as a dict: all but a list's ``list_id`` and ``deal_in_list``."""
-        return {name: getattr(self, name) for name in names if RULE_COLUMNS[name][2] != "list"}
+        return {name: getattr(self, name) for name in names if RULE_COLUMNS[name] != "list"}
 
 
-def _check_deal(deal: tuple[int, ...]) -> tuple[np.ndarray, np.uint32]:
+# --------------------------------------------------------------------------- record <-> action record
+
+
+def _deal_cards(deal: int) -> tuple[int, ...]:
+    hands = np.zeros(3, dtype=np.uint32)
+    skat = unpack_deal(np.int64(deal), hands)
+    return tuple(c for seat in range(3) for c in from_mask(int(hands[seat]))) + tuple(from_mask(int(skat)))
+
+
+def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
+    """The :class:`GameRecord` of a simulated game from its row and action record."""
+    deal = _deal_cards(int(row[COL_DEAL]))
+    n_bids = int(log[LOG_N_BIDS])
+    if n_bids < 0:
+        raise SkatsimError(f"game {row[0]}: bidding too long to be logged ({MAX_LOGGED_BIDS}+ actions)")
+    bids = tuple((int(v) // 1024, int(v) % 1024 - 1) for v in log[LOG_BIDS : LOG_BIDS + n_bids])
+    context = {"ramsch_round": int(log[LOG_ROUND]), "bock": int(row[COL_BOCK])}
+    gt = int(row[COL_GAME_TYPE])
+    if gt < 0:
+        return GameRecord(deal=deal, bids=bids, **context)
+    cards = tuple(int(c) for c in log[LOG_CARDS : LOG_CARDS + 30] if c >= 0)
+    if gt == RAMSCH:
+        pushes: tuple[tuple[int, ...], ...] = ()
+        if int(log[LOG_KIND]) == SCHIEBERAMSCH:
+            pushed = [int(c) for c in log[LOG_PUSH : LOG_PUSH + 6]]
+            pushes = tuple(() if pushed[2 * s] < 0 else (pushed[2 * s], pushed[2 * s + 1]) for s in range(3))
+        return GameRecord(deal=deal, bids=bids, game_type=gt, cards=cards, pushes=pushes, **context)
+    kontra_calls = tuple(int(s) for s in log[LOG_KONTRA : LOG_KONTRA + N_KONTRA_SLOTS] if s >= 0)
+    instead = int(log[LOG_INSTEAD])
+    picked_up = not row[COL_HAND]
+    flags = (
+        (0 if picked_up else HAND)
+        | (SCHNEIDER_ANNOUNCED if row[COL_SCHNEIDER_ANNOUNCED] else 0)
+        | (SCHWARZ_ANNOUNCED if row[COL_SCHWARZ_ANNOUNCED] else 0)
+        | (OUVERT if row[COL_OUVERT] else 0)
+    )
+    discards = tuple(from_mask(int(row[COL_SKAT_DISCARD]))) if picked_up else ()
+    return GameRecord(
+        deal=deal,
+        bids=bids,
+        pickup=picked_up,
+        discards=discards,
+        game_type=gt,
+        flags=flags,
+        cards=cards,
+        kontra=kontra_calls,
+        grand_hand_instead=None if instead < 0 else instead,
+        **context,
+    )
+
+
+def _check_deal(deal: tuple[int, ...]) -> int:
+    """The deal packed (:func:`skatsim.engine.deal.pack_deal`), after checking its 32 cards."""
     if len(deal) != 32:
         raise ReplayError(f"deal: expected 32 cards, got {len(deal)}")
     try:
@@ -199,319 +278,199 @@ def _check_deal(deal: tuple[int, ...]) -> tuple[np.ndarray, np.uint32]:
     except CardError as exc:
         raise ReplayError(f"deal: {exc}") from None
     hands = np.array([to_mask(deal[10 * s : 10 * s + 10]) for s in range(3)], dtype=np.uint32)
-    return hands, np.uint32(to_mask(deal[30:]))
+    return int(pack_deal(hands, np.uint32(to_mask(deal[30:]))))
 
 
-def _replay_bidding(record: GameRecord) -> np.ndarray:
-    state = np.zeros(bidding.N_FIELDS, dtype=np.int64)
-    bidding.new_bidding(state)
-    for step, (seat, action) in enumerate(record.bids, start=1):
-        err = bidding.bid_step(state, seat, action)
-        if err:
-            word = {bidding.PASS: "pass", bidding.HOLD: "hold"}.get(action, str(action))
-            raise ReplayError(f"bid {step} (seat {seat}: {word}): {bidding.ERRORS[err]}")
-    if state[bidding.STAGE] != bidding.DONE and record.game_type is not None:
-        raise ReplayError(f"bidding: unfinished after {len(record.bids)} actions, but a game was declared")
-    return state
-
-
-def _declare(
-    record: GameRecord, declarer: int, hands: np.ndarray, skat: np.uint32, params: np.ndarray
-) -> tuple[int, np.uint32]:
-    gt = record.game_type
-    assert gt is not None
-    flags = record.flags | (0 if record.pickup else HAND)
-    err = declaration.declaration_error(gt, flags, record.pickup, params)
-    if err:
-        raise ReplayError(f"declaration ({GAME_TYPE_LABELS.get(gt, gt)}): {declaration.ERRORS[err]}")
-    if record.pickup:
-        if not record.discards and _forfeit_before_discarding(record, declarer):
-            return declaration.normalise_flags(gt, flags), skat
-        if len(record.discards) != 2:
-            raise ReplayError(f"discard: expected 2 cards after picking up the skat, got {len(record.discards)}")
-        twelve = int(hands[declarer]) | int(skat)
-        discard_mask = 0
-        for c in record.discards:
-            if not twelve >> c & 1 or discard_mask >> c & 1:
-                raise ReplayError(f"discard: {iss_name(c)} is not among the declarer's 12 cards")
-            discard_mask |= 1 << c
-        hands[declarer] = np.uint32(twelve & ~discard_mask)
-        return declaration.normalise_flags(gt, flags), np.uint32(discard_mask)
-    if record.discards:
-        raise ReplayError("discard: a hand game has no discards")
-    return declaration.normalise_flags(gt, flags), skat
-
-
-def _forfeit_before_discarding(record: GameRecord, declarer: int) -> bool:
-    """Whether the declarer resigned, timed out or left after declaring and before discarding.
-
-    He then holds all 12 cards: the untouched skat stays his (its points and
-    matadors count for him) and the game is lost (ISS game 10330141).
-    """
-    end = record.end
-    return end is not None and end.seat == declarer and end.kind != "claim" and not record.cards
-
-
-def _replay_cards(record: GameRecord, state: np.ndarray) -> list[Trick]:
-    tricks: list[Trick] = []
-    for step, c in enumerate(record.cards, start=1):
-        seat = play.to_move(state)
-        leader = int(state[play.LEADER])
-        err = play.play_card(state, c)
-        if err:
-            raise ReplayError(f"card {step} (seat {seat}: {iss_name(c)}): {play.ERRORS[err]}")
-        if state[play.N_IN_TRICK] == 0:
-            cards = tuple(record.cards[step - 3 : step])
-            tricks.append(
-                Trick(leader, cards, int(state[play.LAST_WINNER]), int(card_points(np.uint32(to_mask(cards)))))
-            )
-    return tricks
-
-
-def _apply_end(record: GameRecord, state: np.ndarray, declarer: int) -> bool:
-    """Apply an early end; returns True when the declarer forfeits the game."""
-    end = record.end
-    if end is None:
-        if not state[play.OVER]:
-            raise ReplayError(
-                f"cards: the game is not over after {len(record.cards)} cards and no early end is recorded"
-            )
-        return False
-    if end.kind not in END_KINDS:
-        raise ReplayError(f"end: unknown kind {end.kind!r}")
-    if state[play.OVER]:
-        return False
-    if end.seat == declarer and end.kind != "claim":
-        return True
-    if state[play.GT] == NULL:
-        state[play.OVER] = 1  # a Null claim or a defenders' resignation: no more tricks for the declarer
-    else:
-        play.concede_rest(state, declarer)
-    return False
-
-
-def _compulsory_ramsch(record: GameRecord, params: np.ndarray) -> int:
-    """Kind of Ramsch played without bidding (a Bock list's Ramsch round, ``ramsch.every_deal``), 0 none."""
+def _check_context(record: GameRecord, params: np.ndarray) -> None:
+    """The deal's place in a list must be one the variant has."""
     if record.bock < 1 or (record.bock > 1 and not params[BOCK_ENABLED]):
         raise ReplayError(
             f"bock: multiplier {record.bock} (allowed: 1, or a Bock round's multiplier with bock.enabled)"
         )
-    if record.ramsch_round:
-        if record.ramsch_round != params[BOCK_RAMSCH_ROUND]:
-            raise ReplayError(
-                f"ramsch_round: this variant has no Ramsch round of kind {record.ramsch_round} "
-                "(bock.ramsch_round_after, bock.ramsch_round_kind)"
-            )
-        return record.ramsch_round
-    return int(params[ALL_PASS]) if params[RAMSCH_EVERY_DEAL] else 0
+    if record.ramsch_round and record.ramsch_round != params[BOCK_RAMSCH_ROUND]:
+        raise ReplayError(
+            f"ramsch_round: this variant has no Ramsch round of kind {record.ramsch_round} "
+            "(bock.ramsch_round_after, bock.ramsch_round_kind)"
+        )
 
 
-def _no_bidding(record: GameRecord) -> np.ndarray:
-    """The bidding state of a compulsory Ramsch: nobody bid."""
-    if record.bids:
-        raise ReplayError("bids: a compulsory Ramsch (a Bock list's Ramsch round, ramsch.every_deal) is not bid")
-    state = np.zeros(bidding.N_FIELDS, dtype=np.int64)
-    bidding.new_bidding(state)
-    return state
-
-
-def _grand_hand_instead(record: GameRecord, params: np.ndarray) -> int:
-    """The seat that declared Grand hand instead of a Ramsch, checked (``ramsch.grand_hand_instead``)."""
-    seat = record.grand_hand_instead
-    assert seat is not None
-    if not params[RAMSCH_GRAND_HAND]:
-        raise ReplayError("grand_hand_instead: this variant has no Grand hand instead of a Ramsch")
-    if seat not in (0, 1, 2):
-        raise ReplayError(f"grand_hand_instead: seat {seat} (allowed: 0, 1, 2)")
-    if record.game_type != GRAND or record.pickup:
-        raise ReplayError("grand_hand_instead: the game declared instead of a Ramsch is a Grand hand")
-    return seat
-
-
-def _replay_kontra(record: GameRecord, declarer: int, bid_state: np.ndarray, params: np.ndarray) -> int:
-    """Check the doubling calls (RULES.md §6 "Kontra / Re"); returns the level reached."""
+def _check_shape(record: GameRecord) -> None:
+    """What a record must look like whatever the rules make of the deal."""
+    if record.game_type == RAMSCH and (
+        record.kontra or record.pickup or record.discards or record.flags or record.end is not None
+    ):
+        raise ReplayError("ramsch: a Ramsch has no pickup, discards, announcements, Kontra or early end")
+    if record.game_type is not None and record.game_type != RAMSCH and not record.pickup and record.discards:
+        raise ReplayError("discard: a hand game has no discards")
+    if record.pickup and len(record.discards) not in (0, 2):
+        raise ReplayError(f"discard: expected 2 cards after picking up the skat, got {len(record.discards)}")
+    if record.end is not None and record.end.kind not in END_KINDS:
+        raise ReplayError(f"end: unknown kind {record.end.kind!r}")
     for level, seat in enumerate(record.kontra):
-        name = kontra.LEVEL_NAMES[min(level + 1, len(kontra.LEVEL_NAMES) - 1)]
         if seat not in (0, 1, 2):
-            raise ReplayError(f"kontra call {level + 1} ({name}): seat {seat} (allowed: 0, 1, 2)")
-        err = kontra.call_error(level, seat, declarer, int(bid_state[bidding.BID_BY0 + seat]), params)
-        if err:
-            raise ReplayError(f"kontra call {level + 1} ({name} by seat {seat}): {kontra.ERRORS[err]}")
-    return len(record.kontra)
-
-
-def _replay_pushes(record: GameRecord, hands: np.ndarray, skat: np.uint32, params: np.ndarray) -> tuple[np.uint32, int]:
-    """Walk the Schieberamsch pushes (FH, MH, RH); returns the final skat and the number of pushes."""
-    if len(record.pushes) != 3:
+            raise ReplayError(f"kontra call {level + 1} ({_level_name(level)}): seat {seat} (allowed: 0, 1, 2)")
+    seat = record.grand_hand_instead
+    if seat is not None:
+        if seat not in (0, 1, 2):
+            raise ReplayError(f"grand_hand_instead: seat {seat} (allowed: 0, 1, 2)")
+        if record.game_type != GRAND or record.pickup:
+            raise ReplayError("grand_hand_instead: the game declared instead of a Ramsch is a Grand hand")
+    if len(record.pushes) > 3:
         raise ReplayError(f"pushes: a Schieberamsch records FH, MH and RH (3 entries), got {len(record.pushes)}")
-    n = 0
     for seat, pair in enumerate(record.pushes):
         if not pair:
             continue
-        twelve = int(hands[seat]) | int(skat)
         try:
             pushed = to_mask(pair)
         except CardError as exc:
             raise ReplayError(f"push by seat {seat}: {exc}") from None
-        err = ramsch.push_error(np.uint32(twelve), np.uint32(pushed), params)
-        if err:
+        if len(pair) != 2 or bin(pushed).count("1") != 2:
             names = " ".join(iss_name(c) for c in pair)
-            raise ReplayError(f"push by seat {seat} ({names}): {ramsch.ERRORS[err]}")
-        hands[seat] = np.uint32(twelve & ~pushed)
-        skat = np.uint32(pushed)
-        n += 1
-    return skat, n
+            raise ReplayError(f"push by seat {seat} ({names}): {ramsch.ERRORS[ramsch.E_PUSH_COUNT]}")
 
 
-def _replay_ramsch(record: GameRecord, kind: int, hands: np.ndarray, skat: np.uint32, params: np.ndarray) -> Evaluation:
-    """Replay and score a Ramsch (``kind`` 2: Schieberamsch) (RULES.md §6)."""
-    if record.game_type != RAMSCH:
-        raise ReplayError("declaration: this deal is a Ramsch (no declarer); only a Grand hand instead may be declared")
-    if record.kontra or record.pickup or record.discards or record.flags or record.end is not None:
-        raise ReplayError("ramsch: a Ramsch has no pickup, discards, announcements, Kontra or early end")
-    factor, schiebe = 1, None
-    if kind == 2:
-        skat, schiebe = _replay_pushes(record, hands, skat, params)
-        factor = ramsch.schiebe_factor(schiebe, 3 - schiebe, params)
-    elif record.pushes:
-        raise ReplayError("pushes: only a Schieberamsch has pushes")
-    state = np.zeros(play.N_FIELDS, dtype=np.int64)
-    play.new_play(state, RAMSCH, 0, -1, hands, skat)
-    tricks = _replay_cards(record, state)
-    if not state[play.OVER]:
-        raise ReplayError(f"cards: the Ramsch is not over after {len(record.cards)} cards")
-    res = np.zeros(ramsch.N_RESULT, dtype=np.int64)
-    ramsch.evaluate_ramsch(state, factor, params, res)
-    scores = [int(res[ramsch.SCORE0 + s]) * record.bock for s in range(3)]
-    lists = scores if params[LIST_SCORING] else [None] * 3
-    return Evaluation(
-        game_type=GAME_TYPE_LABELS[RAMSCH],
-        score=None,
-        score_fh=scores[0],
-        score_mh=scores[1],
-        score_rh=scores[2],
-        tricks=tricks,
-        bock=record.bock,
-        ramsch_loser=None if res[ramsch.LOSER] < 0 else int(res[ramsch.LOSER]),
-        ramsch_points_fh=int(res[ramsch.POINTS_0]),
-        ramsch_points_mh=int(res[ramsch.POINTS_0 + 1]),
-        ramsch_points_rh=int(res[ramsch.POINTS_0 + 2]),
-        jungfrau_count=int(res[ramsch.JUNGFRAU]),
-        durchmarsch=bool(res[ramsch.DURCHMARSCH] >= 0),
-        schiebe_count=schiebe,
-        list_points_fh=lists[0],
-        list_points_mh=lists[1],
-        list_points_rh=lists[2],
-    )
-
-
-def _replay_declared(
-    record: GameRecord,
-    declarer: int,
-    bid: int,
-    bid_state: np.ndarray,
-    hands: np.ndarray,
-    skat: np.uint32,
-    params: np.ndarray,
-) -> Evaluation:
-    """Replay a declared game: declaration, Kontra/Re, cards, early end, evaluation."""
-    assert record.game_type is not None
-    if record.pushes:
-        raise ReplayError("pushes: only a Schieberamsch has pushes")
-    flags, declarer_skat = _declare(record, declarer, hands, skat, params)
-    level = _replay_kontra(record, declarer, bid_state, params)
-    state = np.zeros(play.N_FIELDS, dtype=np.int64)
-    play.new_play(state, record.game_type, flags, declarer, hands, declarer_skat)
-    tricks = _replay_cards(record, state)
-    forfeit = _apply_end(record, state, declarer)
-    result = np.zeros(N_FIELDS, dtype=np.int64)
-    evaluate_play(state, bid, forfeit, params, result)
-    score = kontra.doubled(int(result[SCORE]), level) * record.bock
-    seat_scores = [score if s == declarer else 0 for s in range(3)]
-    lists: list[int | None] = [None] * 3
-    if params[LIST_SCORING]:
-        out = np.zeros(3, dtype=np.int64)
-        factor = 1 << level if params[KONTRA_LIST_POINTS] else 1
-        list_points(declarer, bool(result[WON]), score, params, out, factor)
-        lists = [int(v) for v in out]
-    return Evaluation(
-        game_type=GAME_TYPE_LABELS[record.game_type],
-        declarer=declarer,
-        bid=bid,
-        hand=bool(flags & HAND),
-        ouvert=bool(flags & OUVERT),
-        schneider_announced=bool(flags & SCHNEIDER_ANNOUNCED),
-        schwarz_announced=bool(flags & SCHWARZ_ANNOUNCED),
-        matadors=int(result[MATADORS]),
-        declarer_points=int(result[POINTS]),
-        declarer_tricks=int(result[TRICKS]),
-        schneider=bool(result[SCHNEIDER]),
-        schwarz=bool(result[SCHWARZ]),
-        overbid=bool(result[OVERBID]),
-        won=bool(result[WON]),
-        game_value=int(result[VALUE]),
-        score=score,
-        score_fh=seat_scores[0],
-        score_mh=seat_scores[1],
-        score_rh=seat_scores[2],
-        tricks=tricks,
-        kontra_level=level if params[KONTRA_ENABLED] else None,
-        bock=record.bock,
-        list_points_fh=lists[0],
-        list_points_mh=lists[1],
-        list_points_rh=lists[2],
-    )
-
-
-def _passed(record: GameRecord, params: np.ndarray) -> Evaluation:
-    """A deal all three passed (official: redealt, counted as ``passed``)."""
-    zero = 0 if params[LIST_SCORING] else None
-    return Evaluation(
-        game_type=GAME_TYPE_LABELS[PASSED],
-        bock=record.bock,
-        list_points_fh=zero,
-        list_points_mh=zero,
-        list_points_rh=zero,
-    )
-
-
-def replay(record: GameRecord, params: np.ndarray | None = None) -> Evaluation:
-    """Replay a record step by step with the rule kernels and evaluate it under ``params``
-    (the official rules by default).
-
-    Raises :class:`ReplayError` naming the first step the rules reject.
-    """
-    params = official_params() if params is None else params
-    hands, skat = _check_deal(record.deal)
-    kind = _compulsory_ramsch(record, params)
-    bid_state = _no_bidding(record) if kind else _replay_bidding(record)
-    declarer = int(bid_state[bidding.DECLARER])
-    bid = int(bid_state[bidding.BID])
-    all_passed = not kind and declarer < 0 and bid_state[bidding.STAGE] == bidding.DONE
-    if all_passed:
-        kind = int(params[ALL_PASS])
+def action_record(record: GameRecord, params: np.ndarray) -> tuple[int, np.ndarray]:
+    """The packed deal and the action record (:mod:`skatsim.engine.layout`) of a record: every
+    decision it holds in its slot, "no" where it says a thing did not happen, so that the deal
+    flow asks nobody. Checks what a record must look like (:class:`ReplayError` names the field)."""
+    deal = _check_deal(record.deal)
+    _check_context(record, params)
+    _check_shape(record)
+    log = np.full(LOG_WIDTH, EMPTY, dtype=np.int16)
+    bids = record.bids[:MAX_LOGGED_BIDS]
+    log[LOG_N_BIDS] = len(bids)
+    for n, (seat, action) in enumerate(bids):
+        if seat not in (0, 1, 2) or not -1 <= action <= bidding.MAX_BID:
+            word = {bidding.PASS: "pass", bidding.HOLD: "hold"}.get(action, str(action))
+            raise ReplayError(f"bid {n + 1} (seat {seat}: {word}): not a seat (0, 1, 2) or not a bid value")
+        log[LOG_BIDS + n] = seat * 1024 + action + 1
+    for k, c in enumerate(record.cards[:30]):
+        log[LOG_CARDS + k] = c
+    if len(record.cards) > 30:
+        raise ReplayError(f"card 31 (seat ?: {iss_name(record.cards[30])}): {play.ERRORS[play.E_OVER]}")
+    calls = record.kontra[: N_KONTRA_SLOTS]
+    for level, seat in enumerate(calls):
+        log[LOG_KONTRA + level] = seat
+    if len(calls) < N_KONTRA_SLOTS:
+        log[LOG_KONTRA + len(calls)] = NO
+    for seat, pair in enumerate(record.pushes):
+        log[LOG_PUSH + 2 * seat : LOG_PUSH + 2 * seat + 2] = sorted(pair) if pair else (NO, NO)
+    log[LOG_INSTEAD] = NO if record.grand_hand_instead is None else record.grand_hand_instead
     if record.game_type is None:
-        if all_passed and not kind:
-            return _passed(record, params)
-        if kind:
-            raise ReplayError("declaration: this deal is a Ramsch under this variant, but no game is recorded")
-        return Evaluation(game_type=GAME_TYPE_LABELS[ABORTED], declarer=None if declarer < 0 else declarer, bid=bid)
-    if kind and record.grand_hand_instead is None:
-        return _replay_ramsch(record, kind, hands, skat, params)
-    if kind:
-        declarer, bid = _grand_hand_instead(record, params), 0
-    elif record.grand_hand_instead is not None:
-        raise ReplayError("grand_hand_instead: a Grand hand is declared instead of a Ramsch only")
-    elif declarer < 0:
-        raise ReplayError("declaration: all players passed, nobody can declare")
-    return _replay_declared(record, declarer, bid, bid_state, hands, skat, params)
+        log[LOG_GAME] = NO
+        log[LOG_PICKUP] = 1 if record.pickup else NO
+    else:
+        log[LOG_GAME] = record.game_type
+        log[LOG_FLAGS] = record.flags
+        log[LOG_PICKUP] = 1 if record.pickup else 0
+    for k, c in enumerate(record.discards):
+        log[LOG_DISCARD + k] = c
+    if record.end is not None:
+        log[LOG_END] = END_KINDS.index(record.end.kind) * 3 + record.end.seat
+    log[LOG_KIND] = 0
+    log[LOG_ROUND] = record.ramsch_round
+    log[LOG_BOCK] = record.bock
+    return deal, log
 
 
-def describe(record: GameRecord) -> str:
-    """A short human summary of the deal (hands and skat)."""
-    lines = [
-        f"{name}: {format_cards(record.deal[10 * s : 10 * s + 10], display=True)}"
-        for s, name in enumerate(("FH", "MH", "RH"))
-    ]
-    lines.append(f"skat: {format_cards(record.deal[30:], display=True)}")
-    return "\n".join(lines)
+# --------------------------------------------------------------------------- replay
+
+
+def _level_name(level: int) -> str:
+    """Name of the doubling call made at ``level`` (0: Kontra)."""
+    return kontra.LEVEL_NAMES[min(level + 1, len(kontra.LEVEL_NAMES) - 1)]
+
+
+def _bid_word(action: int) -> str:
+    return {bidding.PASS: "pass", bidding.HOLD: "hold"}.get(action, str(action))
+
+
+def _record_problem(code: int, record: GameRecord, value: int) -> str:
+    """The message of a record whose shape does not fit what the rules made of the deal."""
+    problems = {
+        R_COMPULSORY_BID: "bids: a compulsory Ramsch (a Bock list's Ramsch round, ramsch.every_deal) is not bid",
+        R_BIDDING_UNFINISHED: f"bidding: unfinished after {len(record.bids)} actions, but a game was declared",
+        R_PASSED_DECLARED: "declaration: all players passed, nobody can declare",
+        R_RAMSCH_NO_GAME: "declaration: this deal is a Ramsch under this variant, but no game is recorded",
+        R_RAMSCH_DECLARED: "declaration: this deal is a Ramsch (no declarer); only a Grand hand instead may be "
+        "declared",
+        R_INSTEAD_NOT_RAMSCH: "grand_hand_instead: a Grand hand is declared instead of a Ramsch only",
+        R_NO_INSTEAD: "grand_hand_instead: this variant has no Grand hand instead of a Ramsch",
+        R_PUSHES_NOT_SCHIEBE: "pushes: only a Schieberamsch has pushes",
+        R_PUSHES_MISSING: "pushes: a Schieberamsch records FH, MH and RH (3 entries), "
+        f"got {len(record.pushes)}",
+        R_DISCARDS_MISSING: f"discard: expected 2 cards after picking up the skat, got {value}",
+    }
+    if code == R_PLAY_UNFINISHED:
+        what = "the Ramsch" if record.game_type == RAMSCH else "the game"
+        tail = "" if record.game_type == RAMSCH else " and no early end is recorded"
+        return f"cards: {what} is not over after {value} cards{tail}"
+    return problems[code]
+
+
+def replay_error(error: np.ndarray, record: GameRecord) -> ReplayError:
+    """The :class:`ReplayError` naming the recorded decision the deal flow refused (``DealState.error``)."""
+    code, phase, step, seat, value = (int(v) for v in error)
+    if phase == PHASE_BID:
+        return ReplayError(f"bid {step} (seat {seat}: {_bid_word(value)}): {bidding.ERRORS[code]}")
+    if phase == PHASE_CARD:
+        return ReplayError(f"card {step} (seat {seat}: {iss_name(value)}): {play.ERRORS[code]}")
+    if phase == PHASE_DISCARD:
+        return ReplayError(f"discard: {iss_name(value)} is not among the declarer's 12 cards")
+    if phase == PHASE_DECLARE:
+        label = GAME_TYPE_LABELS.get(value, value)
+        return ReplayError(f"declaration ({label}): {declaration.ERRORS[code]}")
+    if phase == PHASE_KONTRA:
+        return ReplayError(
+            f"kontra call {step} ({_level_name(step - 1)} by seat {seat}): {kontra.ERRORS[code]}"
+        )
+    if phase == PHASE_PUSH:
+        names = f"{iss_name(value // 32)} {iss_name(value % 32)}"
+        return ReplayError(f"push by seat {seat} ({names}): {ramsch.ERRORS[code]}")
+    return ReplayError(_record_problem(code, record, value))
+
+
+def _tricks(game_type: str, cards: Sequence[int]) -> list[Trick]:
+    """The complete tricks of a card sequence: leader, cards, winner, points."""
+    if len(cards) < 3:
+        return []
+    gt = game_type_code(game_type)
+    tricks = []
+    leader = 0
+    for k in range(len(cards) // 3):
+        trick = tuple(cards[3 * k : 3 * k + 3])
+        winner = (leader + trick_winner(gt, *trick)) % 3
+        tricks.append(Trick(leader, trick, winner, int(card_points(np.uint32(to_mask(trick))))))
+        leader = winner
+    return tricks
+
+
+def replay_rows(records: Sequence[GameRecord], params: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Replay records through the deal flow: their engine rows, action records and
+    ``DealState.error`` rows (all 0 for a game the rules accept). Shape problems raise."""
+    deals = np.zeros(len(records), dtype=np.int64)
+    logs = np.zeros((len(records), LOG_WIDTH), dtype=np.int16)
+    for i, record in enumerate(records):
+        deals[i], logs[i] = action_record(record, params)
+    rows = np.zeros((len(records), N_COLUMNS), dtype=np.int64)
+    errors = np.zeros((len(records), N_ERROR), dtype=np.int64)
+    replay_block(deals, logs, params, rows, errors)
+    return rows, logs, errors
+
+
+def result_of(record: GameRecord, row: np.ndarray, params: np.ndarray) -> GameResult:
+    """A replayed game's :class:`GameResult` from its engine row."""
+    from ..frames import result_frame  # polars: imported where a result is typed, not with the kernels
+
+    values = result_frame(row[None, :], params).row(0, named=True)
+    return GameResult(values, _tricks(values["game_type"], record.cards))
+
+
+def replay(record: GameRecord, params: np.ndarray | None = None) -> GameResult:
+    """Replay a record step by step through the deal flow under ``params`` (the official rules by
+    default) and return its result. Raises :class:`ReplayError` naming the first step the rules reject."""
+    params = official_params() if params is None else params
+    rows, _, errors = replay_rows([record], params)
+    if errors[0, ERR_CODE]:
+        raise replay_error(errors[0], record)
+    return result_of(record, rows[0], params)

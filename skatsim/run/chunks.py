@@ -19,10 +19,12 @@ import polars as pl
 from ..bots import bot_arrays
 from ..engine.block import simulate_block
 from ..engine.layout import LOG_WIDTH, N_COLUMNS
-from ..engine.rules import LIST_LENGTH, official_params
+from ..engine.rules import LIST_LENGTH
 from ..errors import SkatsimError
+from ..frames import block_frame
+from ..records.record import record_from_log
+from ..variant import official_params
 from . import storage
-from .tables import block_frame
 
 #: Default chunk size: about ``TARGET_CHUNKS`` chunks so progress moves and
 #: workers stay busy, at least ``MIN_DEFAULT_CHUNK`` games so per-file costs
@@ -111,7 +113,8 @@ def simulate_frame(
         rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
         logs = np.zeros((n if record_play else 0, LOG_WIDTH), dtype=np.int16)
         simulate_block(np.uint64(seed), start, kinds, bot_params, params, rows, logs)
-        frames.append(block_frame(rows, logs if record_play else None, bots, variant_name, params))
+        records = [record_from_log(r, g).to_json() for r, g in zip(rows, logs, strict=True)] if record_play else None
+        frames.append(block_frame(rows, bots, variant_name, params, records))
     return pl.concat(frames, rechunk=False)
 
 

@@ -38,6 +38,7 @@ from rich.text import Text
 from .. import __version__
 from ..bots import DEFAULT_BOTS, parse_bots
 from ..errors import SkatsimError
+from ..frames import frame_schema
 from ..variant import LoadedVariant, load_variant
 from . import storage
 from .chunks import (
@@ -61,7 +62,6 @@ from .manifest import (
     timestamp,
     write_manifest,
 )
-from .tables import frame_schema
 
 #: Largest game count and seed the kernels' uint64 game index and seed accept.
 MAX_GAMES = 2**62

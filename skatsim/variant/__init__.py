@@ -22,15 +22,15 @@ relative to the file with cycle detection. Every problem is one
 
 from .combinations import combination_problems
 from .describe import describe_type, field_at
+from .keys import KONTRA_EVENTS, BockEvent
 from .loading import LoadedVariant, load_variant
 from .model import (
     COMBINATION_RULES,
-    KONTRA_EVENTS,
     MAX_EXTENDS,
     MAX_FILE_BYTES,
     MAX_NODES,
-    BockEvent,
     Variant,
+    official_params,
 )
 
 __all__ = [
@@ -46,4 +46,5 @@ __all__ = [
     "describe_type",
     "field_at",
     "load_variant",
+    "official_params",
 ]

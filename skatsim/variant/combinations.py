@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, get_args
 from pydantic import BaseModel
 
 from ..engine import rules
-from .model import KONTRA_EVENTS, BockEvent
+from .keys import KONTRA_EVENTS, BockEvent
 
 if TYPE_CHECKING:
     from .model import Bock, Kontra, Tournament, Variant

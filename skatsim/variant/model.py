@@ -3,6 +3,7 @@ official rule, compiled to the kernels' rule parameters by :meth:`Variant.params
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal
 
 import numpy as np
@@ -10,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic_core import PydanticCustomError
 
 from ..engine import rules
+from .combinations import combination_problems
+from .keys import AllPass, BockEvent
 
 #: A variant file larger than this is refused before parsing (real ones are ~2 KiB).
 MAX_FILE_BYTES = 64 * 1024
@@ -17,23 +20,6 @@ MAX_FILE_BYTES = 64 * 1024
 MAX_NODES = 5_000
 #: Longest chain of ``extends``.
 MAX_EXTENDS = 16
-
-AllPass = Literal["redeal", "ramsch", "schieberamsch"]
-BockEvent = Literal[
-    "all_passed",
-    "kontra_re",
-    "lost_after_kontra",
-    "sixty_sixty",
-    "lost_sixty_sixty",
-    "lost_grand",
-    "lost_grand_hand",
-    "value_100",
-    "won_grand_hand",
-    "won_null_ouvert_hand",
-    "total_multiple_100",
-]
-#: Bock events that only a Kontra can cause.
-KONTRA_EVENTS = ("kontra_re", "lost_after_kontra")
 
 
 class _Section(BaseModel):
@@ -293,8 +279,6 @@ class Variant(_Section):
     @model_validator(mode="after")
     def _check_combinations(self) -> Variant:
         """Refuse impossible combinations (:data:`COMBINATION_RULES`), naming the key path."""
-        from .combinations import combination_problems  # the rules read this model: imported late
-
         for path, problem in combination_problems(self):
             raise PydanticCustomError("impossible_combination", "{problem}", {"path": path, "problem": problem})
         return self
@@ -330,9 +314,9 @@ class Variant(_Section):
 
     def params(self) -> np.ndarray:
         """Compile to the kernels' rule parameter array (index constants of :mod:`skatsim.engine.rules`)."""
-        p = rules.official_params()
-        for index, value in self._param_values().items():
-            p[index] = value
+        values = self._param_values()
+        p = np.zeros(rules.N_PARAMS, dtype=np.int64)
+        p[list(values)] = list(values.values())
         return p
 
     def _param_values(self) -> dict[int, int]:
@@ -374,6 +358,18 @@ class Variant(_Section):
             rules.RAMSCH_EVERY_DEAL: int(r.every_deal),
         }
         return values
+
+
+@functools.cache
+def _official() -> np.ndarray:
+    params = Variant().params()
+    params.flags.writeable = False
+    return params
+
+
+def official_params() -> np.ndarray:
+    """The rule parameters of the official rules (ISkO): those of a variant that changes nothing."""
+    return _official().copy()
 
 
 def _event_bits(events: tuple[str, ...]) -> int:

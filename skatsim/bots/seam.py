@@ -1,0 +1,213 @@
+"""The bot seam: the one place the deal flow asks a seat's player for a decision.
+
+:mod:`skatsim.engine.flow` calls one function here per decision point of the rules —
+bid or answer, hand or pickup, discard, declaration and announcements, Kontra/Re and
+beyond, a Schieberamsch push, Grand hand instead of a Ramsch, and each card — with the
+deal's :class:`~skatsim.engine.state.DealState` and the seat to decide. Each function
+dispatches on the seat's bot kind (:mod:`skatsim.bots` registry); nothing outside
+``bots/`` names a kind. A bot reads what its seat may know from the state (its own
+hand, the auction, the cards played, the voids shown, an open declarer's hand) and
+keeps what it worked out for later decisions of the same deal in its seat's ``memo``.
+
+The recorded-decisions player (``RECORDED``) answers :data:`NONE` everywhere: a replayed
+game's decisions are all in its action record, which the flow reads before it asks,
+so a question reaching it means the record stops there (an aborted game, a forfeit).
+
+Adding a bot: its kernels in its own module, an entry in the registry, and its branch in
+each function below (and in :func:`prepare` when it derives values from its parameters).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import allocating_kernel, kernel
+from ..engine import bidding, kontra, play
+from ..engine.gametypes import RAMSCH
+from ..engine.rules import RAMSCH_DURCHMARSCH, REVERSED_ALLOWED, SCHIEBE_JACKS
+from ..engine.scoring import HAND
+from ..engine.state import DealState
+from . import HEURISTIC, N_BOT_PARAMS, RANDOM, cardplay, heuristic, random_bot
+
+#: "No decision": the player has none to give (the recorded player, asked beyond its record).
+NONE = -9
+
+# The heuristic bot's memory slots (``DealState.memo[seat]``), -1 when not worked out yet.
+_LIMIT = 0  # how high it bids
+_PLAN = 1  # 1 when the declaration plan below holds
+_PLAN_GT = 2  # the game it plans to declare
+_PLAN_FLAGS = 3  # its flags (HAND set for a hand game)
+_PLAN_SKAT = 4  # the discards it plans (the skat itself for a hand game)
+
+
+@allocating_kernel
+def prepare(kinds: np.ndarray, params: np.ndarray) -> np.ndarray:
+    """Parameter rows (one per seat or player) with each bot's derived values appended: what
+    ``DealState.bots`` holds."""
+    out = heuristic.prepare(params)
+    for row in range(kinds.shape[0]):
+        if kinds[row] != HEURISTIC:
+            out[row, N_BOT_PARAMS:] = 0.0
+    return out
+
+
+@kernel
+def new_deal(st: DealState) -> None:
+    """Clear every seat's bot memory before a deal."""
+    st.memo[:] = -1
+
+
+@kernel
+def watches_voids(st: DealState) -> bool:
+    """Whether any seated bot reasons from the voids players show (then the flow keeps ``voids``)."""
+    return st.kinds[0] == HEURISTIC or st.kinds[1] == HEURISTIC or st.kinds[2] == HEURISTIC
+
+
+@kernel
+def observe_card(st: DealState, seat: int, c: int) -> None:
+    """Every player sees ``seat`` play ``c`` (before it joins the trick): note a void it shows."""
+    cardplay.note_voids(st.play, seat, c, st.voids)
+
+
+@kernel
+def _reversed_ok(st: DealState) -> bool:
+    return st.params[REVERSED_ALLOWED] == 1
+
+
+@kernel
+def bid(st: DealState, seat: int) -> int:
+    """The seat's bidding action at its turn: a bid value, ``bidding.HOLD`` or ``bidding.PASS``."""
+    kind = st.kinds[seat]
+    if kind == RANDOM:
+        return random_bot.bid_action(st.bidding, st.rng)
+    if kind == HEURISTIC:
+        if st.memo[seat, _LIMIT] < 0:
+            st.memo[seat, _LIMIT] = heuristic.bid_limit(st.bots[seat], st.hands[seat], seat, _reversed_ok(st))
+        return bidding.bot_action(st.bidding, st.memo[seat, _LIMIT])
+    return NONE
+
+
+@kernel
+def _plan(st: DealState, seat: int) -> None:
+    """The heuristic declarer's whole declaration, worked out once: hand or pickup, discards, game."""
+    gt, flags, dskat = heuristic.declare(
+        st.bots[seat], st.hands[seat], st.skat[0], seat, st.bidding[bidding.BID], _reversed_ok(st)
+    )
+    st.memo[seat, _PLAN] = 1
+    st.memo[seat, _PLAN_GT] = gt
+    st.memo[seat, _PLAN_FLAGS] = flags
+    st.memo[seat, _PLAN_SKAT] = dskat
+
+
+@kernel
+def pickup(st: DealState, seat: int) -> int:
+    """The declarer's choice before seeing the skat: 1 pick it up, 0 play hand."""
+    kind = st.kinds[seat]
+    if kind == RANDOM:
+        return random_bot.pickup(st.rng)
+    if kind == HEURISTIC:
+        _plan(st, seat)
+        return 0 if st.memo[seat, _PLAN_FLAGS] & HAND else 1
+    return NONE
+
+
+@kernel
+def discard(st: DealState, seat: int) -> int:
+    """The two cards (a mask) the declarer puts away after picking up; his 12 cards are ``hands[seat]``."""
+    kind = st.kinds[seat]
+    twelve = st.hands[seat]
+    if kind == RANDOM:
+        return np.int64(random_bot.discard(twelve, st.rng))
+    if kind == HEURISTIC:
+        if st.memo[seat, _PLAN] != 1 or st.memo[seat, _PLAN_FLAGS] & HAND:
+            gt, flags, dskat = heuristic.declare_after_pickup(
+                st.bots[seat], twelve, seat, st.bidding[bidding.BID], _reversed_ok(st), np.uint32(0)
+            )
+            st.memo[seat, _PLAN] = 1
+            st.memo[seat, _PLAN_GT] = gt
+            st.memo[seat, _PLAN_FLAGS] = flags
+            st.memo[seat, _PLAN_SKAT] = dskat
+        return st.memo[seat, _PLAN_SKAT]
+    return NONE
+
+
+@kernel
+def declare(st: DealState, seat: int, picked_up: bool, dskat: np.uint32) -> tuple[int, int]:
+    """Game type and announcement flags the declarer declares (``dskat``: his discards after a pickup)."""
+    kind = st.kinds[seat]
+    if kind == RANDOM:
+        return random_bot.game_type(st.rng, _reversed_ok(st)), 0
+    if kind == HEURISTIC:
+        bot = st.bots[seat]
+        planned_hand = st.memo[seat, _PLAN_FLAGS] & HAND != 0
+        if st.memo[seat, _PLAN] == 1 and planned_hand != picked_up:
+            if picked_up and st.memo[seat, _PLAN_SKAT] != dskat:  # discards made for it: choose for them
+                gt, flags, _ = heuristic.declare_after_pickup(
+                    bot, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat
+                )
+                return gt, flags
+            return st.memo[seat, _PLAN_GT], st.memo[seat, _PLAN_FLAGS]
+        if picked_up:
+            gt, flags, _ = heuristic.declare_after_pickup(
+                bot, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat
+            )
+            return gt, flags
+        return heuristic.declare_hand(bot, st.hands[seat], seat, st.bidding[bidding.BID], _reversed_ok(st))
+    return NONE, 0
+
+
+@kernel
+def doubles(st: DealState, seat: int, level: int) -> bool:
+    """Whether ``seat`` makes the doubling call at ``level`` (0 Kontra, 1 Re, 2 and up beyond);
+    the declared game is in ``st.play``, its declarer's open cards visible per the variant."""
+    kind = st.kinds[seat]
+    if kind == RANDOM:
+        return random_bot.calls(st.rng)
+    if kind == HEURISTIC:
+        state = st.play
+        declarer = state[play.DECLARER]
+        gt = state[play.GT]
+        flags = state[play.FLAGS]
+        hand = play.hand_of(state, seat)
+        if seat == declarer:
+            return heuristic.re(st.bots[seat], gt, flags, hand, np.uint32(state[play.SKAT]), seat, level)
+        shown = kontra.open_hand(state, st.params)
+        return heuristic.kontra(st.bots[seat], hand, gt, st.bidding[bidding.BID], shown, level)
+    return False
+
+
+@kernel
+def grand_hand_instead(st: DealState, seat: int) -> bool:
+    """Whether ``seat`` declares Grand hand instead of playing the Ramsch (``ramsch.grand_hand_instead``)."""
+    kind = st.kinds[seat]
+    if kind == RANDOM:
+        return random_bot.calls(st.rng)
+    if kind == HEURISTIC:
+        return heuristic.grand_hand_instead(st.bots[seat], st.hands[seat], seat)
+    return False
+
+
+@kernel
+def push(st: DealState, seat: int) -> int:
+    """Schieberamsch: the two cards (a mask) ``seat`` pushes after picking up the skat, 0 to pass it on
+    unseen."""
+    kind = st.kinds[seat]
+    jacks_ok = st.params[SCHIEBE_JACKS] == 1
+    if kind == RANDOM:
+        return np.int64(random_bot.push(st.hands[seat], st.skat[0], jacks_ok, st.rng))
+    if kind == HEURISTIC:
+        return np.int64(heuristic.push(st.bots[seat], st.hands[seat], st.skat[0], jacks_ok))
+    return NONE
+
+
+@kernel
+def card(st: DealState, seat: int) -> int:
+    """The card ``seat`` (the seat to move) plays."""
+    kind = st.kinds[seat]
+    state = st.play
+    if kind == RANDOM:
+        return random_bot.uniform_card(play.legal_now(state), st.rng)
+    if kind == HEURISTIC:
+        durchmarsch = state[play.GT] == RAMSCH and st.params[RAMSCH_DURCHMARSCH] == 1
+        return cardplay.choose_card(state, seat, st.voids, durchmarsch)
+    return NONE
