@@ -361,7 +361,8 @@ def main(argv: list[str] | None = None) -> int:
         print("skatsim: aborted", file=sys.stderr)
         return 130
     except SkatsimError as exc:
-        print(f"skatsim: error: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines() or [""]:  # several problems (a variant file's): one line each
+            print(f"skatsim: error: {line}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("skatsim: interrupted", file=sys.stderr)

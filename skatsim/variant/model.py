@@ -292,11 +292,17 @@ class Variant(_Section):
 
     @model_validator(mode="after")
     def _check_combinations(self) -> Variant:
-        """Refuse impossible combinations (:data:`COMBINATION_RULES`), naming the key path."""
+        """Refuse impossible combinations (:data:`COMBINATION_RULES`), naming the key path of each.
+
+        All of them at once, in one error whose context lists ``(path, problem)``
+        pairs, so a file with several gets one line per problem, not one per run.
+        """
         from .combinations import combination_problems  # the rules read this model: imported late
 
-        for path, problem in combination_problems(self):
-            raise PydanticCustomError("impossible_combination", "{problem}", {"path": path, "problem": problem})
+        problems = combination_problems(self)
+        if problems:
+            summary = "; ".join(f"{path}: {problem}" for path, problem in problems)
+            raise PydanticCustomError("impossible_combination", "{summary}", {"summary": summary, "problems": problems})
         return self
 
     @property
