@@ -380,18 +380,27 @@ def compare_command(
 
 @app.command("report")
 @click.argument("runs", nargs=-1, required=True, type=click.Path())
-@click.option("--out", "out_file", required=True, type=click.Path(dir_okay=False), help="The report, NAME.html.")
-@click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals.")
-@click.option("--bootstrap", "n_boot", default=1000, show_default=True, type=int, help="Bootstrap resamples.")
-def report_command(runs: tuple[str, ...], out_file: str, level: float, n_boot: int) -> None:
-    """Write a self-contained HTML report (and NAME.md with NAME_files/) of run folders or ISS imports.
+@click.option("--out", "out_file", required=True, type=click.Path(), help="The report, NAME.html.")
+@click.option(
+    "--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals, a fraction."
+)
+@click.option(
+    "--bootstrap", "n_boot", default=1000, show_default=True, type=int, help="Bootstrap resamples (10 to 100,000)."
+)
+@click.option(
+    "--baseline", metavar="RUN", help="The run every other is compared with (its name or path); default: the first."
+)
+def report_command(runs: tuple[str, ...], out_file: str, level: float, n_boot: int, baseline: str | None) -> None:
+    """Write a self-contained HTML report (and NAME.md with NAME_files/) of run folders, a sweep's folder
+    or ISS imports.
 
-    With several runs, each is compared with the first: deal by deal when
-    they share seed, bots and number of games.
+    The report opens with the answers: headline rates, and each run's differences from the baseline
+    whose interval excludes zero (deal by deal when they share seed, bots and number of games).
     """
-    from .analysis.report import write_report
+    from .analysis.report import check_options, write_report
 
-    click.echo(write_report(list(runs), out_file, level, n_boot).summary())
+    check_options(level, n_boot, out_file)
+    click.echo(write_report(list(runs), out_file, level, n_boot, baseline).summary())
 
 
 @app.command("bots")
