@@ -32,7 +32,7 @@ from .compare_output import group_heading, pairing_statement, row_cells
 from .intervals import LEVEL, N_BOOT
 from .paired import aggregate_scan_single, aggregate_scans
 from .render import Code, Figure, Report, Section, Table, Text, table, wide_table, write_report_files
-from .sources import Source, collect, columns, find_sources, scan_source, scan_sources
+from .sources import Source, collect, columns, find_sources, scan_source, scan_sources, source_columns
 from .summary import independent_differences
 
 READING = (
@@ -540,7 +540,7 @@ def build_report(
         wins_section(lf, level),
         values_section(lf, level),
         scores_section(lf, level, people),
-        house_rules_section(lf, level, {s.name: columns(scan_source(s, [s.name])) for s in sources}),
+        house_rules_section(lf, level, source_columns(sources)),
         differences_section(differences, level),
     ]
     subtitle = f"Runs: {names}. Made by skatsim {__version__} (skatsim report)."
