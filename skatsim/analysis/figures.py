@@ -279,7 +279,8 @@ def seat_scores_figure(seats: pl.DataFrame, scores: pl.DataFrame) -> Figure:
     axes[0].set_ylabel("points per deal")
     ax = axes[1]
     series = {}
-    for source in _sources(scores):
+    present = set(_sources(scores))
+    for source in [s for s in _sources(seats) if s in present]:  # the bars' order, so the colours match
         rows = scores.filter(pl.col("source") == source).sort("score")
         total = max(1, int(rows["count"].sum()))
         series[source] = (rows["score"].to_numpy(), rows["count"].to_numpy() / total)
@@ -337,7 +338,9 @@ def rates_figure(frame: pl.DataFrame, category: str, title: str, xlabel: str = "
     return fig
 
 
-def differences_figure(diffs: pl.DataFrame, unit: str = "points per deal") -> Figure:
+def differences_figure(
+    diffs: pl.DataFrame, unit: str = "points per deal", title: str = "Variant differences"
+) -> Figure:
     """Forest plot: ``B - A`` with intervals per metric (rows) for each comparison (colours and markers).
 
     ``diffs`` holds ``label``, ``diff``, ``lo``, ``hi`` and ``comparison``;
@@ -360,7 +363,7 @@ def differences_figure(diffs: pl.DataFrame, unit: str = "points per deal") -> Fi
     ax.set_yticks(np.arange(len(labels)), labels)
     ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.set_xlabel(f"difference B - A ({unit})")
-    ax.set_title("Variant differences")
+    ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
     legend_below(fig, ax)
     return fig

@@ -33,13 +33,14 @@ from .intervals import LEVEL, N_BOOT
 from .paired import aggregate_scan_single, aggregate_scans
 from .render import Code, Figure, Report, Section, Table, Text, table, wide_table, write_report_files
 from .sources import Source, collect, columns, find_sources, scan_source, scan_sources, source_columns
-from .summary import independent_differences
+from .summary import independent_differences, row_order
 
 READING = (
     "How to read the numbers: every rate carries a {pct} Wilson score interval and every mean a {pct} "
     "interval from the central limit theorem (mean ± z·sd/√n); error bars and bands in the figures are these "
     "intervals. Rates are percentages of the deals or of the declared games, as each table says; differences "
-    "of rates are in percentage points. Seats are relative to the deal: FH leads the first trick, RH deals."
+    "of rates are in percentage points. In the tables of differences, A and B read value ± the half-width of "
+    "their interval. Seats are relative to the deal: FH leads the first trick, RH deals."
 )
 #: Bootstrap resamples allowed: fewer give no usable percentile interval, more only cost time and memory.
 BOOT_RANGE = (10, 100_000)
@@ -309,9 +310,10 @@ def bidding_section(lf: pl.LazyFrame, level: float) -> Section:
     if reached is not None:
         blocks.append(_figure(lambda: fg.bid_reached_figure(reached), "How far each seat bid or held"))
         keys = [18, 20, 24, 30, 36, 48, 60]
-        shown = reached.filter(pl.col("bid").is_in(keys)).sort("bid", "source", "seat")
+        shown = reached.filter(pl.col("bid").is_in(keys)).sort("bid", "seat", "source")
+        shown = shown.with_columns((pl.col("bid").cast(pl.String) + " " + pl.col("seat")).alias("bid, seat"))
         caption = f"Share of deals in which the seat bid or held at least the bid [{pct(level)} interval]"
-        blocks.append(wide_table(shown, "bid", ["source", "seat"], caption))
+        blocks.append(wide_table(shown, "bid, seat", ["source"], caption))
     blocks.append(table(tb.overbid_rate(lf, level=level), "Declared games lost by overbidding", level))
     return Section("Bidding", blocks)
 
@@ -478,18 +480,25 @@ def differences_section(differences: Sequence[Difference], level: float) -> Sect
             ]
         forest.append(d.means.with_columns(pl.lit(d.label).alias("comparison")))
     diffs = pl.concat(forest, how="vertical_relaxed")
+    ranks = [row_order(g, m) for g, m in diffs.select("group", "metric").iter_rows()]
+    diffs = diffs.with_columns(pl.Series("_rank", [r[0] * 10**6 + r[1] * 10**3 + r[2] for r in ranks]))
+    diffs = diffs.sort("_rank", maintain_order=True)  # rows in the tables' order, comparisons as given
     scores = diffs.filter(pl.col("group").is_in(POINT_GROUPS))
     named = pl.col("group") + pl.lit(": ") + pl.col("label")
     rates = diffs.filter(pl.col("share"))
     rates = rates.filter(pl.col("metric").is_in(rates.filter(pl.col("significant"))["metric"].implode()))
     figures = []
     if scores.height:
-        figures.append(_figure(lambda: fg.differences_figure(scores), "Score differences per deal, B - A"))
+        figures.append(
+            _figure(
+                lambda: fg.differences_figure(scores, title="Score differences"), "Score differences per deal, B - A"
+            )
+        )
     if rates.height:
         in_points = rates.with_columns(named.alias("label"), *(pl.col(c) * 100 for c in ("diff", "lo", "hi")))
         figures.append(
             _figure(
-                lambda: fg.differences_figure(in_points, "percentage points"),
+                lambda: fg.differences_figure(in_points, "percentage points", "Rate differences"),
                 "Rate differences B - A whose interval excludes zero in some run (percentage points)",
             )
         )

@@ -39,7 +39,7 @@ from .intervals import (
     wilson,
     z_value,
 )
-from .paired import CHANGES, GROUPS, METRICS, WIN_BID, Aggregate, decode_pairs, ratio
+from .paired import CHANGES, GROUPS, METRICS, RATIOS, WIN_BID, Aggregate, decode_pairs, ratio
 
 #: Spread statistics: name -> quantile (``None`` for the standard deviation).
 SPREAD_STATS: dict[str, float | None] = {"sd": None, "q01": 0.01, "q05": 0.05, "q95": 0.95, "q99": 0.99}
@@ -111,17 +111,20 @@ def _row(
     }
 
 
+_GROUP_ORDER = {name: i for i, name in enumerate(GROUPS)}
+_METRIC_ORDER = {name: i for i, name in enumerate([m.name for m in METRICS] + [r.name for r in RATIOS])}
+
+
+def row_order(group: str, metric: str) -> tuple[int, int, int]:
+    """Where a row of a means table goes: by :data:`GROUPS`, then as the metrics and ratios are
+    defined, win rates by bid value (the same order in every table and figure)."""
+    bid = int(metric.removeprefix(WIN_BID)) if metric.startswith(WIN_BID) else 0
+    return _GROUP_ORDER.get(group, len(_GROUP_ORDER)), _METRIC_ORDER.get(metric, len(_METRIC_ORDER)), bid
+
+
 def _frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    """Rows in the order of :data:`GROUPS`, then of the metrics and ratios as defined (bids by value)."""
-    groups = list(GROUPS)
-    order = {m.name: i for i, m in enumerate(METRICS)}
-
-    def key(r: dict[str, Any]) -> tuple[int, int, int]:
-        bid = int(r["metric"].removeprefix(WIN_BID)) if r["metric"].startswith(WIN_BID) else 0
-        group = groups.index(r["group"]) if r["group"] in groups else len(groups)
-        return group, order.get(r["metric"], len(order)), bid
-
-    rows.sort(key=key)
+    """Rows in :func:`row_order`."""
+    rows.sort(key=lambda r: row_order(r["group"], r["metric"]))
     return pl.DataFrame(rows, schema=SCHEMA)
 
 
