@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 from skatsim import analysis as an
 from skatsim.analysis import figures as fg
 from skatsim.analysis import tables as tb
+from skatsim.analysis.intervals import wilson
 from skatsim.analysis.paired import aggregate_pair
 from skatsim.analysis.summary import MIN_BID_GAMES, independent_differences, mean_differences
 from skatsim.cli import main
@@ -277,14 +278,23 @@ def test_ratio_interval_is_the_delta_method_on_the_deals() -> None:
     assert (row["den_a"], row["den_b"]) == (int(da.sum()), int(db.sum()))
     bid = means.filter(pl.col("metric") == "bid").row(0, named=True)
     assert bid["mean_a"] == pytest.approx(bid_a[bid_a > 0].mean())
-    # the same data unpaired: each side's own delta-method interval, combined
+    # the same data unpaired: a rate, so Wilson on each side and Newcombe's interval for the difference
     single = independent_differences(
         aggregate_pair(frame(bid_a, won_a), frame(bid_a, won_a)),
         aggregate_pair(frame(bid_b, won_b), frame(bid_b, won_b)),
     ).filter(pl.col("metric") == "win_bid_18")
-    se_a = math.sqrt(ra * (1 - ra) / da.sum() * (n / (n - 1)))
-    se_b = math.sqrt(rb * (1 - rb) / db.sum() * (n / (n - 1)))
-    assert single["hi"][0] - single["diff"][0] == pytest.approx(1.959963984540054 * math.hypot(se_a, se_b), rel=1e-3)
+    _, la, ha = wilson(xa.sum(), da.sum())
+    _, lb, hb = wilson(xb.sum(), db.sum())
+    assert single["hi"][0] == pytest.approx(rb - ra + math.hypot(hb - rb, ra - la), rel=1e-9)
+    assert single["lo"][0] == pytest.approx(rb - ra - math.hypot(rb - lb, ha - ra), rel=1e-9)
+    # the mean winning bid is a mean: its unpaired interval is the delta method's on each side
+    bid_single = independent_differences(
+        aggregate_pair(frame(bid_a, won_a), frame(bid_a, won_a)),
+        aggregate_pair(frame(bid_b, won_b), frame(bid_b, won_b)),
+    ).filter(pl.col("metric") == "bid")
+    se = [np.std(b[b > 0], ddof=1) / math.sqrt((b > 0).sum()) for b in (bid_a, bid_b)]
+    half = bid_single["hi"][0] - bid_single["diff"][0]
+    assert half == pytest.approx(1.959963984540054 * math.hypot(*se), rel=2e-2)
 
 
 def test_rare_bids_get_no_win_rate_row() -> None:
@@ -355,3 +365,20 @@ def test_a_figure_without_series_has_no_legend() -> None:
     fig = fg.list_totals_figure(empty)
     assert not fig.axes[0].get_legend()
     fg.png(fig)
+
+
+def test_unpaired_rates_use_wilson_and_newcombe() -> None:
+    """56 of 70 against 48 of 80 (Newcombe 1998, Table II, example (a)): method 10 gives -0.3339 to -0.0524
+    for B - A; a side with none is not a rate known to be zero."""
+    a = _frame([True] * 56 + [False] * 14, [18] * 70, [0] * 70)
+    b = _frame([True] * 48 + [False] * 32, [18] * 80, [0] * 80)
+    table = independent_differences(aggregate_pair(a, a), aggregate_pair(b, b))
+    won = table.filter(pl.col("metric") == "won").row(0, named=True)
+    assert won["diff"] == pytest.approx(-0.2)
+    assert (round(won["lo"], 4), round(won["hi"], 4)) == (-0.3339, -0.0524)
+    assert won["significant"] and won["narrowing"] is None
+    none = _frame([False] * 41, [18] * 41, [0] * 41)
+    some = _frame([True] * 30 + [False] * 370, [18] * 400, [0] * 400)
+    rate = independent_differences(aggregate_pair(none, none), aggregate_pair(some, some))
+    row = rate.filter(pl.col("metric") == "won").row(0, named=True)
+    assert row["hi_a"] > 0.08 and row["lo"] < 0 < row["hi"] and not row["significant"]

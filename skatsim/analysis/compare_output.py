@@ -93,9 +93,15 @@ def row_cells(r: dict[str, Any]) -> list[str]:
     def num(x: float | None, sign: bool = False) -> str:
         return fmt_num(None if x is None else scale * x, digits, sign)
 
+    def side(mean: float, lo: float, hi: float) -> str:
+        """``mean ± half`` for a symmetric interval, ``mean [lo, hi]`` for another (a Wilson interval)."""
+        if abs((hi - mean) - (mean - lo)) <= 1e-9 * max(1.0, abs(mean)) or math.isnan(hi - lo):
+            return f"{num(mean)} ± {num(hi - mean)}"
+        return f"{num(mean)} [{num(lo)}, {num(hi)}]"
+
     return [
-        f"{num(r['mean_a'])} ± {num(r['hi_a'] - r['mean_a'])}",
-        f"{num(r['mean_b'])} ± {num(r['hi_b'] - r['mean_b'])}",
+        side(r["mean_a"], r["lo_a"], r["hi_a"]),
+        side(r["mean_b"], r["lo_b"], r["hi_b"]),
         f"{num(r['diff'], True)} [{num(r['lo'], True)}, {num(r['hi'], True)}]",
         "-" if "narrowing" not in r else _narrowing(r["narrowing"]),
     ]

@@ -40,7 +40,8 @@ READING = (
     "interval from the central limit theorem (mean ± z·sd/√n); error bars and bands in the figures are these "
     "intervals. Rates are percentages of the deals or of the declared games, as each table says; differences "
     "of rates are in percentage points. In the tables of differences, A and B read value ± the half-width of "
-    "their interval. Seats are relative to the deal: FH leads the first trick, RH deals."
+    "their interval, or value [lo, hi] where the interval is not symmetric (a Wilson interval). "
+    "Seats are relative to the deal: FH leads the first trick, RH deals."
 )
 #: Bootstrap resamples allowed: fewer give no usable percentile interval, more only cost time and memory.
 BOOT_RANGE = (10, 100_000)

@@ -194,8 +194,12 @@ def independent_differences(agg_a: Aggregate, agg_b: Aggregate, level: float = L
 
     ``agg_a`` and ``agg_b`` are each run alone
     (:func:`~skatsim.analysis.paired.aggregate_single`, made with the other's
-    columns, so both hold the same metrics). The half-width of ``B - A`` is
-    ``z sqrt(se_A^2 + se_B^2)``; ``narrowing`` is null.
+    columns, so both hold the same metrics). A mean's difference gets the
+    half-width ``z sqrt(se_A^2 + se_B^2)``. A rate gets Wilson intervals on
+    each side and Newcombe's hybrid score interval for the difference
+    (R. G. Newcombe, Statistics in Medicine 17, 873-890, 1998, method 10),
+    which stays honest when a side counts none: 0 of 41 games is not a
+    rate known to be exactly zero. ``narrowing`` is null.
     """
     z = z_value(level)
     rows = []
@@ -212,7 +216,8 @@ def independent_differences(agg_a: Aggregate, agg_b: Aggregate, level: float = L
         half_a, half_b = _half(sd_a, na, z), _half(sd_b, nb, z)
         half = math.hypot(half_a, half_b)
         halves = {"a": half_a, "b": half_b, "paired": half, "unpaired": half}
-        rows.append({**_row(name, na + nb, (sa, sb, na, nb), (mean_a, mean_b), halves), "narrowing": None})
+        row = {**_row(name, na + nb, (sa, sb, na, nb), (mean_a, mean_b), halves), "narrowing": None}
+        rows.append(_newcombe(row, level) if row["share"] else row)
     for name in agg_a.ratios.keys() & agg_b.ratios.keys():
         sides = []
         for agg in (agg_a, agg_b):
@@ -229,8 +234,25 @@ def independent_differences(agg_a: Aggregate, agg_b: Aggregate, level: float = L
         (na, xa, da, ra, half_a), (nb, xb, db, rb, half_b) = sides
         half = math.hypot(half_a, half_b)
         halves = {"a": half_a, "b": half_b, "paired": half, "unpaired": half}
-        rows.append({**_row(name, na + nb, (xa, xb, da, db), (ra, rb), halves), "narrowing": None})
+        row = {**_row(name, na + nb, (xa, xb, da, db), (ra, rb), halves), "narrowing": None}
+        rows.append(_newcombe(row, level) if row["share"] else row)
     return _frame(rows)
+
+
+def _newcombe(row: dict[str, Any], level: float) -> dict[str, Any]:
+    """A rate row of two independent samples with Wilson intervals per side (``sum_a`` of ``den_a`` and
+    ``sum_b`` of ``den_b``) and Newcombe's hybrid score interval for ``B - A``."""
+    pa, lo_a, hi_a = wilson(row["sum_a"], row["den_a"], level)
+    pb, lo_b, hi_b = wilson(row["sum_b"], row["den_b"], level)
+    diff = pb - pa
+    lo = diff - math.hypot(pb - lo_b, hi_a - pa)
+    hi = diff + math.hypot(hi_b - pb, pa - lo_a)
+    half = max(diff - lo, hi - diff)
+    return {
+        **row,
+        **{"lo_a": lo_a, "hi_a": hi_a, "lo_b": lo_b, "hi_b": hi_b, "lo": lo, "hi": hi},
+        **{"paired_half": half, "unpaired_half": half, "significant": bool(lo > 0 or hi < 0)},
+    }
 
 
 def _stat(values: np.ndarray, weights: np.ndarray, q: float | None) -> np.ndarray:
