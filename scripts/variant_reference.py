@@ -65,7 +65,10 @@ variants/mine.yaml:3: kontra.when: set while kontra.enabled is false (allowed: k
 ```
 
 When the problem is in a file reached through `extends`, that file and line are named, followed
-by `(extended by FILE)`.
+by `(extended by FILE)`. A file with several problems gets one line for each; the rules between
+keys are checked once every value has the right type. YAML reads an unquoted `yes`, `no`, `on`
+or `off` as true or false, so a text value that is one of those words needs quotes:
+`name: 'off'`.
 """
 
 EXAMPLES = """## Examples

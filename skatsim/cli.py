@@ -49,40 +49,102 @@ def import_iss_command(file: Path, out_dir: Path, strict: bool, force: bool) -> 
 
 
 @app.command("replay")
-@click.argument("table", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("table", required=False, metavar="[RUN_DIR | TABLE]", type=click.Path(path_type=Path))
+@click.option("--game", "game", type=click.IntRange(min=0), help="Game number (game_id) of the run, from 0.")
 @click.option("--row", type=click.IntRange(min=0), help="Row of TABLE (a Parquet file with a 'record' column), from 0.")
 @click.option("--iss", "iss_file", type=click.Path(path_type=Path, dir_okay=False), help="An ISS game-record file.")
 @click.option("--line", type=click.IntRange(min=1), help="Line of the ISS file, from 1.")
-@click.option("--id", "game_id", type=int, help="Game ID (ID[]) in the ISS file.")
+@click.option("--id", "game_id", type=click.IntRange(min=0), help="Game ID (ID[]) in the ISS file.")
 def replay_command(
-    table: Path | None, row: int | None, iss_file: Path | None, line: int | None, game_id: int | None
+    table: Path | None,
+    game: int | None,
+    row: int | None,
+    iss_file: Path | None,
+    line: int | None,
+    game_id: int | None,
 ) -> None:
-    """Show one game trick by trick: TABLE --row N, or --iss FILE with --line N or --id ID."""
+    """Show one game trick by trick: RUN_DIR --game N (a run simulated with --record-play), a Parquet
+    TABLE --row N (an imported ISS table, or one chunk file of a run), or --iss FILE with --line N or --id ID.
+    """
     from .records.gameview import render_game
 
-    record, recorded, title = _replay_source(table, row, iss_file, line, game_id)
-    params = _run_params(table) if table is not None else None
+    record, recorded, title, params = _replay_source(table, game, row, iss_file, line, game_id)
     click.echo(render_game(record, _replayed(record, params), title=title, recorded=recorded))
 
 
 def _replay_source(
-    table: Path | None, row: int | None, iss_file: Path | None, line: int | None, game_id: int | None
-) -> tuple[GameRecord, dict[str, object] | None, str]:
-    """The record to show, the server's result if any, and a title, from the replay options."""
+    table: Path | None, game: int | None, row: int | None, iss_file: Path | None, line: int | None, game_id: int | None
+) -> tuple[GameRecord, dict[str, object] | None, str, np.ndarray | None]:
+    """The record to show, the server's result if any, a title and the run's rules, from the replay options.
+
+    Every combination is checked before anything is read: one line naming what is missing or extra.
+    """
     from .records.importer import find_iss_line, read_row
 
     if (table is None) == (iss_file is None):
-        raise click.UsageError("give either a Parquet TABLE with --row, or --iss FILE")
+        raise click.UsageError("give a run folder with --game N, a Parquet TABLE with --row N, or --iss FILE")
     if table is not None:
-        if row is None or line is not None or game_id is not None:
-            raise click.UsageError("a Parquet TABLE needs --row N (and no --line/--id)")
-        record, values = read_row(table, row)
+        if line is not None or game_id is not None:
+            raise click.UsageError("--line and --id go with --iss FILE, not with a run folder or table")
+        if (game is None) == (row is None):
+            raise click.UsageError("a run folder needs --game N; a Parquet TABLE needs --row N (or --game N)")
+        if table.is_dir():
+            if row is not None:
+                raise click.UsageError(f"{table} is a run folder: name the game with --game N, not --row")
+            path, row = _run_chunk(table, game)  # type: ignore[arg-type]
+            params = _run_params(table)
+        elif table.exists():
+            path, params = table, _run_params(table.parent)
+            if game is not None:
+                row = _row_of_game(table, game)
+        else:
+            raise SkatsimError(f"{table}: no such run folder or file")
+        record, values = read_row(path, row)  # type: ignore[arg-type]
         recorded = values if "iss_result" in values else None
-        return record, recorded, f"{table} row {row}" + _iss_title(values)
-    if (line is None) == (game_id is None) or row is not None:
+        where = f"{table} game {game}" if game is not None else f"{table} row {row}"
+        return record, recorded, where + _iss_title(values), params
+    if game is not None or row is not None:
+        raise click.UsageError("--game and --row go with a run folder or table, not with --iss")
+    if (line is None) == (game_id is None):
         raise click.UsageError("--iss FILE needs exactly one of --line N or --id ID")
-    number, game = find_iss_line(iss_file, line=line, game_id=game_id)  # type: ignore[arg-type]
-    return game.record, game.result, f"{iss_file} line {number}" + _iss_title(game.result)
+    number, found = find_iss_line(iss_file, line=line, game_id=game_id)  # type: ignore[arg-type]
+    return found.record, found.result, f"{iss_file} line {number}" + _iss_title(found.result), None
+
+
+def _run_chunk(folder: Path, game: int) -> tuple[Path, int]:
+    """The chunk file of a run holding game ``game``, and the game's row in it, from the run's manifest."""
+    from .run.manifest import read_manifest
+
+    manifest = read_manifest(str(folder))
+    if manifest is None:
+        raise SkatsimError(f"{folder}: not a run folder (no manifest.json); for a Parquet file give the file")
+    if not manifest.record_play:
+        raise SkatsimError(
+            f"{folder}: the run stored no game records; simulate it again with --record-play to replay games"
+        )
+    if game >= manifest.games:
+        raise SkatsimError(f"{folder}: --game {game} out of range (the run has games 0 to {manifest.games - 1})")
+    for chunk in manifest.chunks:
+        if chunk.first <= game < chunk.first + chunk.count:
+            if chunk.file not in manifest.chunks_done:
+                raise SkatsimError(f"{folder}: game {game} is in {chunk.file}, not yet simulated (complete the run)")
+            return folder / chunk.file, game - chunk.first
+    raise SkatsimError(f"{folder}: no chunk of the run holds game {game} (damaged manifest.json)")
+
+
+def _row_of_game(table: Path, game: int) -> int:
+    """The row of a Parquet table whose ``game_id`` is ``game``."""
+    import polars as pl
+
+    try:
+        ids = pl.scan_parquet(table).select("game_id").collect()["game_id"]
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise SkatsimError(f"cannot read {table} as Parquet: {str(exc).splitlines()[0]}") from None
+    rows = (ids == game).arg_true()
+    if rows.is_empty():
+        span = f"games {ids.min()} to {ids.max()}" if ids.len() else "no games"
+        raise SkatsimError(f"{table}: no game {game} in this table (it holds {span})")
+    return int(rows[0])
 
 
 def _iss_title(values: dict[str, object]) -> str:
@@ -91,15 +153,15 @@ def _iss_title(values: dict[str, object]) -> str:
     return f": ISS game {values['iss_id']}, {values.get('iss_date')}, players {values.get('iss_players')}"
 
 
-def _run_params(table: Path) -> np.ndarray | None:
-    """The compiled variant of the simulation run a chunk file belongs to (its ``manifest.json``
-    beside it), so house-rule games replay under their rules; None for other tables."""
+def _run_params(folder: Path) -> np.ndarray | None:
+    """The compiled variant of the simulation run in ``folder`` (its ``manifest.json``), so
+    house-rule games replay under their rules; None when the folder holds no run."""
     import numpy as np
 
     from .run.manifest import read_manifest
 
     try:
-        manifest = read_manifest(str(table.parent))
+        manifest = read_manifest(str(folder))
     except SkatsimError:
         return None
     if manifest is None or manifest.params is None:
@@ -318,18 +380,27 @@ def compare_command(
 
 @app.command("report")
 @click.argument("runs", nargs=-1, required=True, type=click.Path())
-@click.option("--out", "out_file", required=True, type=click.Path(dir_okay=False), help="The report, NAME.html.")
-@click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals.")
-@click.option("--bootstrap", "n_boot", default=1000, show_default=True, type=int, help="Bootstrap resamples.")
-def report_command(runs: tuple[str, ...], out_file: str, level: float, n_boot: int) -> None:
-    """Write a self-contained HTML report (and NAME.md with NAME_files/) of run folders or ISS imports.
+@click.option("--out", "out_file", required=True, type=click.Path(), help="The report, NAME.html.")
+@click.option(
+    "--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals, a fraction."
+)
+@click.option(
+    "--bootstrap", "n_boot", default=1000, show_default=True, type=int, help="Bootstrap resamples (10 to 100,000)."
+)
+@click.option(
+    "--baseline", metavar="RUN", help="The run every other is compared with (its name or path); default: the first."
+)
+def report_command(runs: tuple[str, ...], out_file: str, level: float, n_boot: int, baseline: str | None) -> None:
+    """Write a self-contained HTML report (and NAME.md with NAME_files/) of run folders, a sweep's folder
+    or ISS imports.
 
-    With several runs, each is compared with the first: deal by deal when
-    they share seed, bots and number of games.
+    The report opens with the answers: headline rates, and each run's differences from the baseline
+    whose interval excludes zero (deal by deal when they share seed, bots and number of games).
     """
-    from .analysis.report import write_report
+    from .analysis.report import check_options, write_report
 
-    click.echo(write_report(list(runs), out_file, level, n_boot).summary())
+    check_options(level, n_boot, out_file)
+    click.echo(write_report(list(runs), out_file, level, n_boot, baseline).summary())
 
 
 @app.command("bots")
@@ -361,7 +432,8 @@ def main(argv: list[str] | None = None) -> int:
         print("skatsim: aborted", file=sys.stderr)
         return 130
     except SkatsimError as exc:
-        print(f"skatsim: error: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines() or [""]:  # several problems (a variant file's): one line each
+            print(f"skatsim: error: {line}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("skatsim: interrupted", file=sys.stderr)

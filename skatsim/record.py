@@ -1,5 +1,10 @@
-"""Moved to :mod:`skatsim.records.record`; these names stay importable from here."""
+"""Moved to :mod:`skatsim.records.record`; these names stay importable from here.
 
-from .records.record import EarlyEnd, Evaluation, GameRecord, ReplayError, Trick, replay
+``Evaluation`` is the old name of :class:`~skatsim.records.record.GameResult`.
+"""
 
-__all__ = ["EarlyEnd", "Evaluation", "GameRecord", "ReplayError", "Trick", "replay"]
+from .records.record import EarlyEnd, GameRecord, GameResult, ReplayError, Trick, replay
+
+Evaluation = GameResult
+
+__all__ = ["EarlyEnd", "Evaluation", "GameRecord", "GameResult", "ReplayError", "Trick", "replay"]

@@ -257,7 +257,7 @@ def test_scores_per_seat_and_role(games: pl.LazyFrame) -> None:
     assert fh["sd"] == pytest.approx(sd, rel=1e-12)
     assert fh["lo"] == pytest.approx(-4.0 - Z95 * sd / math.sqrt(6), rel=1e-12)
     roles = an.role_scores(games)
-    assert rows(roles, "role", "mean", "n") == [("declarer", -31 / 5, 5), ("defenders", 0.0, 5)]
+    assert rows(roles, "role", "mean", "n") == [("declarer", -31 / 5, 5)]  # defenders score nothing: no row
     boot = an.seat_scores(games, method="bootstrap")
     assert rows(boot, "seat", "mean", "n") == rows(seats, "seat", "mean", "n")
     assert all(lo <= m <= hi for lo, m, hi in rows(boot, "lo", "mean", "hi"))
@@ -303,30 +303,51 @@ def test_ramsch_and_bock_statistics(tmp_path: Path) -> None:
     assert rows(stats["share"], "count", "n") == [(2, 4)]
     assert rows(stats["loser"], "loser", "count", "n") == [("FH", 1, 2), ("RH", 1, 2)]
     assert rows(stats["seat_score"], "seat", "mean") == [("FH", -15.0), ("MH", 0.0), ("RH", -10.0)]
+    # the role table names the Ramsch losers (not "defenders"): -30 and -20 in the two Ramsch deals
+    assert rows(an.role_scores(lf), "role", "mean", "n") == [("Ramsch losers", -25.0, 2), ("declarer", 0.0, 2)]
     bock = an.bock_stats(lf)
     assert bock is not None
     assert rows(bock["share"], "count", "n") == [(2, 4)]
     assert rows(bock["multiplier"], "bock", "count") == [(1, 2), (2, 2)]
 
 
-def test_list_totals_use_blocks_of_36_deals_or_list_id(tmp_path: Path) -> None:
+def test_list_totals_follow_the_players_in_blocks_of_36_deals_or_list_id(tmp_path: Path) -> None:
+    """A run without lists is read in blocks of 36 deals with the deal passing round the table: forehand's
+    48 points in every deal go to each player in turn, 12 deals each, never to one seat for a whole list."""
     deal = ("grand", 0, 24, False, True, False, 48, 48, 24, 0, 0)
     frame = deals_frame([deal] * 80)  # two complete lists of 36, 8 deals left over
     frame.write_parquet(tmp_path / "lists.parquet")
     lf = an.scan(tmp_path / "lists.parquet")
     totals = an.list_totals(lf)
-    assert rows(totals.filter(pl.col("seat") == "FH"), "list", "total", "measure") == [(0, 36 * 48, "score")] + [
-        (1, 36 * 48, "score")
+    assert rows(totals, "list", "player", "deals", "total", "measure") == [
+        (block, f"player {p}", 36, 12 * 48, "score") for block in (0, 1) for p in range(3)
     ]
     scores = an.list_scores(lf)
-    assert rows(scores, "seat", "mean", "sd", "n") == [("FH", 1728.0, 0.0, 2), ("MH", 0.0, 0.0, 2), ("RH", 0.0, 0.0, 2)]
+    assert rows(scores, "player", "mean", "sd", "n") == [(f"player {p}", 576.0, 0.0, 2) for p in range(3)]
     listed = deals_frame([deal] * 4, list_id=[7, 7, 8, 8], list_points_fh=[98, 98, 98, 98], list_points_mh=[0] * 4)
-    listed.with_columns(pl.lit(0).alias("list_points_rh")).write_parquet(tmp_path / "tournament.parquet")
+    listed = listed.with_columns(pl.lit(0).alias("list_points_rh"), pl.Series("deal_in_list", [0, 1, 0, 1]))
+    listed.write_parquet(tmp_path / "tournament.parquet")
     totals = an.list_totals(an.scan(tmp_path / "tournament.parquet"))
-    assert rows(totals.filter(pl.col("seat") == "FH"), "list", "total", "measure") == [
-        (7, 196, "list_points"),
-        (8, 196, "list_points"),
+    assert rows(totals.filter(pl.col("player") == "player 0"), "list", "total", "measure") == [
+        (7, 98, "list_points"),
+        (8, 98, "list_points"),
     ]
+
+
+def test_list_totals_of_runs_with_and_without_lists_together(tmp_path: Path) -> None:
+    """Mixing a list run with one that has no lists: each is read on its own terms, nobody gets 0.000."""
+    off = tmp_path / "off"
+    tournament = write_variant(tmp_path / "t.yaml", "name: t\ntournament: {enabled: true, list_length: 36}\n")
+    run_simulation(OFFICIAL, 720, 3, str(off), jobs=1, progress=False)
+    run_simulation(tournament, 720, 3, str(tmp_path / "t"), jobs=1, progress=False)
+    lf = an.scan([off, tmp_path / "t"])
+    scores = an.list_scores(lf)
+    assert scores.height == 6
+    assert rows(scores, "n") == [(20,)] * 6
+    assert all(sd > 0 for (sd,) in rows(scores, "sd"))  # real spreads, no list of zeros
+    assert set(rows(scores, "source", "measure")) == {("off", "score"), ("t", "list_points")}
+    single = an.list_scores(an.scan(off))
+    assert rows(single, "mean") == rows(scores.filter(pl.col("source") == "off"), "mean")
 
 
 def test_several_sources_keep_the_order_given(tmp_path: Path) -> None:
@@ -406,7 +427,7 @@ def test_pre1999_changes_only_lost_hand_games_by_their_value(tmp_path: Path) -> 
     value = int(lost_hand["game_value"].sum())
     assert means["declarer"]["sum_b"] - means["declarer"]["sum_a"] == value
     assert sum(means[f"score_{s}"]["sum_b"] - means[f"score_{s}"]["sum_a"] for s in ("fh", "mh", "rh")) == value
-    for name in ("played", "won", "overbid", "defenders"):
+    for name in ("played", "won", "overbid", "type_grand", "hand", "schneider", "bid", "win_bid_18"):
         assert means[name]["diff"] == 0.0
     narrow = result.narrowing()
     assert narrow is not None and narrow[0] > 2.0  # pairing: far narrower than independent runs
@@ -511,5 +532,5 @@ def test_list_totals_follow_players_round_the_table() -> None:
             "score_rh": [0, -5, 0],
         }
     )
-    totals = dict(list_totals(lf).select("seat", "total").iter_rows())
+    totals = dict(list_totals(lf).select("player", "total").iter_rows())
     assert totals == {"player 0": 5, "player 1": 20, "player 2": 40}

@@ -409,10 +409,10 @@ def test_cli_errors_are_one_line(
 # --- replay --------------------------------------------------------------------------------------
 
 REPLAY_541932 = [
-    "Deal",
-    "  FH   ♣Q ♣9 ♠A ♠K ♠J ♠8 ♥A ♥9 ♥7 ♦Q",
-    "  MH   ♣A ♣J ♣8 ♠Q ♠9 ♠7 ♥Q ♦K ♦J ♦9",
-    "  RH   ♣10 ♣7 ♠10 ♥K ♥J ♥10 ♦A ♦10 ♦8 ♦7",
+    "Deal (sorted for diamonds: trumps first)",
+    "  FH   ♠J ♦Q ♣Q ♣9 ♠A ♠K ♠8 ♥A ♥9 ♥7",
+    "  MH   ♣J ♦J ♦K ♦9 ♣A ♣8 ♠Q ♠9 ♠7 ♥Q",
+    "  RH   ♥J ♦A ♦10 ♦8 ♦7 ♣10 ♣7 ♠10 ♥10 ♥K",
     "  Skat ♣K ♥8",
     "Bidding: MH passes, RH 18, FH passes -> declarer RH at 18",
     "Skat: RH picks up ♣K ♥8, discards ♠10 ♥8",

@@ -501,3 +501,64 @@ def test_reference_page_examples_validate(tmp_path: Path) -> None:
     for i, example in enumerate(examples):
         loaded = load_variant(write(tmp_path / f"example{i}.yaml", example))
         assert loaded.variant.name in ("fixed_ramsch", "my_pub", "bock_tournament")
+
+
+# --- every problem of a file --------------------------------------------------------------
+
+
+def test_validate_reports_every_problem_with_its_key_and_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Five wrong values in one file: five lines, in the file's order, each FILE:LINE: key: problem; exit 2."""
+    path = write(
+        tmp_path / "many.yaml",
+        "name: off\nall_pass: no\nkontra:\n  enabled: true\n  when: never\n  beyond_re: 9\n"
+        "scoring:\n  lost_factor: two\n",
+    )
+    code, out, err = validate(capsys, path)
+    assert (code, out) == (2, "")
+    assert err.splitlines() == [
+        f"{path}:1: name: got false: YAML reads an unquoted off as false; quote it to keep the word: name: 'off'",
+        f"{path}:2: all_pass: wrong type: got false (YAML reads an unquoted no as false) "
+        "(allowed: redeal, ramsch, schieberamsch)",
+        f"{path}:5: kontra.when: 'never' is not allowed (allowed: before_first_card, after_declaration)",
+        f"{path}:6: kontra.beyond_re: 9 is not allowed (allowed: a whole number from 0 to 3)",
+        f"{path}:8: scoring.lost_factor: wrong type: got 'two' (allowed: a whole number from 1 to 4)",
+    ]
+    assert "more problem" not in err
+
+
+def test_every_impossible_combination_is_a_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Rules between keys: all of them, each at the line that set the key."""
+    path = write(
+        tmp_path / "combo.yaml", "kontra:\n  when: after_declaration\n  only_if_bid: true\nramsch:\n  tie: share\n"
+    )
+    code, _, err = validate(capsys, path)
+    assert code == 2
+    lines = err.splitlines()
+    assert [line.split(": ")[0:2] for line in lines] == [
+        [f"{path}:2", "kontra.when"],
+        [f"{path}:3", "kontra.only_if_bid"],
+        [f"{path}:5", "ramsch.tie"],
+    ]
+
+
+def test_simulate_with_a_broken_variant_gives_each_problem_a_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Through another command: every line carries the 'skatsim: error:' prefix, nothing is written."""
+    path = write(tmp_path / "two.yaml", "name: on\nscoring:\n  lost_factor: 9\n")
+    code = main(["simulate", str(path), "--games", "10", "--out", str(tmp_path / "run")])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert "Traceback" not in err
+    assert err.splitlines() == [
+        f"skatsim: error: {path}:1: name: got true: YAML reads an unquoted on as true; quote it to keep the word: "
+        "name: 'on'",
+        f"skatsim: error: {path}:3: scoring.lost_factor: 9 is not allowed (allowed: a whole number from 1 to 4)",
+    ]
+    assert not (tmp_path / "run").exists()
+
+
+def test_quoted_yaml_boolean_word_is_text(tmp_path: Path) -> None:
+    assert load_variant(write(tmp_path / "q.yaml", "name: 'off'\n")).variant.name == "off"

@@ -3,6 +3,8 @@
 * :mod:`~skatsim.analysis.sources` -- :func:`scan` run folders, ISS imports and Parquet files;
 * :mod:`~skatsim.analysis.tables` -- game mix, win rates, bids, values, scores, house-rule statistics;
 * :mod:`~skatsim.analysis.intervals` -- Wilson, CLT and bootstrap intervals;
+* :mod:`~skatsim.analysis.paired`, :mod:`~skatsim.analysis.summary` -- paired analysis of two runs joined on
+  ``game_id`` (means, rates among declared games, spreads, outcome changes), and unpaired differences;
 * :mod:`~skatsim.analysis.compare` -- paired comparison of two variants on the same deals;
 * :mod:`~skatsim.analysis.report` -- self-contained HTML and Markdown reports.
 """
@@ -10,15 +12,18 @@
 from __future__ import annotations
 
 from .intervals import bootstrap_mean, clt_interval, wilson
-from .sources import Source, collect, find_sources, scan
+from .sources import Source, collect, find_sources, scan, source_columns
 from .tables import (
     bid_distribution,
     bid_reached,
+    bid_shares,
     bock_stats,
     game_mix,
     hand_value_distribution,
     hand_values,
+    headline_rates,
     kontra_stats,
+    list_lengths,
     list_scores,
     list_totals,
     max_bid_distribution,
@@ -33,6 +38,7 @@ __all__ = [
     "Source",
     "bid_distribution",
     "bid_reached",
+    "bid_shares",
     "bock_stats",
     "bootstrap_mean",
     "clt_interval",
@@ -41,7 +47,9 @@ __all__ = [
     "game_mix",
     "hand_value_distribution",
     "hand_values",
+    "headline_rates",
     "kontra_stats",
+    "list_lengths",
     "list_scores",
     "list_totals",
     "max_bid_distribution",
@@ -50,6 +58,7 @@ __all__ = [
     "role_scores",
     "scan",
     "seat_scores",
+    "source_columns",
     "wilson",
     "win_rates",
 ]

@@ -4,6 +4,14 @@ Every function takes tables from :mod:`skatsim.analysis.tables` (or
 :mod:`~skatsim.analysis.summary`) and returns a ``Figure``; intervals are
 drawn as error bars or bands, so a reader sees at once what is noise.
 :func:`png` turns a figure into PNG bytes for the reports.
+
+Conventions, the same in every figure: rates are drawn as percentages, as
+the tables print them; every axis says what it counts and in which unit;
+axes fit the data drawn; bars stand on a linear axis (a bar's length is
+its value), and log scales carry points and lines only; each source keeps
+its colour, marker and line style, so lines that coincide stay visible
+(and the legend says which coincide); a legend appears only when a series
+with a label was drawn.
 """
 
 from __future__ import annotations
@@ -15,20 +23,16 @@ import numpy as np
 import polars as pl
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
 
 #: Figure width in inches and resolution: readable in an 1100-pixel page column.
 WIDTH = 10.0
 DPI = 90
-
-
-#: Width of the score bins in score histograms.
-SCORE_BIN = 24
-
-
-def legend_below(fig: Figure, ax: Axes) -> None:
-    """One legend for the whole figure, below the panels, where it hides no bar."""
-    handles, labels = ax.get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=max(1, len(labels)))
+#: Per source, in order: marker and line style (colours follow matplotlib's cycle).
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
+LINESTYLES = ("-", "--", "-.", ":")
+#: Bid values labelled on bid axes (those inside the data are used), far enough apart on a log axis.
+BID_TICKS = (18, 24, 30, 36, 48, 60, 72, 96, 120, 168, 264)
 
 
 def png(fig: Figure) -> bytes:
@@ -42,11 +46,55 @@ def _sources(frame: pl.DataFrame) -> list[str]:
     return [str(s) for s in frame["source"].unique(maintain_order=True)]
 
 
-def _errors(part: pl.DataFrame, value: str) -> np.ndarray:
-    """Asymmetric error-bar lengths ``[value - lo, hi - value]`` (zero where unknown)."""
-    v = part[value].to_numpy().astype(float)
-    lo, hi = part["lo"].to_numpy().astype(float), part["hi"].to_numpy().astype(float)
-    return np.nan_to_num(np.vstack([v - lo, hi - v]), nan=0.0).clip(min=0.0)
+def _style(i: int) -> dict[str, object]:
+    """Marker and line style of the ``i``-th source: distinct, so coinciding lines stay visible."""
+    return {"marker": MARKERS[i % len(MARKERS)], "linestyle": LINESTYLES[i % len(LINESTYLES)]}
+
+
+def _percent(x: float, _pos: object = None) -> str:
+    """A fraction as a percentage tick label with the digits it needs: 50%, 2.5%, 0.01%."""
+    value = 100.0 * x
+    if value == 0 or abs(value) >= 10:
+        return f"{value:.0f}%"
+    return f"{value:.2g}%" if abs(value) < 1 else f"{value:.3g}%"
+
+
+def percent_axis(ax: Axes, axis: str = "y") -> None:
+    """Tick labels of a rate axis (values are fractions) as percentages, like the tables."""
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    target.set_major_formatter(FuncFormatter(_percent))
+
+
+def legend(ax: Axes, **kwargs: object) -> None:
+    """A legend for the series drawn with a label; none when nothing labelled was drawn."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(handles, labels, **kwargs)  # type: ignore[arg-type]
+
+
+def legend_below(fig: Figure, ax: Axes) -> None:
+    """One legend for the whole figure, below the panels, where it hides no bar (none if nothing is labelled)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        fits = max(1, 110 // (max(len(label) for label in labels) + 8))  # entries side by side in the width
+        fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), fits))
+
+
+def coincide_labels(series: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, str]:
+    """Legend labels that say which sources draw exactly the same line (``b (coincides with a)``)."""
+    labels: dict[str, str] = {}
+    names = list(series)
+    for i, name in enumerate(names):
+        x, y = series[name]
+        same = [
+            other
+            for other in names[:i]
+            if series[other][0].shape == x.shape
+            and np.array_equal(series[other][0], x)
+            and np.allclose(series[other][1], y, equal_nan=True, rtol=0, atol=1e-12)
+        ]
+        labels[name] = f"{name} (coincides with {same[0]})" if same else name
+    return labels
 
 
 def _values_and_errors(
@@ -76,6 +124,7 @@ def grouped_bars(
         values, err = _values_and_errors(lookup, cats, value)
         ax.bar(x + (i - (len(sources) - 1) / 2) * width, values, width, yerr=err, capsize=2, label=source)
     ax.set_xticks(x, [str(c) for c in cats])
+    ax.set_xlim(-0.6, len(cats) - 0.4)
     ax.grid(axis="y", alpha=0.3)
 
 
@@ -85,81 +134,118 @@ def _new(rows: int = 1, cols: int = 1, height: float = 3.6) -> tuple[Figure, np.
     return fig, axes.ravel()
 
 
+def _types(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+    """A table keyed by ``game_type`` with the type as text, and the types in their order."""
+    order = [str(t) for t in frame["game_type"].cast(pl.String).unique(maintain_order=True)]
+    return frame.with_columns(pl.col("game_type").cast(pl.String)), order
+
+
+def _bid_axis(ax: Axes, bids: np.ndarray) -> None:
+    """A log bid axis fitted to ``bids``, labelled with the usual bid values inside that range."""
+    low, high = (float(bids.min()), float(bids.max())) if bids.size else (18.0, 24.0)
+    if high <= low:
+        high = low + 1.0
+    ax.set_xscale("log")
+    ax.minorticks_off()
+    ticks = [t for t in BID_TICKS if low <= t <= high] or [int(low)]
+    if high / ticks[-1] >= 1.2:  # the highest bid, unless a labelled value is close by
+        ticks.append(int(high))
+    ax.set_xticks(ticks, [str(t) for t in ticks])
+    ax.set_xlim(low / 1.04, high * 1.04)
+
+
 def game_mix_figure(mix: pl.DataFrame) -> Figure:
     """Share of deals per game type, per source, with Wilson intervals."""
     fig, (ax,) = _new()
-    order = [t for t in mix["game_type"].cast(pl.String).unique(maintain_order=True)]
-    grouped_bars(ax, mix.with_columns(pl.col("game_type").cast(pl.String)), "game_type", "rate", order)
-    ax.set_ylabel("share of deals")
+    frame, order = _types(mix)
+    grouped_bars(ax, frame, "game_type", "rate", order)
+    percent_axis(ax)
+    ax.set_xlabel("game type (passed: all three passed)")
+    ax.set_ylabel("share of deals (%)")
     ax.set_title("Game mix")
-    ax.legend()
+    legend(ax)
     return fig
 
 
-def bids_figure(bids: pl.DataFrame, min_share: float = 0.002) -> Figure:
-    """Share of declared games per final bid (bids reached in at least ``min_share`` of games)."""
+def bids_figure(shares: pl.DataFrame) -> Figure:
+    """Share of declared games per final bid (:func:`~skatsim.analysis.tables.bid_shares`: rare bids as ``rest``)."""
     fig, (ax,) = _new()
-    common = bids.group_by("bid").agg(pl.col("rate").max()).filter(pl.col("rate") >= min_share)["bid"].sort()
-    grouped_bars(ax, bids.filter(pl.col("bid").is_in(common.implode())), "bid", "rate", common.to_list())
-    ax.set_xlabel("final bid")
-    ax.set_ylabel("share of declared games")
-    ax.set_yscale("log")
+    order = [str(b) for b in shares["bid"].unique(maintain_order=True)]
+    order = sorted((b for b in order if b != "rest"), key=int) + (["rest"] if "rest" in order else [])
+    grouped_bars(ax, shares, "bid", "rate", order)
+    percent_axis(ax)
+    ax.set_xlabel("final bid (rest: the bids that reach 0.2% of games in no run, together)")
+    ax.set_ylabel("share of declared games (%)")
     ax.set_title("Winning bids")
-    ax.legend()
+    legend(ax)
     return fig
 
 
 def bid_reached_figure(reached: pl.DataFrame) -> Figure:
     """Per seat: share of deals in which the seat bid or held at least each value, with Wilson bands."""
     fig, axes = _new(1, 3, height=3.4)
+    bids = reached.filter(pl.col("count") > 0)["bid"].to_numpy()
     for ax, seat in zip(axes, ("FH", "MH", "RH"), strict=True):
         part = reached.filter(pl.col("seat") == seat)
+        series = {}
         for source in _sources(reached):
-            rows = part.filter(pl.col("source") == source).sort("bid")
+            rows = part.filter((pl.col("source") == source) & (pl.col("count") > 0)).sort("bid")
+            series[source] = (rows["bid"].to_numpy(), rows["rate"].to_numpy())
+        labels = coincide_labels(series)
+        for i, source in enumerate(series):
+            rows = part.filter((pl.col("source") == source) & (pl.col("count") > 0)).sort("bid")
             x = rows["bid"].to_numpy()
-            ax.step(x, rows["rate"].to_numpy(), where="post", label=source)
-            ax.fill_between(x, rows["lo"].to_numpy(), rows["hi"].to_numpy(), step="post", alpha=0.25)
-        ax.set_xscale("log")
-        ax.minorticks_off()
-        ax.set_xticks([18, 24, 36, 48, 72, 120], ["18", "24", "36", "48", "72", "120"])
-        ax.set_xlim(18, 130)
+            ax.step(x, rows["rate"].to_numpy(), where="post", ms=3, label=labels[source], **_style(i))  # type: ignore[arg-type]
+            ax.fill_between(x, rows["lo"].to_numpy(), rows["hi"].to_numpy(), step="post", alpha=0.2)
+        _bid_axis(ax, bids)
+        percent_axis(ax)
         ax.set_title(f"{seat}: bid or held at least")
-        ax.set_xlabel("bid value")
+        ax.set_xlabel("bid value (log scale)")
+        ax.set_ylabel("share of deals (%)")
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("share of deals")
-    axes[0].legend()
+    legend_below(fig, axes[0])
     return fig
 
 
 def win_rates_figure(by_type: pl.DataFrame, by_seat: pl.DataFrame) -> Figure:
     """Declarer win rates by game type and by seat, with Wilson intervals."""
     fig, axes = _new(1, 2)
-    order = [t for t in by_type["game_type"].cast(pl.String).unique(maintain_order=True)]
-    grouped_bars(axes[0], by_type.with_columns(pl.col("game_type").cast(pl.String)), "game_type", "rate", order)
+    frame, order = _types(by_type)
+    grouped_bars(axes[0], frame, "game_type", "rate", order)
     grouped_bars(axes[1], by_seat, "declarer_seat", "rate", ["FH", "MH", "RH"])
-    for ax, title in zip(axes, ("by game type", "by declarer's seat"), strict=True):
+    for ax, title, xlabel in zip(
+        axes, ("by game type", "by declarer's seat"), ("game type", "declarer's seat"), strict=True
+    ):
         ax.set_ylim(0, 1)
+        percent_axis(ax)
         ax.set_title(f"Declarer win rate {title}")
-    axes[0].set_ylabel("games won")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("declared games won (%)")
     legend_below(fig, axes[0])
     return fig
 
 
 def win_by_bid_figure(by_bid: pl.DataFrame, min_games: int = 100) -> Figure:
-    """Declarer win rate by final bid (bids with at least ``min_games`` games), with Wilson bands."""
+    """Declarer win rate by final bid (bids with at least ``min_games`` games), with Wilson intervals."""
     fig, (ax,) = _new()
+    kept = by_bid.filter(pl.col("n") >= min_games)
+    series = {}
     for source in _sources(by_bid):
-        rows = by_bid.filter((pl.col("source") == source) & (pl.col("n") >= min_games)).sort("bid")
+        rows = kept.filter(pl.col("source") == source).sort("bid")
+        series[source] = (rows["bid"].to_numpy(), rows["rate"].to_numpy())
+    labels = coincide_labels(series)
+    for i, source in enumerate(series):
+        rows = kept.filter(pl.col("source") == source).sort("bid")
+        err = np.vstack([rows["rate"] - rows["lo"], rows["hi"] - rows["rate"]]).clip(min=0.0)
         x = rows["bid"].to_numpy()
-        ax.errorbar(x, rows["rate"].to_numpy(), yerr=_errors(rows, "rate"), marker="o", ms=3, capsize=2, label=source)
-    ax.set_xscale("log")
-    ax.minorticks_off()
-    ax.set_xticks([18, 24, 36, 48, 72, 120], ["18", "24", "36", "48", "72", "120"])
-    ax.set_xlabel("final bid")
-    ax.set_ylabel("games won")
+        ax.errorbar(x, rows["rate"].to_numpy(), yerr=err, ms=4, capsize=2, label=labels[source], **_style(i))  # type: ignore[arg-type]
+    _bid_axis(ax, kept["bid"].to_numpy())
+    percent_axis(ax)
+    ax.set_xlabel("final bid (log scale)")
+    ax.set_ylabel("declared games won (%)")
     ax.set_title(f"Declarer win rate by final bid (bids with at least {min_games} games)")
     ax.grid(alpha=0.3)
-    ax.legend()
+    legend_below(fig, ax)
     return fig
 
 
@@ -167,69 +253,104 @@ def hand_values_figure(values: pl.DataFrame, scores: pl.DataFrame) -> Figure:
     """Mean game value and mean score of declared games per game type, with CLT intervals."""
     fig, axes = _new(1, 2)
     for ax, frame, title in zip(axes, (values, scores), ("game value", "declarer's score"), strict=True):
-        order = [t for t in frame["game_type"].cast(pl.String).unique(maintain_order=True)]
-        grouped_bars(ax, frame.with_columns(pl.col("game_type").cast(pl.String)), "game_type", "mean", order)
+        typed, order = _types(frame)
+        grouped_bars(ax, typed, "game_type", "mean", order)
+        ax.axhline(0.0, color="black", lw=0.6)
         ax.set_title(f"Mean {title} per declared game")
+        ax.set_xlabel("game type")
+        ax.set_ylabel("points per declared game")
     legend_below(fig, axes[0])
     return fig
 
 
-def seat_scores_figure(seats: pl.DataFrame, scores: pl.DataFrame, width: int = SCORE_BIN) -> Figure:
+def seat_scores_figure(seats: pl.DataFrame, scores: pl.DataFrame) -> Figure:
     """Expected score per deal by seat (CLT intervals) and the distribution of the declarer's score.
 
-    ``scores`` holds ``source``, ``score`` and ``count``; scores are binned
-    ``width`` points wide, as game values fall on scattered multiples of the
-    base values and a bar per value would be mostly gaps.
+    ``scores`` holds ``source``, ``score`` and ``count``. A score takes
+    scattered values (multiples of the base values, doubled when lost), so
+    the distribution is drawn as one point per value that occurs, on a log
+    axis to show the rare large scores: no bins merge or split values.
     """
     fig, axes = _new(1, 2)
     grouped_bars(axes[0], seats, "seat", "mean", ["FH", "MH", "RH"])
+    axes[0].axhline(0.0, color="black", lw=0.6)
     axes[0].set_title("Expected score per deal by seat")
-    values = scores["score"].to_numpy()
-    edges = np.arange(values.min() // width * width, values.max() + 2 * width, width) if values.size else 10
-    for source in _sources(scores):
-        rows = scores.filter(pl.col("source") == source)
-        weights = rows["count"].to_numpy() / max(1, rows["count"].sum())
-        axes[1].hist(rows["score"].to_numpy(), bins=edges, weights=weights, histtype="step", lw=1.4, label=source)
-    axes[1].set_yscale("log")
-    axes[1].set_xlabel(f"declarer's score ({width}-point bins)")
-    axes[1].set_ylabel("share of declared games")
-    axes[1].set_title("Distribution of the declarer's score")
-    axes[1].grid(alpha=0.3)
-    legend_below(fig, axes[0])
+    axes[0].set_xlabel("seat")
+    axes[0].set_ylabel("points per deal")
+    ax = axes[1]
+    series = {}
+    present = set(_sources(scores))
+    for source in [s for s in _sources(seats) if s in present]:  # the bars' order, so the colours match
+        rows = scores.filter(pl.col("source") == source).sort("score")
+        total = max(1, int(rows["count"].sum()))
+        series[source] = (rows["score"].to_numpy(), rows["count"].to_numpy() / total)
+    labels = coincide_labels(series)
+    for i, (source, (x, share)) in enumerate(series.items()):
+        ax.plot(x, share, ls="none", marker=MARKERS[i % len(MARKERS)], ms=4, mfc="none", mew=1.0, label=labels[source])
+    ax.set_yscale("log")
+    percent_axis(ax)
+    ax.set_xlabel("declarer's score (points; one point per score value)")
+    ax.set_ylabel("share of declared games (%, log scale)")
+    ax.set_title("Distribution of the declarer's score")
+    ax.grid(alpha=0.3)
+    legend_below(fig, ax)  # the markers' legend, with any coinciding sources named; colours match the bars
     return fig
 
 
-def list_totals_figure(totals: pl.DataFrame) -> Figure:
-    """Histogram of forehand's total over 36-deal lists, per source."""
+def list_totals_figure(totals: pl.DataFrame, bins: int = 40) -> Figure:
+    """Distribution of a player's total over a list (every player of every list), per source.
+
+    ``totals`` is :func:`~skatsim.analysis.tables.list_totals`; a source
+    with list points (tournament scoring) is drawn in list points, the
+    others in scores, as the legend says.
+    """
     fig, (ax,) = _new()
-    fh = totals.filter(pl.col("seat") == "FH")
-    values = fh["total"].to_numpy()
-    bins = np.linspace(values.min(), values.max(), 41) if values.size else 10
-    for source in _sources(fh):
-        part = fh.filter(pl.col("source") == source)["total"].to_numpy()
-        ax.hist(part, bins=bins, histtype="step", density=True, label=f"{source} ({part.size:,} lists)")
-    ax.set_xlabel("forehand's total over a list of 36 deals")
-    ax.set_ylabel("density")
+    values = totals["total"].to_numpy()
+    edges = np.histogram_bin_edges(values, bins=bins) if values.size else np.array([0.0, 1.0])
+    for i, source in enumerate(_sources(totals)):
+        part = totals.filter(pl.col("source") == source)
+        data = part["total"].to_numpy()
+        lists = part["list"].n_unique()
+        measure = "list points" if (part["measure"] == "list_points").any() else "score"
+        weights = np.full(data.size, 1.0 / max(1, data.size))
+        label = f"{source}: {measure} ({lists:,} lists)"
+        ax.hist(
+            data, bins=edges, weights=weights, histtype="step", lw=1.4, label=label, linestyle=_style(i)["linestyle"]
+        )  # type: ignore[arg-type]
+    percent_axis(ax)
+    ax.set_xlabel("a player's total over a list (points, or list points where kept)")
+    ax.set_ylabel("share of players' lists (%)")
     ax.set_title("Spread of list totals")
     ax.grid(alpha=0.3)
-    ax.legend()
+    legend(ax)
     return fig
 
 
-def rates_figure(frame: pl.DataFrame, category: str, title: str) -> Figure:
-    """Generic grouped bars of a rate table over ``category`` (house-rule statistics)."""
+def rates_figure(frame: pl.DataFrame, category: str, title: str, xlabel: str = "", ylabel: str = "share") -> Figure:
+    """Generic grouped bars of a rate table over ``category`` (house-rule statistics), in percent."""
     fig, (ax,) = _new(height=3.2)
     grouped_bars(ax, frame.with_columns(pl.col(category).cast(pl.String)), category, "rate")
+    percent_axis(ax)
     ax.set_title(title)
-    ax.legend()
+    ax.set_xlabel(xlabel or category)
+    ax.set_ylabel(f"{ylabel} (%)")
+    legend(ax)
     return fig
 
 
-def differences_figure(diffs: pl.DataFrame) -> Figure:
-    """Forest plot: ``B - A`` with intervals per metric (rows) for each compared source (colours)."""
+def differences_figure(
+    diffs: pl.DataFrame, unit: str = "points per deal", title: str = "Variant differences"
+) -> Figure:
+    """Forest plot: ``B - A`` with intervals per metric (rows) for each comparison (colours and markers).
+
+    ``diffs`` holds ``label``, ``diff``, ``lo``, ``hi`` and ``comparison``;
+    ``unit`` names the x axis (values as given: percentage points are
+    multiplied by 100 by the caller).
+    """
     labels = list(diffs["label"].unique(maintain_order=True))
     comparisons = list(diffs["comparison"].unique(maintain_order=True))
-    fig = Figure(figsize=(WIDTH, 0.45 * len(labels) * max(1, len(comparisons)) ** 0.5 + 1.2), layout="constrained")
+    height = 0.42 * max(1, len(labels)) * max(1, len(comparisons)) ** 0.5 + 1.4
+    fig = Figure(figsize=(WIDTH, height), layout="constrained")
     ax = fig.subplots()
     step = 0.8 / max(1, len(comparisons))
     for i, comp in enumerate(comparisons):
@@ -237,12 +358,12 @@ def differences_figure(diffs: pl.DataFrame) -> Figure:
         lookup = {r["label"]: r for r in part.iter_rows(named=True)}
         y = np.arange(len(labels)) + (i - (len(comparisons) - 1) / 2) * step
         d, err = _values_and_errors(lookup, labels, "diff")
-        ax.errorbar(d, y, xerr=err, fmt="o", ms=4, capsize=3, label=comp)
+        ax.errorbar(d, y, xerr=err, fmt=MARKERS[i % len(MARKERS)], ms=4, capsize=3, label=str(comp))
     ax.axvline(0.0, color="black", lw=0.8)
     ax.set_yticks(np.arange(len(labels)), labels)
-    ax.invert_yaxis()
-    ax.set_xlabel("difference B - A per deal")
-    ax.set_title("Variant differences")
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+    ax.set_xlabel(f"difference B - A ({unit})")
+    ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
-    ax.legend()
+    legend_below(fig, ax)
     return fig

@@ -1,18 +1,28 @@
-"""Paired statistics of two aligned game tables: one row per deal in each, the same deals in the same order.
+"""Paired statistics of two game tables joined on ``game_id``: the same deals under A and under B.
 
 The comparison of two variants (:mod:`skatsim.analysis.compare`) and of two
 runs made with the same seed and bots (:mod:`skatsim.analysis.report`) both
-reduce a pair of frames to an :class:`Aggregate`: for every metric, the joint
-histogram of its value under A and under B (integer values, so exact), and
-counts of deals whose outcome changed. Aggregates of chunks add up, in any
-order, to the aggregate of the whole run; all means, variances, quantiles
-and bootstrap resamples are then computed from the histograms, so no row is
-kept in memory.
+reduce a pair of frames to an :class:`Aggregate` (:func:`aggregate_pair` for
+two frames in memory, :func:`aggregate_scans` for two runs read slice by
+slice). Two kinds of quantity are compared:
 
-Metrics are built from columns by name. A house-rule metric (Kontra, Bock,
-Ramsch, list points) is computed when its columns exist; when they exist in
-one variant only, the other counts as the rule switched off (``absent``),
-or the metric is left out when that has no meaning (list points).
+* a :class:`Metric` has a value in every deal (a seat's score, "the deal was
+  a Grand"); the aggregate keeps the joint histogram of its value under A and
+  under B (integer values, so exact), from which means, variances, quantiles
+  and bootstrap resamples follow;
+* a :class:`Ratio` is a rate or mean among some deals only (Schneider among
+  declared games, the win rate at bid 18, the mean winning bid): a sum of a
+  numerator over a sum of a denominator, each side with its own denominator.
+  The aggregate keeps the exact sums and cross products of the four per-deal
+  values (numerator and denominator under A and B), enough for the delta
+  method's paired interval of ``B - A`` and for the unpaired one.
+
+Both add up over chunks in any order to the aggregate of the whole run, so no
+row is kept in memory. Metrics are built from columns by name. A house-rule
+metric (Kontra, Bock, Ramsch, list points) is computed when its columns
+exist; when they exist in one variant only, the other counts as the rule
+switched off (``absent``), or the metric is left out when that has no
+meaning (list points).
 """
 
 from __future__ import annotations
@@ -23,9 +33,28 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from ..frames import GAME_TYPE
+
 SEATS = ("fh", "mh", "rh")
 #: Values are stored in pair keys as ``(a + OFFSET) * 2**31 + (b + OFFSET)``.
 OFFSET = 2**30
+#: Games read at a time when two runs are paired from their Parquet files (a multiple of 36).
+SLICE = 36 * 1820
+
+#: Metric groups in the order they are shown, each with the unit of its values.
+GROUPS: dict[str, str] = {
+    "score per seat": "points per deal",
+    "score per role": "points per deal",
+    "outcome": "% of deals",
+    "game mix": "% of deals",
+    "declared games": "% of declared games",
+    "bidding": "bid value",
+    "win rate by final bid": "% of declared games won at that bid",
+    "Ramsch": "% of deals",
+    "Kontra and Re": "% of declared games",
+    "Bock": "% of deals",
+    "list points": "points per deal",
+}
 
 
 @dataclass(frozen=True)
@@ -48,6 +77,30 @@ class Metric:
     share: bool = False
 
 
+@dataclass(frozen=True)
+class Ratio:
+    """A rate or mean among some deals: ``sum(num) / sum(den)`` over the deals, under A and under B.
+
+    ``den`` selects the deals counted (0/1, e.g. declared games); ``num`` is
+    the value summed over them (0/1 for a rate, e.g. Schneider, or a number,
+    e.g. the bid). ``needs``: columns of the numerator; without them (the
+    rule is off) the numerator is 0. ``share``: the ratio is a rate (shown
+    in percent).
+    """
+
+    name: str
+    group: str
+    label: str
+    num: Callable[[], pl.Expr]
+    den: Callable[[], pl.Expr]
+    needs: tuple[str, ...] = ()
+    share: bool = True
+
+
+def _col(name: str) -> pl.Expr:
+    return pl.col(name)
+
+
 def _seat_score(seat: str) -> Callable[[], pl.Expr]:
     return lambda: pl.col(f"score_{seat}")
 
@@ -56,8 +109,10 @@ def _list_points(seat: str) -> Callable[[], pl.Expr]:
     return lambda: pl.col(f"list_points_{seat}")
 
 
-def _defenders() -> pl.Expr:
-    return pl.col("score_fh") + pl.col("score_mh") + pl.col("score_rh") - pl.col("score").fill_null(0)
+def _ramsch_losses() -> pl.Expr:
+    """What the Ramsch losers lose in a deal (the sum of the negative seat scores of a Ramsch; 0 otherwise)."""
+    losses = pl.sum_horizontal(pl.min_horizontal(pl.col(f"score_{s}"), pl.lit(0)) for s in SEATS)
+    return pl.when(pl.col("game_type") == "ramsch").then(losses).otherwise(0)
 
 
 def _share(name: str, group: str, label: str, expr: Callable[[], pl.Expr], needs: tuple[str, ...] = ()) -> Metric:
@@ -65,33 +120,40 @@ def _share(name: str, group: str, label: str, expr: Callable[[], pl.Expr], needs
     return Metric(name, group, label, expr, needs, absent=0 if needs else None, share=True)
 
 
-def _col(name: str) -> pl.Expr:
-    return pl.col(name)
+def _game_type(name: str) -> Callable[[], pl.Expr]:
+    return lambda: pl.col("game_type") == name
+
+
+#: How each game type reads in a table row.
+GAME_TYPE_WORDS = {"passed": "all passed (redealt)", "aborted": "aborted", "ramsch": "Ramsch", "reversed": "reversed"}
 
 
 METRICS: tuple[Metric, ...] = (
-    *(
-        Metric(f"score_{s}", "score per seat", f"{s.upper()} score per deal", _seat_score(s), spread=True)
-        for s in SEATS
+    *(Metric(f"score_{s}", "score per seat", f"{s.upper()} score", _seat_score(s), spread=True) for s in SEATS),
+    Metric("declarer", "score per role", "declarer's score", lambda: _col("score").fill_null(0), spread=True),
+    Metric(
+        "ramsch_losers",
+        "score per role",
+        "Ramsch losers' scores",
+        _ramsch_losses,
+        ("ramsch_loser",),
+        absent=0,
     ),
-    Metric("declarer", "score per role", "declarer's score per deal", lambda: _col("score").fill_null(0), spread=True),
-    Metric("defenders", "score per role", "defenders' scores per deal (together)", _defenders),
     _share("played", "outcome", "deals with a declarer", lambda: _col("declarer").is_not_null()),
     _share("won", "outcome", "deals won by the declarer", lambda: _col("won").fill_null(False)),
     _share("overbid", "outcome", "deals lost by overbidding", lambda: _col("overbid").fill_null(False)),
-    _share("ramsch", "house rules", "Ramsch deals", lambda: _col("game_type") == "ramsch", ("ramsch_loser",)),
-    _share(
-        "jungfrau", "house rules", "Ramsch with a Jungfrau", lambda: _col("jungfrau_count") > 0, ("jungfrau_count",)
+    *(
+        _share(f"type_{t}", "game mix", GAME_TYPE_WORDS.get(t, t), _game_type(t))
+        for t in GAME_TYPE.categories.to_list()
     ),
-    _share("durchmarsch", "house rules", "Durchmarsch", lambda: _col("durchmarsch").cast(pl.Boolean), ("durchmarsch",)),
-    _share("kontra", "house rules", "deals with Kontra", lambda: _col("kontra_level") >= 1, ("kontra_level",)),
-    _share("re", "house rules", "deals with Re", lambda: _col("kontra_level") >= 2, ("kontra_level",)),
-    _share("bock", "house rules", "deals under Bock", lambda: _col("bock") > 1, ("bock",)),
+    _share("jungfrau", "Ramsch", "Ramsch with a Jungfrau", lambda: _col("jungfrau_count") > 0, ("jungfrau_count",)),
+    _share("durchmarsch", "Ramsch", "Durchmarsch", lambda: _col("durchmarsch").cast(pl.Boolean), ("durchmarsch",)),
+    _share("bock", "Bock", "deals under Bock", lambda: _col("bock") > 1, ("bock",)),
     *(
         Metric(
             f"list_points_{s}",
-            "house rules",
-            f"{s.upper()} list points per deal",
+            "list points",
+            f"{s.upper()} list points",
             _list_points(s),
             (f"list_points_{s}",),
         )
@@ -99,6 +161,71 @@ METRICS: tuple[Metric, ...] = (
     ),
 )
 
+
+def _declared() -> pl.Expr:
+    return pl.col("declarer").is_not_null()
+
+
+def _among_declared(expr: Callable[[], pl.Expr]) -> Callable[[], pl.Expr]:
+    return lambda: _declared() & expr().fill_null(False)
+
+
+def _null_kind(hand: bool, ouvert: bool) -> Callable[[], pl.Expr]:
+    return lambda: (pl.col("game_type") == "null") & (pl.col("hand") == hand) & (pl.col("ouvert") == ouvert)
+
+
+RATIOS: tuple[Ratio, ...] = (
+    Ratio("win_rate", "declared games", "declarer wins", _among_declared(lambda: _col("won")), _declared),
+    Ratio("hand", "declared games", "hand games", _among_declared(lambda: _col("hand")), _declared),
+    Ratio("schneider", "declared games", "Schneider", _among_declared(lambda: _col("schneider")), _declared),
+    Ratio("schwarz", "declared games", "Schwarz", _among_declared(lambda: _col("schwarz")), _declared),
+    Ratio("null", "declared games", "Null", _among_declared(_null_kind(False, False)), _declared),
+    Ratio("null_hand", "declared games", "Null hand", _among_declared(_null_kind(True, False)), _declared),
+    Ratio("null_ouvert", "declared games", "Null ouvert", _among_declared(_null_kind(False, True)), _declared),
+    Ratio("null_ouvert_hand", "declared games", "Null ouvert hand", _among_declared(_null_kind(True, True)), _declared),
+    Ratio(
+        "bid",
+        "bidding",
+        "mean winning bid",
+        lambda: pl.when(_declared() & (pl.col("bid") > 0)).then(pl.col("bid")).otherwise(0),
+        lambda: _declared() & (pl.col("bid") > 0),
+        share=False,
+    ),
+    Ratio(
+        "kontra",
+        "Kontra and Re",
+        "games with Kontra",
+        _among_declared(lambda: _col("kontra_level") >= 1),
+        _declared,
+        ("kontra_level",),
+    ),
+    Ratio(
+        "re",
+        "Kontra and Re",
+        "games with Re",
+        _among_declared(lambda: _col("kontra_level") >= 2),
+        _declared,
+        ("kontra_level",),
+    ),
+)
+#: Name prefix of the win rate at one final bid (``win_bid_18``), made for every bid the games reach.
+WIN_BID = "win_bid_"
+
+
+def win_at_bid(bid: int) -> Ratio:
+    """The declarer's win rate among declared games with final bid ``bid``."""
+    at_bid = lambda: _declared() & (pl.col("bid") == bid)  # noqa: E731
+    return Ratio(f"{WIN_BID}{bid}", "win rate by final bid", f"at bid {bid}", lambda: at_bid() & pl.col("won"), at_bid)
+
+
+def ratio(name: str) -> Ratio:
+    """The ratio called ``name``: one of :data:`RATIOS`, or a win rate at a bid (``win_bid_18``)."""
+    if name.startswith(WIN_BID):
+        return win_at_bid(int(name.removeprefix(WIN_BID)))
+    return _RATIO_BY_NAME[name]
+
+
+_RATIO_BY_NAME = {r.name: r for r in RATIOS}
 #: Outcome changes counted deal by deal: name -> (label, columns compared).
 CHANGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "declarer": ("another declarer (or none)", ("declarer",)),
@@ -111,11 +238,18 @@ CHANGES: dict[str, tuple[str, tuple[str, ...]]] = {
 
 @dataclass
 class Aggregate:
-    """Sufficient statistics of a paired set of deals; ``+`` merges two disjoint sets."""
+    """Sufficient statistics of a paired set of deals; ``+`` merges two disjoint sets.
+
+    ``joint``: per :class:`Metric`, the joint histogram of its values (pair
+    keys and counts); ``ratios``: per :class:`Ratio`, the sums ``S`` (4) and
+    cross products ``Q`` (4 x 4) of (numerator A, denominator A, numerator B,
+    denominator B) over the deals; ``changed``: deals whose outcome changed.
+    """
 
     n: int = 0
     joint: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     changed: dict[str, int] = field(default_factory=dict)
+    ratios: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     def __add__(self, other: Aggregate) -> Aggregate:
         joint = dict(self.joint)
@@ -124,7 +258,10 @@ class Aggregate:
         changed = {
             k: self.changed.get(k, 0) + other.changed.get(k, 0) for k in self.changed.keys() | other.changed.keys()
         }
-        return Aggregate(self.n + other.n, joint, changed)
+        ratios = dict(self.ratios)
+        for name, (s, q) in other.ratios.items():
+            ratios[name] = (ratios[name][0] + s, ratios[name][1] + q) if name in ratios else (s, q)
+        return Aggregate(self.n + other.n, joint, changed, ratios)
 
 
 def _merge_hist(x: tuple[np.ndarray, np.ndarray], y: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -155,6 +292,15 @@ def _values(frame: pl.DataFrame, metric: Metric) -> np.ndarray | None:
     return np.full(frame.height, metric.absent, dtype=np.int64)
 
 
+def _ratio_values(frame: pl.DataFrame, r: Ratio) -> tuple[np.ndarray, np.ndarray]:
+    """Numerator and denominator of a ratio per deal (numerator 0 when its columns are missing)."""
+    den = frame.select(r.den().fill_null(False).cast(pl.Int64)).to_series().to_numpy()
+    if not all(name in frame.columns for name in r.needs):
+        return np.zeros(frame.height, dtype=np.int64), den
+    num = frame.select(r.num().cast(pl.Int64).fill_null(0)).to_series().to_numpy()
+    return num, den
+
+
 def applicable(metrics: Iterable[Metric], a_columns: Iterable[str], b_columns: Iterable[str]) -> list[Metric]:
     """Metrics whose columns exist in at least one table and that mean something for both."""
     a, b = set(a_columns), set(b_columns)
@@ -166,6 +312,15 @@ def applicable(metrics: Iterable[Metric], a_columns: Iterable[str], b_columns: I
     return out
 
 
+def applicable_ratios(a: pl.DataFrame, b: pl.DataFrame, b_columns: Iterable[str] | None = None) -> list[Ratio]:
+    """The ratios of :data:`RATIOS` whose columns exist in one table at least (``b_columns``: B's columns,
+    when they are not ``b``'s), and the win rate at every final bid a declared game reached in either."""
+    names = set(a.columns) | set(b.columns if b_columns is None else b_columns)
+    fixed = [r for r in RATIOS if set(r.needs) <= names]
+    reached = [f.filter(_declared() & (pl.col("bid") > 0)).select(pl.col("bid").cast(pl.Int64)) for f in (a, b)]
+    return fixed + [win_at_bid(int(bid)) for bid in pl.concat(reached)["bid"].unique().sort()]
+
+
 def _physical(frame: pl.DataFrame, name: str) -> np.ndarray:
     """Column as integers for equality tests: enums by code, booleans 0/1, nulls -1."""
     col = frame[name]
@@ -174,17 +329,49 @@ def _physical(frame: pl.DataFrame, name: str) -> np.ndarray:
     return col.cast(pl.Int64).fill_null(-1).to_numpy()
 
 
+def join_on_game(a: pl.DataFrame, b: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The deals both frames hold, in ``game_id`` order, as two aligned frames (an inner join on ``game_id``).
+
+    Frames without ``game_id`` are taken as aligned already (row ``i`` is the same deal in both).
+    """
+    if "game_id" not in a.columns or "game_id" not in b.columns:
+        if a.height != b.height:
+            raise ValueError(f"paired frames differ in length: {a.height} and {b.height}")
+        return a, b
+    if a["game_id"].equals(b["game_id"]):
+        return a, b
+    ids = a.select("game_id").join(b.select("game_id"), on="game_id", how="inner").sort("game_id")
+    return (
+        ids.join(a, on="game_id", how="left", maintain_order="left"),
+        ids.join(b, on="game_id", how="left", maintain_order="left"),
+    )
+
+
 def aggregate_pair(a: pl.DataFrame, b: pl.DataFrame, metrics: Iterable[Metric] = METRICS) -> Aggregate:
-    """Joint histograms and outcome changes of two frames holding the same deals in the same order."""
-    if a.height != b.height:
-        raise ValueError(f"paired frames differ in length: {a.height} and {b.height}")
-    if "game_id" in a.columns and "game_id" in b.columns and not a["game_id"].equals(b["game_id"]):
-        raise ValueError("paired frames do not hold the same deals (game_id differs)")
+    """Joint histograms, ratio sums and outcome changes of two frames, paired deal by deal on ``game_id``."""
+    a, b = join_on_game(a, b)
+    return _aggregate(a, b, applicable(metrics, a.columns, b.columns), applicable_ratios(a, b))
+
+
+def aggregate_single(frame: pl.DataFrame, other_columns: Iterable[str]) -> Aggregate:
+    """One run's statistics alone (its values as A and as B), for an unpaired comparison with a run whose
+    columns are ``other_columns``: the metrics and ratios of that comparison, a rule absent here counted off."""
+    others = list(other_columns)
+    metrics = applicable(METRICS, frame.columns, others)
+    return _aggregate(frame, frame, metrics, applicable_ratios(frame, frame, others))
+
+
+def _aggregate(a: pl.DataFrame, b: pl.DataFrame, metrics: list[Metric], ratios: list[Ratio]) -> Aggregate:
+    """The aggregate of two aligned frames over the given metrics and ratios."""
     joint = {}
-    for metric in applicable(metrics, a.columns, b.columns):
+    for metric in metrics:
         va, vb = _values(a, metric), _values(b, metric)
         if va is not None and vb is not None:
             joint[metric.name] = encode_pairs(va, vb)
+    sums = {}
+    for r in ratios:
+        values = np.column_stack([*_ratio_values(a, r), *_ratio_values(b, r)])
+        sums[r.name] = (values.sum(axis=0), values.T @ values)
     changed = {}
     any_change = np.zeros(a.height, dtype=bool)
     for name, (_, cols) in CHANGES.items():
@@ -194,4 +381,33 @@ def aggregate_pair(a: pl.DataFrame, b: pl.DataFrame, metrics: Iterable[Metric] =
         changed[name] = int(diff.sum())
         any_change |= diff
     changed["any"] = int(any_change.sum())
-    return Aggregate(a.height, joint, changed)
+    return Aggregate(a.height, joint, changed, sums)
+
+
+def aggregate_scans(a: pl.LazyFrame, b: pl.LazyFrame, games: int, step: int = SLICE) -> Aggregate:
+    """:func:`aggregate_pair` of two runs' games ``0 .. games - 1``, read ``step`` games at a time.
+
+    Memory stays bounded by the slice, whatever the number of games; only
+    deals present in both runs (joined on ``game_id``) count.
+    """
+    from .sources import collect
+
+    total = Aggregate()
+    for first in range(0, games, step):
+        in_slice = pl.col("game_id").is_between(first, first + step - 1)
+        fa = collect(a.filter(in_slice).sort("game_id"))
+        fb = collect(b.filter(in_slice).sort("game_id"))
+        total = total + aggregate_pair(fa, fb)
+    return total
+
+
+def aggregate_scan_single(lf: pl.LazyFrame, games: int, other_columns: Iterable[str], step: int = SLICE) -> Aggregate:
+    """:func:`aggregate_single` of one run's games ``0 .. games - 1``, read ``step`` games at a time."""
+    from .sources import collect
+
+    others = list(other_columns)
+    total = Aggregate()
+    for first in range(0, games, step):
+        part = collect(lf.filter(pl.col("game_id").is_between(first, first + step - 1)).sort("game_id"))
+        total = total + aggregate_single(part, others)
+    return total

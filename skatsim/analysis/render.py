@@ -14,6 +14,7 @@ import base64
 import html
 import math
 import os
+import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -162,10 +163,11 @@ figure { margin: 1.2em 0; } figure img { max-width: 100%; display: block; }
 figcaption, caption { color: #555; font-size: 0.9em; text-align: left; padding: 0.3em 0; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.86em; }
 th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; white-space: nowrap; }
-th { background: #f3f3f3; } td:first-child, th:first-child, td.t { text-align: left; }
+th { background: #f3f3f3; } td:first-child, th:first-child, td.t, th.t { text-align: left; }
 tr:nth-child(even) td { background: #fafafa; }
 pre { background: #f6f6f6; border: 1px solid #ddd; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
 nav ol { columns: 2; }
+.wide { overflow-x: auto; max-width: 100%; }
 """
 
 
@@ -173,10 +175,20 @@ def _anchor(title: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in title.lower()).strip("-")
 
 
+def _numeric(text: str) -> bool:
+    """Whether a cell holds a number (or an interval, or a placeholder): right-aligned."""
+    return text.lstrip("[+-")[:1].isdigit() or text in ("-", "exact")
+
+
 def _html_cell(text: str) -> str:
     """A table cell: numbers (and intervals) right-aligned, words left-aligned."""
-    numeric = text.lstrip("[+-")[:1].isdigit() or text in ("-", "exact")
-    return f"<td>{html.escape(text)}</td>" if numeric else f'<td class="t">{html.escape(text)}</td>'
+    return f"<td>{html.escape(text)}</td>" if _numeric(text) else f'<td class="t">{html.escape(text)}</td>'
+
+
+def _html_head(name: str, column: list[str]) -> str:
+    """A header cell aligned like its column: left over words, right over numbers."""
+    words = any(not _numeric(cell) for cell in column)
+    return f'<th class="t">{html.escape(name)}</th>' if words else f"<th>{html.escape(name)}</th>"
 
 
 def _html_block(block: Block) -> str:
@@ -189,10 +201,12 @@ def _html_block(block: Block) -> str:
     if isinstance(block, Code):
         caption = f"<figcaption>{html.escape(block.caption)}</figcaption>" if block.caption else ""
         return f"<figure>{caption}<pre>{html.escape(block.text)}</pre></figure>"
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in block.header)
+    columns = [[row[i] for row in block.rows if i < len(row)] for i in range(len(block.header))]
+    head = "".join(_html_head(h, column) for h, column in zip(block.header, columns, strict=True))
     body = "".join("<tr>" + "".join(_html_cell(c) for c in row) + "</tr>" for row in block.rows)
     caption = f"<caption>{html.escape(block.caption)}</caption>" if block.caption else ""
-    return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    table = f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="wide">{table}</div>'  # a table wider than the page scrolls, the page does not
 
 
 def render_html(report: Report) -> str:
@@ -235,7 +249,8 @@ def render_markdown(report: Report, figure_dir: str, figure_prefix: str) -> tupl
             elif isinstance(block, Figure):
                 name = f"{figure_dir}/{figure_prefix}-{len(files) + 1:02d}.png"
                 files.append((name, block.png))
-                lines += [f"![{_md_cell(block.caption)}]({name})", "", f"*{block.caption}*", ""]
+                link = urllib.parse.quote(name)  # a folder name with spaces (or other such characters) still links
+                lines += [f"![{_md_cell(block.caption)}]({link})", "", f"*{block.caption}*", ""]
             elif isinstance(block, Code):
                 lines += ([block.caption, ""] if block.caption else []) + [
                     "```yaml",

@@ -1,12 +1,16 @@
-"""``skatsim report``: figures, tables and provenance of one or more runs in one HTML file (and Markdown).
+"""``skatsim report``: the answers first, then figures, tables and provenance of one or more runs, in one
+HTML file (and Markdown).
 
 The report reads the runs lazily (:func:`~skatsim.analysis.sources.scan`),
 computes the tables of :mod:`~skatsim.analysis.tables`, draws them with
 :mod:`~skatsim.analysis.figures` and renders them with
-:mod:`~skatsim.analysis.render`. With several runs it adds their
-differences against the first: paired deal by deal (and so far narrower)
-when the runs share seed, bots and number of games, otherwise as
-independent samples.
+:mod:`~skatsim.analysis.render`. It opens with the answers: the headline
+rates of every run, and for each run its differences from the baseline
+(``--baseline``, else the first run) whose interval excludes zero. Runs are
+compared with the baseline by the paired-analysis layer
+(:mod:`~skatsim.analysis.paired`, :mod:`~skatsim.analysis.summary`): deal by
+deal (and so far narrower) when the runs share seed, bots and number of
+games, otherwise as independent samples. The detail follows.
 """
 
 from __future__ import annotations
@@ -20,20 +24,27 @@ from dataclasses import dataclass
 import polars as pl
 
 from .. import __version__
+from ..errors import SkatsimError
 from . import figures as fg
 from . import tables as tb
-from .compare import CHUNK, Comparison, VariantInfo, summarise
-from .compare_output import fmt_num, fmt_share, pairing_statement
-from .intervals import LEVEL, N_BOOT, z_value
-from .paired import METRICS, Aggregate, aggregate_pair, applicable
+from .compare import Comparison, VariantInfo, summarise
+from .compare_output import group_heading, pairing_statement, row_cells
+from .intervals import LEVEL, N_BOOT
+from .paired import aggregate_scan_single, aggregate_scans
 from .render import Code, Figure, Report, Section, Table, Text, table, wide_table, write_report_files
-from .sources import Source, collect, columns, find_sources, scan_source, scan_sources
+from .sources import Source, collect, columns, find_sources, scan_source, scan_sources, source_columns
+from .summary import independent_differences, row_order
 
 READING = (
     "How to read the numbers: every rate carries a {pct} Wilson score interval and every mean a {pct} "
     "interval from the central limit theorem (mean ± z·sd/√n); error bars and bands in the figures are these "
-    "intervals. Seats are relative to the deal: FH leads the first trick, RH deals."
+    "intervals. Rates are percentages of the deals or of the declared games, as each table says; differences "
+    "of rates are in percentage points. In the tables of differences, A and B read value ± the half-width of "
+    "their interval, or value [lo, hi] where the interval is not symmetric (a Wilson interval). "
+    "Seats are relative to the deal: FH leads the first trick, RH deals."
 )
+#: Bootstrap resamples allowed: fewer give no usable percentile interval, more only cost time and memory.
+BOOT_RANGE = (10, 100_000)
 
 
 @dataclass(frozen=True)
@@ -59,11 +70,171 @@ def pct(level: float) -> str:
     return f"{100 * level:g}%"
 
 
+def check_options(level: float, n_boot: int, out: str | os.PathLike[str] | None = None) -> None:
+    """Refuse a confidence level, a bootstrap count or a report file name before any work, in one line each."""
+    if not (isinstance(level, int | float) and 0.5 <= level < 1.0):
+        hint = f" (for {level:g}% write {level / 100:g})" if isinstance(level, int | float) and 1 < level < 100 else ""
+        raise SkatsimError(f"--level {level}: a confidence level is a fraction from 0.5 to below 1, e.g. 0.95{hint}")
+    if not BOOT_RANGE[0] <= n_boot <= BOOT_RANGE[1]:
+        raise SkatsimError(
+            f"--bootstrap {n_boot}: the number of bootstrap resamples must be from {BOOT_RANGE[0]} to "
+            f"{BOOT_RANGE[1]:,} (e.g. 1000)"
+        )
+    if out is not None:
+        target = os.fspath(out)
+        if not target.lower().endswith((".html", ".htm")):
+            raise SkatsimError(f"--out {target}: the report file name must end in .html (e.g. reports/official.html)")
+        if os.path.isdir(target):
+            raise SkatsimError(f"--out {target}: is a folder; name the report file, e.g. {target}/report.html")
+
+
 def _figure(make: Callable[[], object], caption: str) -> Figure:
     return Figure(fg.png(make()), caption)  # type: ignore[arg-type]
 
 
+def _cell(value: float | None, lo: float | None, hi: float | None, rate: bool) -> str:
+    """``value [lo, hi]``: percentages for rates, two decimals for points and bids."""
+
+    def num(x: float | None) -> str:
+        if x is None or (isinstance(x, float) and math.isnan(x)):
+            return "-"
+        return f"{100 * x:.2f}%" if rate else f"{x:,.2f}"
+
+    return f"{num(value)} [{num(lo)}, {num(hi)}]"
+
+
+# --------------------------------------------------------------------------- the runs compared
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One run B against the baseline A: the table of differences (paired or not) and, when paired, the rest."""
+
+    a: Source
+    b: Source
+    means: pl.DataFrame
+    comparison: Comparison | None
+
+    @property
+    def label(self) -> str:
+        return f"{self.b.name} - {self.a.name}"
+
+
+def choose_baseline(sources: Sequence[Source], baseline: str | None) -> Source:
+    """The run every other is compared with: named by ``--baseline`` (its name, its path, or the start
+    of one name), else the first."""
+    if baseline is None:
+        return sources[0]
+    by_name = [s for s in sources if s.name == baseline]
+    by_path = [s for s in sources if os.path.normpath(s.path) == os.path.normpath(baseline)]
+    by_start = [s for s in sources if s.name.startswith(baseline)]
+    for found in (by_name, by_path, by_start):
+        if len(found) == 1:
+            return found[0]
+    names = ", ".join(s.name for s in sources)
+    if len(by_start) > 1:
+        raise SkatsimError(f"--baseline {baseline}: names several runs ({', '.join(s.name for s in by_start)})")
+    raise SkatsimError(f"--baseline {baseline}: not one of the runs reported ({names})")
+
+
+def pairable(a: Source, b: Source) -> bool:
+    """Runs made with the same seed, bots and number of games hold the same deals: compare them deal by deal."""
+    ma, mb = a.manifest, b.manifest
+    return ma is not None and mb is not None and (ma.seed, ma.bots, ma.games) == (mb.seed, mb.bots, mb.games)
+
+
+def paired_runs(a: Source, b: Source, names: Sequence[str], level: float, n_boot: int) -> Comparison:
+    """Paired comparison of two runs over the same games, joined on ``game_id`` slice by slice (bounded memory)."""
+    assert a.manifest is not None and b.manifest is not None
+    total = aggregate_scans(scan_source(a, names), scan_source(b, names), a.manifest.games)
+    info = [VariantInfo(m.variant_path, m.variant_name, m.variant_text) for m in (a.manifest, b.manifest)]
+    return summarise(total, info[0], info[1], a.manifest.seed, a.manifest.bots, level, n_boot)
+
+
+def unpaired_differences(a: Source, b: Source, names: Sequence[str], level: float) -> pl.DataFrame:
+    """Differences between two runs that hold different deals, as independent samples (unpaired intervals)."""
+    lfa, lfb = scan_source(a, names), scan_source(b, names)
+    cols_a, cols_b = columns(lfa), columns(lfb)
+    games = [collect(lf.select(pl.col("game_id").max())).item() for lf in (lfa, lfb)]
+    agg_a = aggregate_scan_single(lfa, int(games[0] or 0) + 1, cols_b)
+    agg_b = aggregate_scan_single(lfb, int(games[1] or 0) + 1, cols_a)
+    return independent_differences(agg_a, agg_b, level)
+
+
+def compare_with_baseline(sources: Sequence[Source], base: Source, level: float, n_boot: int) -> list[Difference]:
+    """Every run against ``base``, in the order given: paired where they hold the same deals."""
+    names = [s.name for s in sources]
+    out = []
+    for other in sources:
+        if other is base:
+            continue
+        if pairable(base, other):
+            comp = paired_runs(base, other, names, level, n_boot)
+            out.append(Difference(base, other, comp.means, comp))
+        else:
+            out.append(Difference(base, other, unpaired_differences(base, other, names, level), None))
+    return out
+
+
+def _diff_rows(frame: pl.DataFrame, paired: bool) -> list[list[str]]:
+    """Rows ``group (unit), metric, A, B, B - A [interval]`` (and the narrowing when paired)."""
+    rows = []
+    for r in frame.iter_rows(named=True):
+        a, b, diff, narrow = row_cells(r)
+        rows.append([group_heading(r["group"], r["unit"]), r["label"], a, b, diff] + ([narrow] if paired else []))
+    return rows
+
+
 # --------------------------------------------------------------------------- sections
+
+
+def answers_section(lf: pl.LazyFrame, base: Source, differences: Sequence[Difference], level: float) -> Section:
+    """The answers, first: the headline rates of every run, and each run's significant differences from the baseline."""
+    rates = tb.headline_rates(lf, level)
+    sources = [str(s) for s in rates["source"].unique(maintain_order=True)]
+    rows = []
+    for (figure, unit), part in rates.group_by(["figure", "unit"], maintain_order=True):
+        cells = {
+            str(r["source"]): _cell(r["value"], r["lo"], r["hi"], unit.startswith("%"))
+            for r in part.iter_rows(named=True)
+        }
+        rows.append([f"{figure} ({unit})", *[cells.get(s, "-") for s in sources]])
+    blocks: list[Figure | Table | Text | Code] = [
+        Table(["figure (unit)", *sources], rows, f"Headline rates of each run [{pct(level)} interval]")
+    ]
+    if differences:
+        blocks.insert(
+            0,
+            Text(
+                f"Baseline A = {base.name}; every other run B is compared with it: deal by deal where both hold "
+                "the same deals (same seed, bots and number of games), else as independent samples. Below are "
+                f"the differences B - A whose {pct(level)} interval excludes zero; every difference, with its "
+                "interval, is under 'Variant differences'."
+            ),
+        )
+    tested = 0
+    for d in differences:
+        found = d.means.filter(pl.col("significant"))
+        tested = max(tested, d.means.height)
+        how = "deal by deal" if d.comparison is not None else "as independent samples"
+        caption = (
+            f"{d.label}: differences whose {pct(level)} interval excludes zero "
+            f"({how}; {found.height} of {d.means.height})"
+        )
+        if found.height:
+            header = ["group (unit)", "metric", f"A: {d.a.name}", f"B: {d.b.name}", "B - A [interval]"]
+            blocks.append(Table(header, _diff_rows(found, paired=False), caption))
+        else:
+            blocks.append(Text(f"{caption}: none; every difference is zero or within the noise of these deals."))
+    if differences:
+        blocks.append(
+            Text(
+                f"About {tested} differences are tested per run: even without any real effect, one interval in "
+                f"{round(1 / (1 - level)):g} would exclude zero by chance, so a lone difference near the edge of "
+                "its interval is weak evidence; more deals narrow every interval."
+            )
+        )
+    return Section("Answers", blocks)
 
 
 def provenance_section(sources: Sequence[Source], lf: pl.LazyFrame) -> Section:
@@ -121,18 +292,29 @@ def game_mix_section(lf: pl.LazyFrame, level: float) -> Section:
 
 
 def bidding_section(lf: pl.LazyFrame, level: float) -> Section:
-    """Winning bids, bids reached per seat, overbids."""
-    bids = tb.bid_distribution(lf, level=level)
+    """Winning bids (figure and table, rare bids summed in a ``rest`` row), bids reached per seat, overbids."""
+    shares = tb.bid_shares(lf, level=level)
     blocks: list[Figure | Table | Text | Code] = [
-        _figure(lambda: fg.bids_figure(bids), "Final bids of declared games (log scale)")
+        _figure(lambda: fg.bids_figure(shares), "Final bids of declared games (rest: the rare bids, together)"),
+        wide_table(
+            shares.with_columns(pl.when(pl.col("bid") == "rest").then(pl.lit("rest")).otherwise(pl.col("bid"))),
+            "bid",
+            ["source"],
+            f"Share of declared games per final bid [{pct(level)} interval]; every bid is counted",
+        ),
     ]
+    rest = shares.filter(pl.col("bid") == "rest")
+    if rest.height:
+        held = sorted({int(b) for text in rest["holds"].drop_nulls() for b in text.split(", ")})
+        blocks.append(Text(f"rest: the bids reaching 0.2% of declared games in no run ({', '.join(map(str, held))})."))
     reached = tb.bid_reached(lf, level=level)
     if reached is not None:
         blocks.append(_figure(lambda: fg.bid_reached_figure(reached), "How far each seat bid or held"))
         keys = [18, 20, 24, 30, 36, 48, 60]
-        shown = reached.filter(pl.col("bid").is_in(keys)).sort("bid", "source", "seat")
+        shown = reached.filter(pl.col("bid").is_in(keys)).sort("bid", "seat", "source")
+        shown = shown.with_columns((pl.col("bid").cast(pl.String) + " " + pl.col("seat")).alias("bid, seat"))
         caption = f"Share of deals in which the seat bid or held at least the bid [{pct(level)} interval]"
-        blocks.append(wide_table(shown, "bid", ["source", "seat"], caption))
+        blocks.append(wide_table(shown, "bid, seat", ["source"], caption))
     blocks.append(table(tb.overbid_rate(lf, level=level), "Declared games lost by overbidding", level))
     return Section("Bidding", blocks)
 
@@ -169,40 +351,91 @@ def values_section(lf: pl.LazyFrame, level: float) -> Section:
     )
 
 
-def scores_section(lf: pl.LazyFrame, level: float) -> Section:
-    """Expected score per seat and role, the score distribution, and totals over 36-deal lists."""
+def scores_section(lf: pl.LazyFrame, level: float, people: Sequence[str] = ()) -> Section:
+    """Expected score per seat and role, the score distribution, and players' totals over lists.
+
+    ``people``: sources of imported games, whose players are not followed
+    from deal to deal; they have no list totals.
+    """
     seats = tb.seat_scores(lf, level=level)
     dist = tb.hand_value_distribution(lf, "score", level).group_by(["source", "score"]).agg(pl.col("count").sum())
-    totals = tb.list_totals(lf)
+    listed = lf.filter(~pl.col("source").cast(pl.String).is_in(list(people))) if people else lf
+    totals = tb.list_totals(listed)
     blocks: list[Figure | Table | Text | Code] = [
         _figure(lambda: fg.seat_scores_figure(seats, dist), "Score per deal by seat, and the declarer's score"),
         table(seats, "Expected score per deal by seat", level),
-        table(tb.role_scores(lf, level=level), "Mean score per declared game by role", level),
+        table(
+            tb.role_scores(lf, level=level),
+            "Mean score per game by role: the declarer per declared game, the Ramsch losers together per Ramsch "
+            "(defenders score nothing)",
+            level,
+        ),
     ]
     if totals.height:
-        blocks.append(_figure(lambda: fg.list_totals_figure(totals), "Forehand's total over 36-deal lists"))
-        blocks.append(table(tb.list_scores(lf, level=level), "Expected total per 36-deal list, and its spread", level))
+        lengths = sorted(set(tb.list_lengths(listed).values()))
+        blocks.append(
+            Text(
+                "Lists: a run that plays lists (Bock, tournament scoring) is read in its own lists; any other run "
+                "in blocks of 36 consecutive deals. In both the deal passes round the table, so each total is a "
+                "player's (player 0 sits in forehand in the first deal, middlehand in the second, ...), never "
+                f"a seat's. Deals per list: {', '.join(map(str, lengths))}."
+            )
+        )
+        blocks.append(_figure(lambda: fg.list_totals_figure(totals), "A player's total over a list"))
+        blocks.append(
+            table(tb.list_scores(listed, level=level), "Expected total per list and player, and its spread", level)
+        )
     return Section("Scores", blocks)
 
 
-def house_rules_section(lf: pl.LazyFrame, level: float) -> Section | None:
-    """Ramsch, Kontra/Re and Bock statistics, for the runs whose columns have them; ``None`` when none do."""
+def house_rules_section(lf: pl.LazyFrame, level: float, have: dict[str, set[str]] | None = None) -> Section | None:
+    """Ramsch, Kontra/Re and Bock statistics of the runs that play each rule; ``None`` when none does.
+
+    ``have`` maps each source to its own columns: a rule's statistics show
+    only the sources whose tables have its column (a run without Kontra has
+    no Kontra row at 0%).
+    """
     blocks: list[Figure | Table | Text | Code] = []
-    ramsch = tb.ramsch_stats(lf, level)
+
+    def playing(column: str) -> pl.LazyFrame:
+        """The games of the sources whose tables have ``column`` (none: a frame without the column)."""
+        if have is None:
+            return lf
+        names = [name for name, cols in have.items() if column in cols]
+        if not names:
+            return lf.select(pl.exclude(column))
+        return lf.filter(pl.col("source").cast(pl.String).is_in(names))
+
+    ramsch = tb.ramsch_stats(playing("ramsch_loser"), level)
     if ramsch is not None:
         loser = ramsch["loser"]
-        blocks.append(_figure(lambda: fg.rates_figure(loser, "loser", "Who loses the Ramsch"), "Ramsch loser by seat"))
+        blocks.append(
+            _figure(
+                lambda: fg.rates_figure(
+                    loser, "loser", "Who loses the Ramsch", "loser's seat", "share of Ramsch deals"
+                ),
+                "Ramsch loser by seat",
+            )
+        )
         blocks += [table(frame, f"Ramsch: {name.replace('_', ' ')}", level) for name, frame in ramsch.items()]
-    kontra = tb.kontra_stats(lf, level)
+    kontra = tb.kontra_stats(playing("kontra_level"), level)
     if kontra is not None:
         calls = kontra["calls"]
-        blocks.append(_figure(lambda: fg.rates_figure(calls, "call", "Kontra and Re"), "Share of games with each call"))
+        blocks.append(
+            _figure(
+                lambda: fg.rates_figure(calls, "call", "Kontra and Re", "call", "share of declared games"),
+                "Share of declared games with each call",
+            )
+        )
         blocks += [table(frame, f"Kontra: {name.replace('_', ' ')}", level) for name, frame in kontra.items()]
-    bock = tb.bock_stats(lf, level)
+    bock = tb.bock_stats(playing("bock"), level)
     if bock is not None:
         mult = bock["multiplier"]
         blocks.append(
-            _figure(lambda: fg.rates_figure(mult, "bock", "Bock multipliers"), "Share of deals per multiplier")
+            _figure(
+                lambda: fg.rates_figure(mult, "bock", "Bock multipliers", "score multiplier", "share of deals"),
+                "Share of deals per multiplier",
+            )
         )
         blocks += [table(frame, f"Bock: {name.replace('_', ' ')}", level) for name, frame in bock.items()]
     return Section("House rules", blocks) if blocks else None
@@ -211,68 +444,67 @@ def house_rules_section(lf: pl.LazyFrame, level: float) -> Section | None:
 # --------------------------------------------------------------------------- differences between runs
 
 
-def pairable(a: Source, b: Source) -> bool:
-    """Runs made with the same seed, bots and number of games hold the same deals: compare them deal by deal."""
-    ma, mb = a.manifest, b.manifest
-    return ma is not None and mb is not None and (ma.seed, ma.bots, ma.games) == (mb.seed, mb.bots, mb.games)
+#: Groups whose differences are points (a forest plot of their own); the others are rates.
+POINT_GROUPS = ("score per seat", "score per role", "list points")
 
 
-def paired_runs(a: Source, b: Source, names: Sequence[str], level: float, n_boot: int) -> Comparison:
-    """Paired comparison of two runs over the same games, read in slices of game ids (memory stays bounded)."""
-    assert a.manifest is not None and b.manifest is not None
-    lfa, lfb = scan_source(a, names), scan_source(b, names)
-    total = Aggregate()
-    for first in range(0, a.manifest.games, CHUNK):
-        in_slice = pl.col("game_id").is_between(first, first + CHUNK - 1)
-        fa = collect(lfa.filter(in_slice).sort("game_id"))
-        fb = collect(lfb.filter(in_slice).sort("game_id"))
-        total = total + aggregate_pair(fa, fb)
-    info = [VariantInfo(m.variant_path, m.variant_name, m.variant_text) for m in (a.manifest, b.manifest)]
-    return summarise(total, info[0], info[1], a.manifest.seed, a.manifest.bots, level, n_boot)
-
-
-def unpaired_differences(lf: pl.LazyFrame, a: Source, b: Source, names: Sequence[str], level: float) -> pl.DataFrame:
-    """Differences of per-deal means between two independent sources (half-width z·sqrt(sa²/na + sb²/nb))."""
-    cols = {s.name: set(scan_source(s, names).collect_schema().names()) for s in (a, b)}
-    rows = []
-    z = z_value(level)
-    for metric in applicable(METRICS, cols[a.name], cols[b.name]):
-        stats = []
-        for s in (a, b):
-            present = set(metric.needs) <= cols[s.name]
-            expr = metric.expr().cast(pl.Int64).fill_null(0) if present else pl.lit(metric.absent, pl.Int64)
-            part = lf.filter(pl.col("source") == s.name).select(expr.alias("v"))
-            stats.append(collect(part.select(pl.col("v").mean(), pl.col("v").std().alias("sd"), pl.len())).row(0))
-        (ma, sa, na), (mb, sb, nb) = stats
-        half = z * math.sqrt((sa or 0.0) ** 2 / na + (sb or 0.0) ** 2 / nb)
-        diff = mb - ma
-        rows.append(
-            {
-                "group": metric.group,
-                "metric": metric.name,
-                "label": metric.label,
-                "share": metric.share,
-                "mean_a": ma,
-                "mean_b": mb,
-                "diff": diff,
-                "lo": diff - half,
-                "hi": diff + half,
-            }
+def differences_section(differences: Sequence[Difference], level: float) -> Section | None:
+    """Every run against the baseline, every difference with its interval; ``None`` with one run."""
+    if not differences:
+        return None
+    base = differences[0].a
+    blocks: list[Figure | Table | Text | Code] = [
+        Text(
+            f"Differences B - A, A = {base.name}, B = each other run, with {pct(level)} intervals: points per deal "
+            "for scores, percentage points for rates (each group says its unit)."
         )
-    return pl.DataFrame(rows)
-
-
-def _diff_table(frame: pl.DataFrame, caption: str, paired: bool) -> Table:
-    header = ["group", "metric", "A", "B", "B - A", "interval"] + (["narrower than unpaired"] if paired else [])
-    rows = []
-    for r in frame.iter_rows(named=True):
-        fmt = fmt_share if r["share"] else fmt_num
-        row = [r["group"], r["label"], fmt(r["mean_a"]), fmt(r["mean_b"]), fmt(r["diff"], 3, True)]
-        row.append(f"[{fmt(r['lo'], 3, True)}, {fmt(r['hi'], 3, True)}]")
-        if paired:
-            row.append("exact" if r["narrowing"] is None else f"{r['narrowing']:.1f}x")
-        rows.append(row)
-    return Table(header, rows, caption)
+    ]
+    forest = []
+    for d in differences:
+        if d.comparison is not None:
+            comp = d.comparison
+            changes = comp.changes.drop("outcome").rename({"label": "outcome"})
+            header = ["group (unit)", "metric", "A", "B", "B - A [interval]", "narrower than unpaired"]
+            blocks += [
+                Text(f"{d.label}: same seed, bots and games, compared deal by deal. {pairing_statement(comp)}"),
+                Table(header, _diff_rows(d.means, paired=True), f"{d.label}: paired differences"),
+                table(changes, f"{d.label}: deals whose outcome changed", level),
+                _spread_table(comp.spread, f"{d.label}: spread, B - A with bootstrap intervals"),
+            ]
+        else:
+            header = ["group (unit)", "metric", "A", "B", "B - A [interval]"]
+            blocks += [
+                Text(
+                    f"{d.label}: different seeds, bots or game counts, so the runs are compared as independent samples."
+                ),
+                Table(header, _diff_rows(d.means, paired=False), f"{d.label}: differences (unpaired)"),
+            ]
+        forest.append(d.means.with_columns(pl.lit(d.label).alias("comparison")))
+    diffs = pl.concat(forest, how="vertical_relaxed")
+    ranks = [row_order(g, m) for g, m in diffs.select("group", "metric").iter_rows()]
+    diffs = diffs.with_columns(pl.Series("_rank", [r[0] * 10**6 + r[1] * 10**3 + r[2] for r in ranks]))
+    diffs = diffs.sort("_rank", maintain_order=True)  # rows in the tables' order, comparisons as given
+    scores = diffs.filter(pl.col("group").is_in(POINT_GROUPS))
+    named = pl.col("group") + pl.lit(": ") + pl.col("label")
+    rates = diffs.filter(pl.col("share"))
+    rates = rates.filter(pl.col("metric").is_in(rates.filter(pl.col("significant"))["metric"].implode()))
+    figures = []
+    if scores.height:
+        figures.append(
+            _figure(
+                lambda: fg.differences_figure(scores, title="Score differences"), "Score differences per deal, B - A"
+            )
+        )
+    if rates.height:
+        in_points = rates.with_columns(named.alias("label"), *(pl.col(c) * 100 for c in ("diff", "lo", "hi")))
+        figures.append(
+            _figure(
+                lambda: fg.differences_figure(in_points, "percentage points", "Rate differences"),
+                "Rate differences B - A whose interval excludes zero in some run (percentage points)",
+            )
+        )
+    blocks[1:1] = figures
+    return Section("Variant differences", blocks)
 
 
 def _spread_table(frame: pl.DataFrame, caption: str) -> Table:
@@ -291,79 +523,55 @@ def _spread_table(frame: pl.DataFrame, caption: str) -> Table:
     return Table(header, rows, caption)
 
 
-def differences_section(sources: Sequence[Source], lf: pl.LazyFrame, level: float, n_boot: int) -> Section | None:
-    """Each run against the first: paired when they share seed, bots and games, else as independent samples."""
-    if len(sources) < 2:
-        return None
-    names = [s.name for s in sources]
-    base = sources[0]
-    blocks: list[Figure | Table | Text | Code] = [
-        Text(f"Differences B - A per deal, A = {base.name}, B = each other run, with {100 * level:g}% intervals.")
-    ]
-    forest = []
-    for other in sources[1:]:
-        label = f"{other.name} - {base.name}"
-        if pairable(base, other):
-            comp = paired_runs(base, other, names, level, n_boot)
-            means = comp.means
-            changes = comp.changes.drop("outcome").rename({"label": "outcome"})
-            blocks += [
-                Text(f"{label}: same seed, bots and games, compared deal by deal. {pairing_statement(comp)}"),
-                _diff_table(means, f"{label}: paired differences of means per deal", paired=True),
-                table(changes, f"{label}: deals whose outcome changed", level),
-                _spread_table(comp.spread, f"{label}: spread, B - A with bootstrap intervals"),
-            ]
-        else:
-            means = unpaired_differences(lf, base, other, names, level)
-            blocks += [
-                Text(
-                    f"{label}: different seeds, bots or game counts, so the runs are compared as independent samples."
-                ),
-                _diff_table(means, f"{label}: differences of means per deal", paired=False),
-            ]
-        forest.append(
-            means.select("group", "label", "diff", "lo", "hi").with_columns(pl.lit(label).alias("comparison"))
-        )
-    diffs = pl.concat(forest)
-    scores = diffs.filter(pl.col("group").is_in(["score per seat", "score per role"]))
-    rates = diffs.filter(~pl.col("group").is_in(["score per seat", "score per role"]))
-    blocks.insert(1, _figure(lambda: fg.differences_figure(scores), "Score differences per deal, B - A"))
-    blocks.insert(2, _figure(lambda: fg.differences_figure(rates), "Differences in outcome rates per deal, B - A"))
-    return Section("Variant differences", blocks)
-
-
 # --------------------------------------------------------------------------- the report
 
 
-def build_report(paths: Sequence[str | os.PathLike[str]], level: float = LEVEL, n_boot: int = N_BOOT) -> Report:
-    """Every section of the report on the runs (or imports) at ``paths``."""
+def build_report(
+    paths: Sequence[str | os.PathLike[str]], level: float = LEVEL, n_boot: int = N_BOOT, baseline: str | None = None
+) -> Report:
+    """Every section of the report on the runs (or imports) at ``paths``: the answers first, then the detail.
+
+    ``baseline`` names the run the others are compared with (its name, its
+    path or the start of its name; default: the first run).
+    """
+    check_options(level, n_boot)
     sources = find_sources(paths)
+    base = choose_baseline(sources, baseline)
     lf = scan_sources(sources)
     names = ", ".join(s.name for s in sources)
+    differences = compare_with_baseline(sources, base, level, n_boot)
+    people = [s.name for s in sources if s.kind == "iss"]
     sections = [
+        answers_section(lf, base, differences, level),
+        Section("Reading this report", [Text(READING.format(pct=pct(level)))]),
         provenance_section(sources, lf),
-        Section("Reading this report", [Text(READING.format(pct=f"{100 * level:g}%"))]),
         game_mix_section(lf, level),
         bidding_section(lf, level),
         wins_section(lf, level),
         values_section(lf, level),
-        scores_section(lf, level),
-        house_rules_section(lf, level),
-        differences_section(sources, lf, level, n_boot),
+        scores_section(lf, level, people),
+        house_rules_section(lf, level, source_columns(sources)),
+        differences_section(differences, level),
     ]
     subtitle = f"Runs: {names}. Made by skatsim {__version__} (skatsim report)."
-    if "list_points_fh" not in columns(lf):
-        subtitle += " Lists are blocks of 36 consecutive deals."
+    if differences:
+        subtitle += f" Baseline: {base.name}."
     return Report(f"skatsim report: {names}", subtitle, [s for s in sections if s is not None])
 
 
 def write_report(
-    paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], level: float = LEVEL, n_boot: int = N_BOOT
+    paths: Sequence[str | os.PathLike[str]],
+    out: str | os.PathLike[str],
+    level: float = LEVEL,
+    n_boot: int = N_BOOT,
+    baseline: str | None = None,
 ) -> ReportResult:
     """Build the report and write ``out`` (HTML), the Markdown beside it and its figure folder."""
     start = time.perf_counter()
-    report = build_report(paths, level, n_boot)
+    check_options(level, n_boot, out)
+    report = build_report(paths, level, n_boot, baseline)
     html_path, md_path = write_report_files(report, out)
     n_figures = sum(isinstance(b, Figure) for s in report.sections for b in s.blocks)
-    n_sources = len(report.sections[0].blocks[0].rows) if report.sections else 0  # type: ignore[union-attr]
+    runs = next(s for s in report.sections if s.title == "Runs")
+    n_sources = len(runs.blocks[0].rows)  # type: ignore[union-attr]
     return ReportResult(str(html_path), str(md_path), n_sources, n_figures, time.perf_counter() - start)

@@ -202,3 +202,9 @@ def collect(lf: pl.LazyFrame) -> pl.DataFrame:
 def columns(lf: pl.LazyFrame) -> set[str]:
     """Names of the columns of ``lf`` (a variant-specific statistic runs only when its columns exist)."""
     return set(lf.collect_schema().names())
+
+
+def source_columns(sources: Sequence[Source]) -> dict[str, set[str]]:
+    """Each source's own columns (a house-rule statistic is shown for the sources that have its column)."""
+    names = [s.name for s in sources]
+    return {s.name: columns(scan_source(s, names)) for s in sources}

@@ -202,70 +202,167 @@ def seat_scores(lf: pl.LazyFrame, method: Method = "clt", level: float = LEVEL) 
 
 
 def role_scores(lf: pl.LazyFrame, method: Method = "clt", level: float = LEVEL) -> pl.DataFrame:
-    """Mean score per declared game of the declarer and of the two defenders together, per source."""
-    total = pl.col("score_fh") + pl.col("score_mh") + pl.col("score_rh")
+    """Mean score per game of each role that scores, per source: the declarer per declared game, and
+    where Ramsch is played the Ramsch losers together per Ramsch (the negative seat scores of the deal).
+
+    Defenders score nothing in a declared game (their loss is the declarer's
+    win), so they have no row.
+    """
     base = lf.filter(declared())
-    parts = [
-        base.with_columns(pl.lit("declarer").alias("role"), pl.col("score").cast(pl.Int64).alias("points")),
-        base.with_columns(pl.lit("defenders").alias("role"), (total - pl.col("score")).cast(pl.Int64).alias("points")),
-    ]
+    parts = [base.with_columns(pl.lit("declarer").alias("role"), pl.col("score").cast(pl.Int64).alias("points"))]
+    if collect(lf.select((pl.col("game_type") == "ramsch").any())).item():
+        losses = pl.sum_horizontal(pl.min_horizontal(pl.col(f"score_{s}"), pl.lit(0)) for s in SEATS)
+        ramsch = lf.filter(pl.col("game_type") == "ramsch")
+        parts.append(ramsch.with_columns(pl.lit("Ramsch losers").alias("role"), losses.cast(pl.Int64).alias("points")))
     return mean_table(
         pl.concat(parts, how="vertical_relaxed"), pl.col("points"), ["source", "role"], method=method, level=level
     )
 
 
 def list_totals(lf: pl.LazyFrame) -> pl.DataFrame:
-    """Each seat's total over each 36-deal list, per source: ``source``, ``list``, ``seat``, ``measure``, ``total``.
+    """Each player's total over each list, per source: ``source``, ``list``, ``player``, ``deals``, ``measure``,
+    ``total``.
 
-    Lists are ``list_id`` where that column exists, else blocks of 36
-    consecutive ``game_id`` (incomplete blocks dropped). The points summed are
-    ``list_points_*`` where they exist (tournament scoring), else ``score_*``.
-    In a simulated list (``deal_in_list`` exists) the deal rotates, so the totals
-    are the players' (``seat`` reads ``player 0`` .. ``player 2``, numbered as in
-    docs/schema.md: player ``(s + k) % 3`` sits at seat ``s`` in deal ``k``).
+    A list is ``list_id`` in a run that plays lists (Bock, tournament scoring),
+    and a block of 36 consecutive ``game_id`` in other runs (incomplete blocks
+    dropped). Either way the deal passes round the table as in a real list:
+    player ``(s + k) % 3`` sits at seat ``s`` in deal ``k`` of the list
+    (docs/schema.md), so ``player`` reads ``player 0`` .. ``player 2`` and every
+    total is a player's, never a seat's (nobody sits in forehand for a whole
+    list). Deals of independent runs are independent, so their blocks are
+    lists as such a table would play them. The points summed are
+    ``list_points_*`` in a run that keeps them (tournament scoring), else
+    ``score_*``; each source is read on its own terms, so runs with and
+    without lists mix.
     """
     names = columns(lf)
+    block, position = pl.col("game_id") // LIST_LENGTH, pl.col("game_id") % LIST_LENGTH
+    if "list_id" in names:
+        list_key = pl.coalesce(pl.col("list_id"), block)
+        k = pl.coalesce(pl.col("deal_in_list").cast(pl.Int64), position) if "deal_in_list" in names else position
+        listed = pl.col("list_id").is_not_null()
+    else:
+        list_key, k, listed = block, position, pl.lit(False)
     has_list_points = {f"list_points_{s}" for s in SEATS} <= names
-    block = pl.col("game_id") // LIST_LENGTH
-    list_key = pl.coalesce(pl.col("list_id"), block) if "list_id" in names else block
-    lf = lf.with_columns(list_key.alias("list"))
     seat_points = []
     for seat in SEATS:
         points = pl.col(f"score_{seat}")
         if has_list_points:
             points = pl.coalesce(pl.col(f"list_points_{seat}"), points)
         seat_points.append(points.fill_null(0))
-    rotating = "deal_in_list" in names
-    if rotating:
-        k = pl.col("deal_in_list") % 3
-        exprs = [
-            pl.sum_horizontal(
-                pl.when((s + k) % 3 == player).then(points).otherwise(0) for s, points in enumerate(seat_points)
-            )
-            .sum()
-            .alias(SEATS[player])
-            for player in range(3)
-        ]
-    else:
-        exprs = [points.sum().alias(seat) for seat, points in zip(SEATS, seat_points, strict=True)]
+    lf = lf.with_columns(list_key.alias("list"), (k % 3).alias("_k"), listed.alias("_listed"))
+    players = [
+        pl.sum_horizontal(
+            pl.when((s + pl.col("_k")) % 3 == player).then(points).otherwise(0) for s, points in enumerate(seat_points)
+        )
+        .sum()
+        .alias(SEATS[player])
+        for player in range(3)
+    ]
     measure = pl.col("list_points_fh").is_not_null().any() if has_list_points else pl.lit(False)
-    grouped = lf.group_by(["source", "list"]).agg(*exprs, pl.len().alias("_deals"), measure.alias("_lp"))
-    if "list_id" not in names:
-        grouped = grouped.filter(pl.col("_deals") == LIST_LENGTH)
-    long = grouped.unpivot(list(SEATS), index=["source", "list", "_lp"], variable_name="seat", value_name="total")
-    labels = [f"player {p}" for p in range(3)] if rotating else SEAT_LABELS
-    label = pl.col("seat").replace_strict(dict(zip(SEATS, labels, strict=True)), return_dtype=pl.String)
-    kind = pl.when(pl.col("_lp")).then(pl.lit("list_points")).otherwise(pl.lit("score"))
-    out = long.with_columns(label.alias("seat"), kind.alias("measure")).select(
-        "source", "list", "seat", "measure", "total"
+    grouped = lf.group_by(["source", "list"]).agg(
+        *players, pl.len().alias("deals"), measure.alias("_lp"), pl.col("_listed").any().alias("_listed")
     )
-    return collect(out.sort(["source", "list", "seat"]))
+    grouped = grouped.filter(pl.col("_listed") | (pl.col("deals") == LIST_LENGTH))
+    index = ["source", "list", "deals", "_lp"]
+    long = grouped.unpivot(list(SEATS), index=index, variable_name="player", value_name="total")
+    labels = {seat: f"player {p}" for p, seat in enumerate(SEATS)}
+    kind = pl.when(pl.col("_lp")).then(pl.lit("list_points")).otherwise(pl.lit("score"))
+    out = long.with_columns(
+        pl.col("player").replace_strict(labels, return_dtype=pl.String), kind.alias("measure")
+    ).select("source", "list", "player", "deals", "measure", "total")
+    return collect(out.sort(["source", "list", "player"]))
 
 
 def list_scores(lf: pl.LazyFrame, method: Method = "clt", level: float = LEVEL) -> pl.DataFrame:
-    """Expected total of each seat over a 36-deal list (see :func:`list_totals`), with its spread ``sd``."""
+    """Expected total of each player over a list (see :func:`list_totals`), with its spread ``sd``."""
     totals = list_totals(lf).lazy()
-    return mean_table(totals, pl.col("total"), ["source", "seat", "measure"], method=method, level=level)
+    return mean_table(totals, pl.col("total"), ["source", "player", "measure"], method=method, level=level)
+
+
+def list_lengths(lf: pl.LazyFrame) -> dict[str, int]:
+    """Deals per list of each source (its lists' most common length): 36 for runs without lists."""
+    totals = list_totals(lf)
+    if totals.is_empty():
+        return {}
+    common = totals.group_by("source").agg(pl.col("deals").mode().first())
+    return {str(source): int(deals) for source, deals in common.iter_rows()}
+
+
+def headline_rates(lf: pl.LazyFrame, level: float = LEVEL) -> pl.DataFrame:
+    """The figures a reader looks for first, per source: long table ``figure``, ``unit``, ``source``,
+    ``value``, ``lo``, ``hi``, ``n`` (rates as fractions with Wilson intervals, means with CLT ones).
+
+    All passed (and Ramsch) among all deals; the declarer's win rate, the mix
+    (Grand, suit games, Null), hand games, Schneider and Schwarz among declared
+    games (and Kontra where a run has it); the mean winning bid and the
+    declarer's mean score per declared game.
+    """
+    names = columns(lf)
+    gt = pl.col("game_type")
+    played = declared()
+    figures: list[tuple[str, str, pl.Expr, pl.Expr | None]] = [
+        ("all passed", "% of deals", gt == "passed", None),
+    ]
+    has_ramsch = collect(lf.select((gt == "ramsch").any())).item()
+    if has_ramsch:
+        figures.append(("Ramsch", "% of deals", gt == "ramsch", None))
+    figures += [
+        ("declarer wins", "% of declared games", pl.col("won"), played),
+        ("Grand", "% of declared games", gt == "grand", played),
+        ("suit games", "% of declared games", gt.is_in(["diamonds", "hearts", "spades", "clubs"]), played),
+        ("Null (all kinds)", "% of declared games", gt == "null", played),
+        ("hand games", "% of declared games", pl.col("hand"), played),
+        ("Schneider", "% of declared games", pl.col("schneider"), played),
+        ("Schwarz", "% of declared games", pl.col("schwarz"), played),
+    ]
+    if "kontra_level" in names:
+        figures.append(("Kontra", "% of declared games", pl.col("kontra_level").fill_null(0) >= 1, played))
+    parts = []
+    for name, unit, success, among in figures:
+        frame = rate_table(lf, success, ["source"], among=among, level=level)
+        parts.append(
+            frame.select("source", pl.col("rate").alias("value"), "lo", "hi", "n").with_columns(
+                pl.lit(name).alias("figure"), pl.lit(unit).alias("unit")
+            )
+        )
+    means = [
+        ("mean winning bid", "bid value", pl.col("bid"), played & (pl.col("bid") > 0)),
+        ("declarer's score", "points per declared game", pl.col("score"), played),
+    ]
+    for name, unit, value, among in means:
+        frame = mean_table(lf, value, ["source"], among=among, level=level)
+        parts.append(
+            frame.select("source", pl.col("mean").alias("value"), "lo", "hi", "n").with_columns(
+                pl.lit(name).alias("figure"), pl.lit(unit).alias("unit")
+            )
+        )
+    out = pl.concat(parts, how="vertical_relaxed")
+    return out.select("figure", "unit", "source", "value", "lo", "hi", "n")
+
+
+def bid_shares(lf: pl.LazyFrame, min_share: float = 0.002, level: float = LEVEL) -> pl.DataFrame:
+    """Share of declared games per final bid, per source, every bid accounted for: bids reaching
+    ``min_share`` in some source have their own row (``bid`` as text, in order), the others are summed
+    into one ``rest`` row (with the bids it holds in ``holds``)."""
+    dist = bid_distribution(lf, level)
+    common = dist.group_by("bid").agg(pl.col("rate").max()).filter(pl.col("rate") >= min_share)["bid"]
+    shown = dist.filter(pl.col("bid").is_in(common.implode()))
+    rest = dist.filter(~pl.col("bid").is_in(common.implode()))
+    out = shown.sort("source", "bid").select(
+        "source", pl.col("bid").cast(pl.String), "count", "n", pl.lit(None, pl.String).alias("holds")
+    )
+    if rest.height:
+        totals = dist.group_by("source").agg(pl.col("n").first())
+        lumped = rest.group_by("source").agg(
+            pl.col("count").sum(), pl.col("bid").sort().cast(pl.String).str.join(", ").alias("holds")
+        )
+        lumped = totals.join(lumped, on="source", how="left").with_columns(
+            pl.lit("rest").alias("bid"), pl.col("count").fill_null(0)
+        )
+        out = pl.concat([out, lumped.select(out.columns)], how="vertical_relaxed")
+    out = out.with_columns(wilson_exprs(pl.col("count"), pl.col("n"), level))
+    return out.select("source", "bid", "count", "rate", "lo", "hi", "n", "holds")
 
 
 # --------------------------------------------------------------------------- house rules

@@ -1,9 +1,8 @@
-"""Evaluation of a finished play state into the result fields every caller shares.
+"""A finished play state turned into the result fields every caller shares: :func:`declared_result`.
 
 :func:`declared_result` is the single place where the play state, the bid and
 the variant's parameters become the declarer's result and the deal's score.
-The batch simulator calls it inside compiled loops; :func:`skatsim.records.record.replay`
-calls it for one recorded game.
+The deal flow (:mod:`skatsim.engine.flow`) calls it for every declared game, simulated or replayed.
 """
 
 from __future__ import annotations

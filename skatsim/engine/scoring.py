@@ -1,4 +1,4 @@
-"""Evaluation of a played game: matadors, game value, overbid, score (RULES.md §5).
+"""Scoring a played game: matadors, game value, overbid, score (RULES.md §5).
 
 Declaration flags are a bit field (``HAND``, ``SCHNEIDER_ANNOUNCED``,
 ``SCHWARZ_ANNOUNCED``, ``OUVERT``), normalised by

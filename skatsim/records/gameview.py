@@ -2,16 +2,18 @@
 
 :func:`render_game` turns a :class:`~skatsim.records.record.GameRecord` and its
 :class:`~skatsim.records.record.GameResult` into plain text with card symbols
-(``♣J ♥10``): the deal, the bidding, skat and discards, the declaration,
-every trick with its leader, winner and points, an early end, and the
-evaluation. For an imported ISS game it adds the server's recorded result
-and the fields where the engine disagrees with it.
+(``♣J ♥10``): the deal (each hand sorted as a player holds it for the game
+played: trumps first), the bidding, skat and discards, the declaration, every
+trick with its leader, winner and points, an early end, and the result.
+For an imported ISS game it adds the server's recorded result and the fields
+where the engine disagrees with it.
 """
 
 from __future__ import annotations
 
 from ..engine.bidding import HOLD, PASS
-from ..engine.cards import display_name, format_cards
+from ..engine.cards import display_name
+from ..engine.gametypes import GAME_TYPE_NAMES, GRAND, GROUP, POWER, TRUMP_GROUP, game_type_code
 from ..engine.kontra import LEVEL_NAMES
 from .iss import SEAT_NAMES, compare
 from .record import GameRecord, GameResult
@@ -24,7 +26,8 @@ def render_game(
 ) -> str:
     """The whole account as text; ``recorded`` holds the ``iss_*`` fields of an ISS game."""
     lines = [title] if title else []
-    lines += _deal(record)
+    order = _sort_type(evaluation.game_type)
+    lines += _deal(record, order, evaluation.game_type)
     lines.append(_bidding(record, evaluation))
     if evaluation.game_type == "ramsch":
         lines += _pushes(record)
@@ -32,7 +35,7 @@ def render_game(
     elif record.game_type is not None and evaluation.declarer is not None:
         if record.grand_hand_instead is not None:
             lines.append(f"Instead of a Ramsch: {SEAT_NAMES[record.grand_hand_instead]} declares Grand hand")
-        lines.append(_skat(record, evaluation.declarer))
+        lines.append(_skat(record, evaluation.declarer, order))
         lines.append(_declaration(evaluation))
         if record.kontra:
             lines.append(_kontra(record))
@@ -45,13 +48,48 @@ def render_game(
     return "\n".join(lines)
 
 
-def _cards(cards: tuple[int, ...] | list[int]) -> str:
-    return format_cards(list(cards), display=True)
+#: Order of the suits after the trumps, as players sort a hand: clubs, spades, hearts, diamonds.
+_SUIT_ORDER = (3, 2, 1, 0)
 
 
-def _deal(record: GameRecord) -> list[str]:
-    hands = [f"  {SEAT_NAMES[s]:<4} {_cards(record.deal[10 * s : 10 * s + 10])}" for s in range(3)]
-    return ["Deal", *hands, f"  Skat {_cards(record.deal[30:])}"]
+def _sort_type(game_type: str | None) -> int:
+    """The game whose card order sorts the hands: the one played; Grand's (jacks on top) when none was."""
+    try:
+        code = game_type_code(game_type) if game_type is not None else GRAND
+    except ValueError:
+        return GRAND
+    return code if code >= 0 else GRAND
+
+
+def sort_hand(cards: tuple[int, ...] | list[int], game_type: int = GRAND) -> list[int]:
+    """Cards sorted as a player holds them in ``game_type``: trumps first (the jacks, then in a suit
+    game the trump suit), highest first; then the other suits, clubs, spades, hearts, diamonds,
+    each highest first in the game's order (A 10 K Q 9 8 7; in Null A K Q J 10 9 8 7)."""
+
+    def key(c: int) -> tuple[int, int]:
+        group = int(GROUP[game_type, c])
+        rank = 0 if group == TRUMP_GROUP else 1 + _SUIT_ORDER.index(group)
+        return rank, -int(POWER[game_type, c])
+
+    return sorted(cards, key=key)
+
+
+def _cards(cards: tuple[int, ...] | list[int], game_type: int | None = None) -> str:
+    """Cards with suit symbols: sorted for ``game_type``, or in the order given (a trick) when None."""
+    shown = list(cards) if game_type is None else sort_hand(cards, game_type)
+    return " ".join(display_name(c) for c in shown)
+
+
+def _deal(record: GameRecord, order: int = GRAND, game_type: str | None = None) -> list[str]:
+    """The three hands and the skat, sorted for the game played (said in the heading)."""
+    if game_type in GAME_TYPE_NAMES and game_type != "null":
+        heading = f"Deal (sorted for {game_type}: trumps first)"
+    elif game_type == "null":
+        heading = "Deal (sorted for null: no trumps)"
+    else:
+        heading = "Deal (sorted as in a Grand: jacks first)"
+    hands = [f"  {SEAT_NAMES[s]:<4} {_cards(record.deal[10 * s : 10 * s + 10], order)}" for s in range(3)]
+    return [heading, *hands, f"  Skat {_cards(record.deal[30:], order)}"]
 
 
 def _bid_word(seat: int, action: int) -> str:
@@ -70,13 +108,14 @@ def _bidding(record: GameRecord, evaluation: GameResult) -> str:
     return f"Bidding: {steps} -> declarer {SEAT_NAMES[evaluation.declarer]} at {evaluation.bid}"
 
 
-def _skat(record: GameRecord, declarer: int) -> str:
+def _skat(record: GameRecord, declarer: int, order: int = GRAND) -> str:
     name = SEAT_NAMES[declarer]
+    skat = _cards(record.deal[30:], order)
     if not record.pickup:
-        return f"Skat: {name} plays hand (skat {_cards(record.deal[30:])} untouched)"
+        return f"Skat: {name} plays hand (skat {skat} untouched)"
     if not record.discards:
-        return f"Skat: {name} picks up {_cards(record.deal[30:])}; no discards (the game ended first)"
-    return f"Skat: {name} picks up {_cards(record.deal[30:])}, discards {_cards(record.discards)}"
+        return f"Skat: {name} picks up {skat}; no discards (the game ended first)"
+    return f"Skat: {name} picks up {skat}, discards {_cards(record.discards, order)}"
 
 
 def _declaration(evaluation: GameResult) -> str:

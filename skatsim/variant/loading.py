@@ -5,6 +5,7 @@ refused, ``extends`` resolved with cycle detection, and every problem one line
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -288,16 +289,52 @@ def _where(path: Path, line: int | None, root: Path) -> str:
     return f"{path}:{line}: {via}" if line else f"{path}: {via}"
 
 
-# --- validation errors as one line --------------------------------------------------------
+# --- validation errors, one line each -----------------------------------------------------
+
+#: Words YAML 1.1 (PyYAML) reads as booleans when unquoted: ``name: off`` is ``false``.
+_YAML_BOOLEANS = frozenset("y yes n no on off true false".split())
+#: The value of a key path as the file wrote it (``off``), or None when not found.
+Written = Callable[[tuple[str, ...]], str | None]
 
 
-def _validation_message(root: Path, sources: dict[tuple[str, ...], tuple[Path, int]], exc: ValidationError) -> str:
-    """``FILE:LINE: key.path: problem (allowed: ...)`` for the first error, counting the others."""
-    errors = exc.errors()
-    loc, problem = _describe_error(errors[0])
-    path, line = _source(loc, sources, root)
-    more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
-    return f"{_where(path, line, root)}{_dotted(loc) or '(top level)'}: {problem}{more}"
+def _validation_messages(root: Path, tree: _Tree, exc: ValidationError) -> list[str]:
+    """One ``FILE:LINE: key.path: problem (allowed: ...)`` line per problem, in the file's order.
+
+    Field errors (wrong types, unknown keys, values out of range) are all
+    reported; combinations are checked only once every field is valid, and
+    then all of them are reported too.
+    """
+    found: list[tuple[tuple[str, ...], str]] = []
+    for err in exc.errors():
+        found += _describe_error(err, lambda loc: _written_word(loc, tree))
+    lines = []
+    for loc, problem in found:
+        path, line = _source(loc, tree.sources, root)
+        lines.append(
+            (_order(path, line, tree), f"{_where(path, line, root)}{_dotted(loc) or '(top level)'}: {problem}")
+        )
+    return [text for _, text in sorted(lines, key=lambda item: item[0])]
+
+
+def _order(path: Path, line: int | None, tree: _Tree) -> tuple[int, int]:
+    """Sort key of a problem: the file's place in the extends chain, then the line."""
+    files = [p for p, _ in tree.texts]
+    return (files.index(path) if path in files else len(files), line or 0)
+
+
+def _written_word(loc: tuple[str, ...], tree: _Tree) -> str | None:
+    """The value as written on the line that set ``loc`` (``off`` in ``name: off``), if found."""
+    import re
+
+    if not loc or loc not in tree.sources:
+        return None
+    path, line = tree.sources[loc]
+    text = next((t for p, t in tree.texts if p == path), "")
+    lines = text.splitlines()
+    if not 0 < line <= len(lines):
+        return None
+    match = re.search(rf"(?:^|[\s{{,]){re.escape(loc[-1])}\s*:\s*([^\s,}}#]+)", lines[line - 1])
+    return match.group(1) if match else None
 
 
 def _source(
@@ -310,24 +347,41 @@ def _source(
     return root, None
 
 
-def _describe_error(err: Any) -> tuple[tuple[str, ...], str]:
-    """One pydantic error as (key path, problem with what is allowed)."""
+def _describe_error(err: Any, written: Written | None = None) -> list[tuple[tuple[str, ...], str]]:
+    """One pydantic error as (key path, problem with what is allowed) pairs: one, or one per combination.
+
+    ``written(loc)`` gives the value as the file wrote it, to explain YAML
+    reading an unquoted ``off`` as ``false``.
+    """
     loc = tuple(str(part) for part in err["loc"])
     kind = err["type"]
     if kind == "impossible_combination":
-        return tuple(err["ctx"]["path"].split(".")), err["ctx"]["problem"]
+        return [(tuple(path.split(".")), problem) for path, problem in err["ctx"]["problems"]]
     if kind == "extra_forbidden":
-        return loc, _unknown_key(loc)
+        return [(loc, _unknown_key(loc))]
     annotation, info = field_at(loc)
     allowed = describe_type(annotation, info) if annotation is not None else "see docs/variants.md"
     got = _show(err["input"])
+    if isinstance(err["input"], bool) and annotation is not bool:
+        return [(loc, _yaml_boolean(loc, err["input"], annotation, allowed, written))]
     if kind == "value_error":
-        return loc, str(err["ctx"]["error"])
+        return [(loc, str(err["ctx"]["error"]))]
     if kind == "literal_error":
-        return loc, f"{got} is not allowed (allowed: {allowed})"
+        return [(loc, f"{got} is not allowed (allowed: {allowed})")]
     if kind.endswith(("_type", "_parsing")) or kind == "int_from_float":
-        return loc, f"wrong type: got {got} (allowed: {allowed})"
-    return loc, f"{got} is not allowed (allowed: {allowed})"
+        return [(loc, f"wrong type: got {got} (allowed: {allowed})")]
+    return [(loc, f"{got} is not allowed (allowed: {allowed})")]
+
+
+def _yaml_boolean(loc: tuple[str, ...], value: bool, annotation: Any, allowed: str, written: Written | None) -> str:
+    """A boolean where text was expected: YAML 1.1 read an unquoted on/off/yes/no as true or false."""
+    word = written(loc) if written is not None else None
+    if word is None or word.lower() not in _YAML_BOOLEANS:
+        word = "on" if value else "off"
+    got = _show(value)
+    if annotation is str:
+        return f"got {got}: YAML reads an unquoted {word} as {got}; quote it to keep the word: {loc[-1]}: '{word}'"
+    return f"wrong type: got {got} (YAML reads an unquoted {word} as {got}) (allowed: {allowed})"
 
 
 def _unknown_key(loc: tuple[str, ...]) -> str:
@@ -366,13 +420,14 @@ def _one_line(text: str) -> str:
 def load_variant(path: str | Path) -> LoadedVariant:
     """Read, parse (safe YAML only), merge ``extends`` and validate a variant file.
 
-    Raises :class:`SkatsimError` with one line ``FILE:LINE: key.path: problem (allowed: ...)``.
+    Raises :class:`SkatsimError` with one line ``FILE:LINE: key.path: problem (allowed: ...)`` per
+    problem of the file (several lines when it has several problems).
     """
     root = Path(path)
     tree = _load_tree(root, (root,), root)
     try:
         variant = Variant.model_validate(tree.data)
     except ValidationError as exc:
-        raise SkatsimError(_validation_message(root, tree.sources, exc)) from None
+        raise SkatsimError("\n".join(_validation_messages(root, tree, exc))) from None
     text = tree.texts[0][1] + "".join(f"\n# --- extends: {p} ---\n{t}" for p, t in tree.texts[1:])
     return LoadedVariant(path=str(root), text=text, variant=variant, files=tuple(str(p) for p, _ in tree.texts))

@@ -278,9 +278,15 @@ class Variant(_Section):
 
     @model_validator(mode="after")
     def _check_combinations(self) -> Variant:
-        """Refuse impossible combinations (:data:`COMBINATION_RULES`), naming the key path."""
-        for path, problem in combination_problems(self):
-            raise PydanticCustomError("impossible_combination", "{problem}", {"path": path, "problem": problem})
+        """Refuse impossible combinations (:data:`COMBINATION_RULES`), naming the key path of each.
+
+        All of them at once, in one error whose context lists ``(path, problem)``
+        pairs, so a file with several gets one line per problem, not one per run.
+        """
+        problems = combination_problems(self)
+        if problems:
+            summary = "; ".join(f"{path}: {problem}" for path, problem in problems)
+            raise PydanticCustomError("impossible_combination", "{summary}", {"summary": summary, "problems": problems})
         return self
 
     @property
