@@ -256,8 +256,8 @@ COLUMNS: tuple[Column, ...] = (
         "String",
         "only with `--record-play`: the game as a `GameRecord` JSON (deal, bids, pickup, discards, declaration, "
         "cards in the order played; under house rules also the Kontra calls, Schieberamsch pushes, a Grand "
-        "hand instead of a Ramsch, the Bock multiplier and a compulsory Ramsch round); `skatsim replay "
-        "DIR/chunk-....parquet --row N` shows it",
+        "hand instead of a Ramsch, the Bock multiplier and a compulsory Ramsch round); `skatsim replay DIR "
+        "--game N` shows it",
         source=RUN,
     ),
 )

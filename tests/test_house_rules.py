@@ -27,9 +27,10 @@ from skatsim.bots import bot_arrays, heuristic
 from skatsim.engine import bock, kontra, ramsch, rules
 from skatsim.engine.bidding import HOLD, PASS
 from skatsim.engine.gametypes import GRAND, NULL, RAMSCH, REVERSED
+from skatsim.engine.rules import RAMSCH_THREE_WAY_TIE
 from skatsim.engine.scoring import HAND, OUVERT, list_points
 from skatsim.records.record import GameRecord, GameResult, ReplayError, replay
-from skatsim.variant import official_params
+from skatsim.variant import Variant, official_params
 
 FH, MH, RH = 0, 1, 2
 
@@ -248,6 +249,18 @@ def test_forty_forty_forty_under_each_tie_rule() -> None:
     ev = replay(_TIE, _params(ALL_PASS=1, RAMSCH_TIE=2))
     assert (_ramsch_scores(ev), ev.ramsch_loser) == ((-14, -13, -13), None)
     assert _ramsch_scores(replay(_TIE, _params(ALL_PASS=1, RAMSCH_SCORING=2))) == (0, 0, 0)  # nobody has fewest
+
+
+def test_forty_forty_forty_costs_nobody_anything_under_three_way_tie_nobody_loses() -> None:
+    """ramsch.three_way_tie: nobody_loses (xskat): 40:40:40 scores 0 for everyone whatever the tie rule; a
+    tie of two still costs both (skat to nobody: MH and RH tie at 40 and lose 40 each)."""
+    for tie in (0, 1, 2):
+        ev = replay(_TIE, _params(ALL_PASS=1, RAMSCH_TIE=tie, RAMSCH_THREE_WAY_TIE=1))
+        assert (_ramsch_scores(ev), ev.ramsch_loser) == ((0, 0, 0), None)
+    ev = replay(_TIE, _params(ALL_PASS=1, RAMSCH_SKAT_TO=2, RAMSCH_THREE_WAY_TIE=1))
+    assert _ramsch_scores(ev) == (0, -40, -40)
+    loaded = Variant.model_validate({"all_pass": "ramsch", "ramsch": {"three_way_tie": "nobody_loses"}})
+    assert loaded.params()[RAMSCH_THREE_WAY_TIE] == 1 and Variant().params()[RAMSCH_THREE_WAY_TIE] == 0
 
 
 def test_skat_to_the_last_trick_the_loser_or_nobody() -> None:

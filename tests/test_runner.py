@@ -6,6 +6,7 @@ which needs a run long enough to be interrupted mid-way.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -169,6 +170,15 @@ def test_every_column_is_documented_with_its_type(variant: str) -> None:
     for name, dtype in frame_schema(record=True, params=params).items():
         assert name in documented, name
         assert str(dtype).startswith(documented[name]), (name, dtype, documented[name])
+
+
+def test_schema_page_is_generated_from_the_schema() -> None:
+    """docs/schema.md is what scripts/schema_reference.py makes of skatsim/schema.py (run it after a change)."""
+    spec = importlib.util.spec_from_file_location("schema_reference", ROOT / "scripts" / "schema_reference.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert DOCS.read_text(encoding="utf-8") == module.render()
 
 
 # --------------------------------------------------------------------------- chunk plan and determinism

@@ -330,7 +330,7 @@ def test_official_compiles_to_official_params() -> None:
         expected[index] = value
     np.testing.assert_array_equal(Variant().params(), expected)
     np.testing.assert_array_equal(official_params(), expected)
-    assert official_params().shape == (rules.N_PARAMS,) == (33,)
+    assert official_params().shape == (rules.N_PARAMS,) == (34,)
 
 
 def test_existing_indices_keep_their_order() -> None:
@@ -372,6 +372,7 @@ def test_every_key_reaches_its_index() -> None:
                 "durchmarsch_value": 99,
                 "grand_hand_instead": True,
                 "every_deal": True,
+                "three_way_tie": "nobody_loses",
             },
             "schieberamsch": {"jacks_may_be_pushed": True, "doubling": "push"},
             "kontra": {
@@ -427,6 +428,7 @@ def test_every_key_reaches_its_index() -> None:
         rules.BOCK_RAMSCH_ROUND: 2,
         rules.LIST_LENGTH: 48,
         rules.RAMSCH_EVERY_DEAL: 1,
+        rules.RAMSCH_THREE_WAY_TIE: 1,
     }
     assert sorted(expected) == list(range(rules.N_PARAMS))
     np.testing.assert_array_equal(v.params(), [expected[i] for i in range(rules.N_PARAMS)])

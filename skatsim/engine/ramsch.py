@@ -18,7 +18,8 @@ choice is a parameter (variant keys in parentheses):
   or only the tied player who won the latest trick; or the tied players share
   the loss: it is split in whole points, the remainder going one point each to
   the tied players who won the latest tricks (40:40:40 -> 14, 13, 13; see
-  docs/decisions.md);
+  docs/decisions.md); a tie of all three may instead cost nobody anything
+  (``ramsch.three_way_tie: nobody_loses``, as xskat scores it);
 * scoring (``ramsch.scoring``) by the loser's points, fixed values, or
   "winner Ramsch" (fewest points wins ``single``; two tied ``tied`` each;
   three tied: nobody scores).
@@ -42,6 +43,7 @@ from .rules import (
     RAMSCH_JUNGFRAU,
     RAMSCH_SCORING,
     RAMSCH_SKAT_TO,
+    RAMSCH_THREE_WAY_TIE,
     RAMSCH_TIE,
     RAMSCH_WINNER_SINGLE,
     RAMSCH_WINNER_TIED,
@@ -61,6 +63,7 @@ N_RESULT = 9
 # Codes of the options (rules.RAMSCH_*_CODES).
 SKAT_TO_LAST_TRICK, SKAT_TO_LOSER = 0, 1
 TIE_ALL_LOSE, TIE_LAST_TRICK, TIE_SHARE = 0, 1, 2
+THREE_WAY_BY_TIE_RULE, THREE_WAY_NOBODY_LOSES = 0, 1
 SCORING_POINTS, SCORING_FIXED, SCORING_WINNER = 0, 1, 2
 
 OK, E_PUSH_COUNT, E_PUSH_NOT_HELD, E_PUSH_JACK = range(4)
@@ -155,6 +158,8 @@ def _loser_scores(state: np.ndarray, params: np.ndarray, factor: int, out: np.nd
     """Scoring by points or fixed values: the player(s) with most card points lose."""
     pts = out[POINTS_0 : POINTS_0 + 3]
     losers = _most(pts)
+    if losers == 7 and params[RAMSCH_THREE_WAY_TIE] == THREE_WAY_NOBODY_LOSES:
+        return
     top = max(pts[0], max(pts[1], pts[2]))
     jungfrau = out[JUNGFRAU] if params[RAMSCH_JUNGFRAU] else 0
     if params[RAMSCH_SCORING] == SCORING_FIXED:

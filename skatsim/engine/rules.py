@@ -90,12 +90,16 @@ LIST_LENGTH = 31
 #: 1 when every deal is a Ramsch, without bidding (``ramsch.every_deal``; Ramsch as a game of
 #: its own, xskat's ``-ramschonly``); the kind of Ramsch is ``ALL_PASS`` (1 or 2).
 RAMSCH_EVERY_DEAL = 32
-N_PARAMS = 33
+#: A three-way tie for most card points (40:40:40) (``ramsch.three_way_tie``): 0 scored by ``RAMSCH_TIE``,
+#: 1 nobody loses: every player scores 0 (xskat).
+RAMSCH_THREE_WAY_TIE = 33
+N_PARAMS = 34
 
 #: ``all_pass`` names and their codes (also used by ``BOCK_RAMSCH_ROUND``).
 ALL_PASS_CODES = {"redeal": 0, "ramsch": 1, "schieberamsch": 2}
 RAMSCH_SKAT_TO_CODES = {"last_trick": 0, "loser": 1, "nobody": 2}
 RAMSCH_TIE_CODES = {"all_lose": 0, "last_trick_loses": 1, "share": 2}
+RAMSCH_THREE_WAY_TIE_CODES = {"by_tie_rule": 0, "nobody_loses": 1}
 RAMSCH_SCORING_CODES = {"points": 0, "fixed": 1, "winner": 2}
 SCHIEBE_DOUBLING_CODES = {"decline": 0, "push": 1}
 KONTRA_WHEN_CODES = {"before_first_card": 0, "after_declaration": 1}

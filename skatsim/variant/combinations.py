@@ -50,7 +50,7 @@ def _ramsch_problems(v: Variant) -> list[tuple[str, str]]:
                 )
             )
     if r.scoring == "winner":
-        for key in ("tie", "jungfrau"):
+        for key in ("tie", "three_way_tie", "jungfrau"):
             if key in r.model_fields_set:
                 problems.append(
                     (f"ramsch.{key}", "does not apply to ramsch.scoring: winner (allowed: scoring points or fixed)")

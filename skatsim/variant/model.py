@@ -82,6 +82,11 @@ class Ramsch(_Section):
         description="A tie for most card points: every tied player loses, the tied player who took the last "
         "trick loses, or the tied players share the loss (40:40:40 shared three ways). Not with `scoring: winner`.",
     )
+    three_way_tie: Literal["by_tie_rule", "nobody_loses"] = Field(
+        "by_tie_rule",
+        description="All three tied for most card points (40:40:40): scored by `tie`, or nobody loses and "
+        "every player scores 0 (as xskat does). Not with `scoring: winner`.",
+    )
     scoring: Literal["points", "fixed", "winner"] = Field(
         "points",
         description="`points`: the loser scores minus his card points; `fixed`: minus `fixed_values`; "
@@ -339,6 +344,7 @@ class Variant(_Section):
             rules.ALL_PASS: rules.ALL_PASS_CODES[self.all_pass],
             rules.RAMSCH_SKAT_TO: rules.RAMSCH_SKAT_TO_CODES[r.skat_to],
             rules.RAMSCH_TIE: rules.RAMSCH_TIE_CODES[r.tie],
+            rules.RAMSCH_THREE_WAY_TIE: rules.RAMSCH_THREE_WAY_TIE_CODES[r.three_way_tie],
             rules.RAMSCH_SCORING: rules.RAMSCH_SCORING_CODES[r.scoring],
             rules.RAMSCH_FIXED_BASE: r.fixed_values.base,
             rules.RAMSCH_FIXED_PER_JUNGFRAU: r.fixed_values.per_jungfrau,
