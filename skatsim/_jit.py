@@ -8,10 +8,11 @@ instruction each.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 import numba
 from llvmlite import ir
@@ -64,9 +65,18 @@ _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 #: wrap every array passed between kernels in incref/decref calls (measured: a
 #: third of the simulator's time). A kernel that tries to allocate fails to
 #: compile with "NRT required but not enabled".
-kernel = functools.partial(numba.njit, _nrt=False, **_OPTIONS)
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def kernel(fn: _F) -> _F:
+    """Compile ``fn`` as an allocation-free kernel (see above); to a type checker it stays ``fn``."""
+    return cast(_F, numba.njit(_nrt=False, **_OPTIONS)(fn))
+
+
 #: For the few kernels that create arrays (a block's workspace, a deal's scratch deck).
-allocating_kernel = functools.partial(numba.njit, **_OPTIONS)
+def allocating_kernel(fn: _F) -> _F:
+    """Compile ``fn`` as a kernel that may allocate arrays (with numba's reference counting)."""
+    return cast(_F, numba.njit(**_OPTIONS)(fn))
 
 
 def _as_int64(builder, value):  # type: ignore[no-untyped-def]

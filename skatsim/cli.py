@@ -142,7 +142,7 @@ def _row_of_game(table: Path, game: int) -> int:
         raise SkatsimError(f"cannot read {table} as Parquet: {str(exc).splitlines()[0]}") from None
     rows = (ids == game).arg_true()
     if rows.is_empty():
-        span = f"games {ids.min()} to {ids.max()}" if ids.len() else "no games"
+        span = f"games {ids.min()!s} to {ids.max()!s}" if ids.len() else "no games"
         raise SkatsimError(f"{table}: no game {game} in this table (it holds {span})")
     return int(rows[0])
 

@@ -69,7 +69,7 @@ def legend(ax: Axes, **kwargs: object) -> None:
     """A legend for the series drawn with a label; none when nothing labelled was drawn."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
-        ax.legend(handles, labels, **kwargs)  # type: ignore[arg-type]
+        ax.legend(handles, labels, **kwargs)  # type: ignore[call-overload]
 
 
 def legend_below(fig: Figure, ax: Axes) -> None:
@@ -195,7 +195,7 @@ def bid_reached_figure(reached: pl.DataFrame) -> Figure:
         for i, source in enumerate(series):
             rows = part.filter((pl.col("source") == source) & (pl.col("count") > 0)).sort("bid")
             x = rows["bid"].to_numpy()
-            ax.step(x, rows["rate"].to_numpy(), where="post", ms=3, label=labels[source], **_style(i))  # type: ignore[arg-type]
+            ax.step(x, rows["rate"].to_numpy(), where="post", ms=3, label=labels[source], **_style(i))
             ax.fill_between(x, rows["lo"].to_numpy(), rows["hi"].to_numpy(), step="post", alpha=0.2)
         _bid_axis(ax, bids)
         percent_axis(ax)
@@ -238,7 +238,7 @@ def win_by_bid_figure(by_bid: pl.DataFrame, min_games: int = 100) -> Figure:
         rows = kept.filter(pl.col("source") == source).sort("bid")
         err = np.vstack([rows["rate"] - rows["lo"], rows["hi"] - rows["rate"]]).clip(min=0.0)
         x = rows["bid"].to_numpy()
-        ax.errorbar(x, rows["rate"].to_numpy(), yerr=err, ms=4, capsize=2, label=labels[source], **_style(i))  # type: ignore[arg-type]
+        ax.errorbar(x, rows["rate"].to_numpy(), yerr=err, ms=4, capsize=2, label=labels[source], **_style(i))
     _bid_axis(ax, kept["bid"].to_numpy())
     percent_axis(ax)
     ax.set_xlabel("final bid (log scale)")
@@ -316,7 +316,7 @@ def list_totals_figure(totals: pl.DataFrame, bins: int = 40) -> Figure:
         label = f"{source}: {measure} ({lists:,} lists)"
         ax.hist(
             data, bins=edges, weights=weights, histtype="step", lw=1.4, label=label, linestyle=_style(i)["linestyle"]
-        )  # type: ignore[arg-type]
+        )
     percent_axis(ax)
     ax.set_xlabel("a player's total over a list (points, or list points where kept)")
     ax.set_ylabel("share of players' lists (%)")

@@ -388,6 +388,48 @@ def scores_section(lf: pl.LazyFrame, level: float, people: Sequence[str] = ()) -
     return Section("Scores", blocks)
 
 
+@dataclass(frozen=True)
+class _RuleFigure:
+    """One house rule's statistics in a report: the table function, the column that shows a run plays
+    the rule, the table drawn and its caption, the rule's name, and the figure's (category column,
+    title, x label, y label)."""
+
+    stats: Callable[[pl.LazyFrame, float], dict[str, pl.DataFrame] | None]
+    column: str
+    key: str
+    caption: str
+    label: str
+    axes: tuple[str, str, str, str]
+
+
+_HOUSE_RULE_FIGURES = (
+    _RuleFigure(
+        tb.ramsch_stats,
+        "ramsch_loser",
+        "loser",
+        "Ramsch loser by seat",
+        "Ramsch",
+        ("loser", "Who loses the Ramsch", "loser's seat", "share of Ramsch deals"),
+    ),
+    _RuleFigure(
+        tb.kontra_stats,
+        "kontra_level",
+        "calls",
+        "Share of declared games with each call",
+        "Kontra",
+        ("call", "Kontra and Re", "call", "share of declared games"),
+    ),
+    _RuleFigure(
+        tb.bock_stats,
+        "bock",
+        "multiplier",
+        "Share of deals per multiplier",
+        "Bock",
+        ("bock", "Bock multipliers", "score multiplier", "share of deals"),
+    ),
+)
+
+
 def house_rules_section(lf: pl.LazyFrame, level: float, have: dict[str, set[str]] | None = None) -> Section | None:
     """Ramsch, Kontra/Re and Bock statistics of the runs that play each rule; ``None`` when none does.
 
@@ -406,38 +448,13 @@ def house_rules_section(lf: pl.LazyFrame, level: float, have: dict[str, set[str]
             return lf.select(pl.exclude(column))
         return lf.filter(pl.col("source").cast(pl.String).is_in(names))
 
-    ramsch = tb.ramsch_stats(playing("ramsch_loser"), level)
-    if ramsch is not None:
-        loser = ramsch["loser"]
-        blocks.append(
-            _figure(
-                lambda: fg.rates_figure(
-                    loser, "loser", "Who loses the Ramsch", "loser's seat", "share of Ramsch deals"
-                ),
-                "Ramsch loser by seat",
-            )
-        )
-        blocks += [table(frame, f"Ramsch: {name.replace('_', ' ')}", level) for name, frame in ramsch.items()]
-    kontra = tb.kontra_stats(playing("kontra_level"), level)
-    if kontra is not None:
-        calls = kontra["calls"]
-        blocks.append(
-            _figure(
-                lambda: fg.rates_figure(calls, "call", "Kontra and Re", "call", "share of declared games"),
-                "Share of declared games with each call",
-            )
-        )
-        blocks += [table(frame, f"Kontra: {name.replace('_', ' ')}", level) for name, frame in kontra.items()]
-    bock = tb.bock_stats(playing("bock"), level)
-    if bock is not None:
-        mult = bock["multiplier"]
-        blocks.append(
-            _figure(
-                lambda: fg.rates_figure(mult, "bock", "Bock multipliers", "score multiplier", "share of deals"),
-                "Share of deals per multiplier",
-            )
-        )
-        blocks += [table(frame, f"Bock: {name.replace('_', ' ')}", level) for name, frame in bock.items()]
+    for rule in _HOUSE_RULE_FIGURES:
+        frames = rule.stats(playing(rule.column), level)
+        if frames is None:
+            continue
+        rates = frames[rule.key]
+        blocks.append(_figure(lambda rates=rates, axes=rule.axes: fg.rates_figure(rates, *axes), rule.caption))
+        blocks += [table(frame, f"{rule.label}: {name.replace('_', ' ')}", level) for name, frame in frames.items()]
     return Section("House rules", blocks) if blocks else None
 
 

@@ -15,7 +15,7 @@ skip them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import polars as pl
@@ -120,7 +120,8 @@ def mean_table(
         mean, lo, hi = bootstrap_counts(values, weights, weighted_mean, n_boot, level, seed)
         _, sd = moments_from_sums(n, float(weights @ values), float(weights @ (values.astype(np.float64) ** 2)))
         records.append({**dict(zip(keys, group, strict=True)), "mean": mean, "sd": sd, "n": n, "lo": lo, "hi": hi})
-    schema = {**{k: counts.schema[k] for k in keys}, "mean": pl.Float64, "sd": pl.Float64, "n": pl.Int64}
+    schema: dict[str, Any] = {**{k: counts.schema[k] for k in keys}, "mean": pl.Float64, "sd": pl.Float64}
+    schema["n"] = pl.Int64
     return pl.DataFrame(records, schema={**schema, "lo": pl.Float64, "hi": pl.Float64}).sort(list(keys))
 
 

@@ -318,14 +318,7 @@ def kontra(bot: np.ndarray, hand: np.uint32, gt: int, bid: int, open_hand: np.ui
 
 
 @kernel
-def declared_z(
-    bot: np.ndarray,
-    gt: int,
-    flags: int,
-    hand: np.uint32,
-    skat: np.uint32,
-    seat: int,
-) -> float:
+def declared_z(bot: np.ndarray, gt: int, flags: int, hand: np.uint32, skat: np.uint32, seat: int) -> float:
     """Biased log-odds of winning the declared game with the final ``hand`` (``skat``: the discards,
     or the untouched skat of a hand game)."""
     cls = class_of(gt, (flags & OUVERT) != 0)
@@ -335,15 +328,7 @@ def declared_z(
 
 
 @kernel
-def re(
-    bot: np.ndarray,
-    gt: int,
-    flags: int,
-    hand: np.uint32,
-    skat: np.uint32,
-    seat: int,
-    level: int,
-) -> bool:
+def re(bot: np.ndarray, gt: int, flags: int, hand: np.uint32, skat: np.uint32, seat: int, level: int) -> bool:
     """Whether the declarer answers at ``level`` (1: Re, 3: the call after the defenders' x8)."""
     need = 1.0 - (1.0 - bot[P_RE]) / (1 << (level // 2))
     return declared_z(bot, gt, flags, hand, skat, seat) >= _logit_of(need)

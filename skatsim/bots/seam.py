@@ -27,7 +27,7 @@ from ..engine.gametypes import RAMSCH
 from ..engine.rules import RAMSCH_DURCHMARSCH, REVERSED_ALLOWED, SCHIEBE_JACKS
 from ..engine.scoring import HAND
 from ..engine.state import DealState
-from . import HEURISTIC, N_BOT_PARAMS, RANDOM, cardplay, heuristic, random_bot
+from . import HEURISTIC, N_BOT_PARAMS, RANDOM, RECORDED, cardplay, heuristic, random_bot
 
 #: "No decision": the player has none to give (the recorded player, asked beyond its record).
 NONE = -9
@@ -49,6 +49,14 @@ def prepare(kinds: np.ndarray, params: np.ndarray) -> np.ndarray:
         if kinds[row] != HEURISTIC:
             out[row, N_BOT_PARAMS:] = 0.0
     return out
+
+
+@allocating_kernel
+def recorded_players() -> tuple[np.ndarray, np.ndarray]:
+    """Kinds and prepared parameter rows of three recorded-decisions players: who sits at every
+    seat of a replayed game."""
+    kinds = np.full(3, RECORDED, dtype=np.int64)
+    return kinds, prepare(kinds, np.zeros((3, N_BOT_PARAMS)))
 
 
 @kernel

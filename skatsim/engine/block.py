@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import allocating_kernel, kernel
-from ..bots import N_BOT_PARAMS, RECORDED, seam
+from ..bots import seam
 from .deal import deal_game, unpack_deal
 from .flow import new_record, play_deal
 from .layout import LOG_BOCK, LOG_ROUND
@@ -82,8 +82,7 @@ def replay_block(deals: np.ndarray, logs: np.ndarray, params: np.ndarray, rows: 
     by the decisions of action record ``logs[i]`` under ``params``, into ``rows[i]``; a deal in a
     list gets its recorded Bock multiplier and list points. ``errors[i]`` receives the deal's
     ``DealState.error`` (all 0 when the rules accept every recorded decision)."""
-    kinds = np.full(3, RECORDED, dtype=np.int64)
-    bots = seam.prepare(kinds, np.zeros((3, N_BOT_PARAMS)))
+    kinds, bots = seam.recorded_players()
     _replay(new_state(params), kinds, bots, deals, logs, rows, errors, np.zeros(3, dtype=np.int64))
 
 

@@ -89,7 +89,7 @@ def parse_line(line: str) -> IssGame:
     for key in ("ID", "MV", "R"):
         if key not in fields:
             raise IssFormatError(f"missing field {key}[]")
-    result = {"iss_id": _int(fields["ID"], "ID[]")}
+    result: dict[str, object] = {"iss_id": _int(fields["ID"], "ID[]")}
     result.update(parse_result(fields["R"]))
     result["iss_date"] = fields.get("DT")
     result["iss_players"] = ",".join(fields.get(f"P{s}", "") for s in range(3))

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import bidding, declaration, kontra, play, ramsch
+from ..engine import bidding, declaration, kontra, layout, play, ramsch
 from ..engine.block import replay_block
 from ..engine.cards import CardError, from_mask, iss_name, parse_card, to_mask
 from ..engine.deal import pack_deal, unpack_deal
@@ -49,38 +49,7 @@ from ..engine.flow import (
     R_RAMSCH_NO_GAME,
 )
 from ..engine.gametypes import GAME_TYPE_LABELS, GRAND, RAMSCH, game_type_code
-from ..engine.layout import (
-    COL_BOCK,
-    COL_DEAL,
-    COL_GAME_TYPE,
-    COL_HAND,
-    COL_OUVERT,
-    COL_SCHNEIDER_ANNOUNCED,
-    COL_SCHWARZ_ANNOUNCED,
-    COL_SKAT_DISCARD,
-    EMPTY,
-    END_KINDS,
-    LOG_BIDS,
-    LOG_BOCK,
-    LOG_CARDS,
-    LOG_DISCARD,
-    LOG_END,
-    LOG_FLAGS,
-    LOG_GAME,
-    LOG_INSTEAD,
-    LOG_KIND,
-    LOG_KONTRA,
-    LOG_N_BIDS,
-    LOG_PICKUP,
-    LOG_PUSH,
-    LOG_ROUND,
-    LOG_WIDTH,
-    MAX_LOGGED_BIDS,
-    N_COLUMNS,
-    N_KONTRA_SLOTS,
-    NO,
-    SCHIEBERAMSCH,
-)
+from ..engine.layout import EMPTY, NO
 from ..engine.rules import BOCK_ENABLED, BOCK_RAMSCH_ROUND
 from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 from ..engine.state import ERR_CODE, N_ERROR
@@ -96,7 +65,7 @@ class ReplayError(ValueError):
 
 @dataclass(frozen=True)
 class EarlyEnd:
-    """The game stopped early: ``kind`` (one of ``END_KINDS``) by ``seat``."""
+    """The game stopped early: ``kind`` (one of ``layout.END_KINDS``) by ``seat``."""
 
     kind: str
     seat: int
@@ -229,32 +198,34 @@ def _deal_cards(deal: int) -> tuple[int, ...]:
 
 def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
     """The :class:`GameRecord` of a simulated game from its row and action record."""
-    deal = _deal_cards(int(row[COL_DEAL]))
-    n_bids = int(log[LOG_N_BIDS])
+    deal = _deal_cards(int(row[layout.COL_DEAL]))
+    n_bids = int(log[layout.LOG_N_BIDS])
     if n_bids < 0:
-        raise SkatsimError(f"game {row[0]}: bidding too long to be logged ({MAX_LOGGED_BIDS}+ actions)")
-    bids = tuple((int(v) // 1024, int(v) % 1024 - 1) for v in log[LOG_BIDS : LOG_BIDS + n_bids])
-    context = {"ramsch_round": int(log[LOG_ROUND]), "bock": int(row[COL_BOCK])}
-    gt = int(row[COL_GAME_TYPE])
+        raise SkatsimError(f"game {row[0]}: bidding too long to be logged ({layout.MAX_LOGGED_BIDS}+ actions)")
+    bids = tuple((int(v) // 1024, int(v) % 1024 - 1) for v in log[layout.LOG_BIDS : layout.LOG_BIDS + n_bids])
+    ramsch_round, bock = int(log[layout.LOG_ROUND]), int(row[layout.COL_BOCK])
+    gt = int(row[layout.COL_GAME_TYPE])
     if gt < 0:
-        return GameRecord(deal=deal, bids=bids, **context)
-    cards = tuple(int(c) for c in log[LOG_CARDS : LOG_CARDS + 30] if c >= 0)
+        return GameRecord(deal=deal, bids=bids, ramsch_round=ramsch_round, bock=bock)
+    cards = tuple(int(c) for c in log[layout.LOG_CARDS : layout.LOG_CARDS + 30] if c >= 0)
     if gt == RAMSCH:
         pushes: tuple[tuple[int, ...], ...] = ()
-        if int(log[LOG_KIND]) == SCHIEBERAMSCH:
-            pushed = [int(c) for c in log[LOG_PUSH : LOG_PUSH + 6]]
+        if int(log[layout.LOG_KIND]) == layout.SCHIEBERAMSCH:
+            pushed = [int(c) for c in log[layout.LOG_PUSH : layout.LOG_PUSH + 6]]
             pushes = tuple(() if pushed[2 * s] < 0 else (pushed[2 * s], pushed[2 * s + 1]) for s in range(3))
-        return GameRecord(deal=deal, bids=bids, game_type=gt, cards=cards, pushes=pushes, **context)
-    kontra_calls = tuple(int(s) for s in log[LOG_KONTRA : LOG_KONTRA + N_KONTRA_SLOTS] if s >= 0)
-    instead = int(log[LOG_INSTEAD])
-    picked_up = not row[COL_HAND]
+        return GameRecord(
+            deal=deal, bids=bids, game_type=gt, cards=cards, pushes=pushes, ramsch_round=ramsch_round, bock=bock
+        )
+    kontra_calls = tuple(int(s) for s in log[layout.LOG_KONTRA : layout.LOG_KONTRA + layout.N_KONTRA_SLOTS] if s >= 0)
+    instead = int(log[layout.LOG_INSTEAD])
+    picked_up = not row[layout.COL_HAND]
     flags = (
         (0 if picked_up else HAND)
-        | (SCHNEIDER_ANNOUNCED if row[COL_SCHNEIDER_ANNOUNCED] else 0)
-        | (SCHWARZ_ANNOUNCED if row[COL_SCHWARZ_ANNOUNCED] else 0)
-        | (OUVERT if row[COL_OUVERT] else 0)
+        | (SCHNEIDER_ANNOUNCED if row[layout.COL_SCHNEIDER_ANNOUNCED] else 0)
+        | (SCHWARZ_ANNOUNCED if row[layout.COL_SCHWARZ_ANNOUNCED] else 0)
+        | (OUVERT if row[layout.COL_OUVERT] else 0)
     )
-    discards = tuple(from_mask(int(row[COL_SKAT_DISCARD]))) if picked_up else ()
+    discards = tuple(from_mask(int(row[layout.COL_SKAT_DISCARD]))) if picked_up else ()
     return GameRecord(
         deal=deal,
         bids=bids,
@@ -265,7 +236,8 @@ def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
         cards=cards,
         kontra=kontra_calls,
         grand_hand_instead=None if instead < 0 else instead,
-        **context,
+        ramsch_round=ramsch_round,
+        bock=bock,
     )
 
 
@@ -304,15 +276,15 @@ def _check_shape(record: GameRecord) -> None:
         raise ReplayError("discard: a hand game has no discards")
     if record.pickup and len(record.discards) not in (0, 2):
         raise ReplayError(f"discard: expected 2 cards after picking up the skat, got {len(record.discards)}")
-    if record.end is not None and record.end.kind not in END_KINDS:
+    if record.end is not None and record.end.kind not in layout.END_KINDS:
         raise ReplayError(f"end: unknown kind {record.end.kind!r}")
     for level, seat in enumerate(record.kontra):
         if seat not in (0, 1, 2):
             raise ReplayError(f"kontra call {level + 1} ({_level_name(level)}): seat {seat} (allowed: 0, 1, 2)")
-    seat = record.grand_hand_instead
-    if seat is not None:
-        if seat not in (0, 1, 2):
-            raise ReplayError(f"grand_hand_instead: seat {seat} (allowed: 0, 1, 2)")
+    instead = record.grand_hand_instead
+    if instead is not None:
+        if instead not in (0, 1, 2):
+            raise ReplayError(f"grand_hand_instead: seat {instead} (allowed: 0, 1, 2)")
         if record.game_type != GRAND or record.pickup:
             raise ReplayError("grand_hand_instead: the game declared instead of a Ramsch is a Grand hand")
     if len(record.pushes) > 3:
@@ -336,40 +308,40 @@ def action_record(record: GameRecord, params: np.ndarray) -> tuple[int, np.ndarr
     deal = _check_deal(record.deal)
     _check_context(record, params)
     _check_shape(record)
-    log = np.full(LOG_WIDTH, EMPTY, dtype=np.int16)
-    bids = record.bids[:MAX_LOGGED_BIDS]
-    log[LOG_N_BIDS] = len(bids)
+    log = np.full(layout.LOG_WIDTH, EMPTY, dtype=np.int16)
+    bids = record.bids[: layout.MAX_LOGGED_BIDS]
+    log[layout.LOG_N_BIDS] = len(bids)
     for n, (seat, action) in enumerate(bids):
         if seat not in (0, 1, 2) or not -1 <= action <= bidding.MAX_BID:
             word = {bidding.PASS: "pass", bidding.HOLD: "hold"}.get(action, str(action))
             raise ReplayError(f"bid {n + 1} (seat {seat}: {word}): not a seat (0, 1, 2) or not a bid value")
-        log[LOG_BIDS + n] = seat * 1024 + action + 1
+        log[layout.LOG_BIDS + n] = seat * 1024 + action + 1
     for k, c in enumerate(record.cards[:30]):
-        log[LOG_CARDS + k] = c
+        log[layout.LOG_CARDS + k] = c
     if len(record.cards) > 30:
         raise ReplayError(f"card 31 (seat ?: {iss_name(record.cards[30])}): {play.ERRORS[play.E_OVER]}")
-    calls = record.kontra[: N_KONTRA_SLOTS]
+    calls = record.kontra[: layout.N_KONTRA_SLOTS]
     for level, seat in enumerate(calls):
-        log[LOG_KONTRA + level] = seat
-    if len(calls) < N_KONTRA_SLOTS:
-        log[LOG_KONTRA + len(calls)] = NO
+        log[layout.LOG_KONTRA + level] = seat
+    if len(calls) < layout.N_KONTRA_SLOTS:
+        log[layout.LOG_KONTRA + len(calls)] = NO
     for seat, pair in enumerate(record.pushes):
-        log[LOG_PUSH + 2 * seat : LOG_PUSH + 2 * seat + 2] = sorted(pair) if pair else (NO, NO)
-    log[LOG_INSTEAD] = NO if record.grand_hand_instead is None else record.grand_hand_instead
+        log[layout.LOG_PUSH + 2 * seat : layout.LOG_PUSH + 2 * seat + 2] = sorted(pair) if pair else (NO, NO)
+    log[layout.LOG_INSTEAD] = NO if record.grand_hand_instead is None else record.grand_hand_instead
     if record.game_type is None:
-        log[LOG_GAME] = NO
-        log[LOG_PICKUP] = 1 if record.pickup else NO
+        log[layout.LOG_GAME] = NO
+        log[layout.LOG_PICKUP] = 1 if record.pickup else NO
     else:
-        log[LOG_GAME] = record.game_type
-        log[LOG_FLAGS] = record.flags
-        log[LOG_PICKUP] = 1 if record.pickup else 0
+        log[layout.LOG_GAME] = record.game_type
+        log[layout.LOG_FLAGS] = record.flags
+        log[layout.LOG_PICKUP] = 1 if record.pickup else 0
     for k, c in enumerate(record.discards):
-        log[LOG_DISCARD + k] = c
+        log[layout.LOG_DISCARD + k] = c
     if record.end is not None:
-        log[LOG_END] = END_KINDS.index(record.end.kind) * 3 + record.end.seat
-    log[LOG_KIND] = 0
-    log[LOG_ROUND] = record.ramsch_round
-    log[LOG_BOCK] = record.bock
+        log[layout.LOG_END] = layout.END_KINDS.index(record.end.kind) * 3 + record.end.seat
+    log[layout.LOG_KIND] = 0
+    log[layout.LOG_ROUND] = record.ramsch_round
+    log[layout.LOG_BOCK] = record.bock
     return deal, log
 
 
@@ -397,8 +369,7 @@ def _record_problem(code: int, record: GameRecord, value: int) -> str:
         R_INSTEAD_NOT_RAMSCH: "grand_hand_instead: a Grand hand is declared instead of a Ramsch only",
         R_NO_INSTEAD: "grand_hand_instead: this variant has no Grand hand instead of a Ramsch",
         R_PUSHES_NOT_SCHIEBE: "pushes: only a Schieberamsch has pushes",
-        R_PUSHES_MISSING: "pushes: a Schieberamsch records FH, MH and RH (3 entries), "
-        f"got {len(record.pushes)}",
+        R_PUSHES_MISSING: f"pushes: a Schieberamsch records FH, MH and RH (3 entries), got {len(record.pushes)}",
         R_DISCARDS_MISSING: f"discard: expected 2 cards after picking up the skat, got {value}",
     }
     if code == R_PLAY_UNFINISHED:
@@ -421,9 +392,7 @@ def replay_error(error: np.ndarray, record: GameRecord) -> ReplayError:
         label = GAME_TYPE_LABELS.get(value, value)
         return ReplayError(f"declaration ({label}): {declaration.ERRORS[code]}")
     if phase == PHASE_KONTRA:
-        return ReplayError(
-            f"kontra call {step} ({_level_name(step - 1)} by seat {seat}): {kontra.ERRORS[code]}"
-        )
+        return ReplayError(f"kontra call {step} ({_level_name(step - 1)} by seat {seat}): {kontra.ERRORS[code]}")
     if phase == PHASE_PUSH:
         names = f"{iss_name(value // 32)} {iss_name(value % 32)}"
         return ReplayError(f"push by seat {seat} ({names}): {ramsch.ERRORS[code]}")
@@ -449,10 +418,10 @@ def replay_rows(records: Sequence[GameRecord], params: np.ndarray) -> tuple[np.n
     """Replay records through the deal flow: their engine rows, action records and
     ``DealState.error`` rows (all 0 for a game the rules accept). Shape problems raise."""
     deals = np.zeros(len(records), dtype=np.int64)
-    logs = np.zeros((len(records), LOG_WIDTH), dtype=np.int16)
+    logs = np.zeros((len(records), layout.LOG_WIDTH), dtype=np.int16)
     for i, record in enumerate(records):
         deals[i], logs[i] = action_record(record, params)
-    rows = np.zeros((len(records), N_COLUMNS), dtype=np.int64)
+    rows = np.zeros((len(records), layout.N_COLUMNS), dtype=np.int64)
     errors = np.zeros((len(records), N_ERROR), dtype=np.int64)
     replay_block(deals, logs, params, rows, errors)
     return rows, logs, errors
