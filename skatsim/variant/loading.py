@@ -87,8 +87,8 @@ def _parse(text: str) -> tuple[Any, dict[tuple[str, ...], int]]:
     loader = _VariantLoader(text)
     try:
         node = loader.get_single_node()
-        if node is None:
-            return {}, {}
+        if node is None:  # empty, or blanks and comments only: most likely a truncated file
+            raise _Problem(None, "the file is empty (allowed: '{}' or 'name: NAME' for the official rules)")
         loader.key_paths = _check_graph(node)
         data = loader.construct_document(node)
     except RecursionError:
