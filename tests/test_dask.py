@@ -13,7 +13,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import fsspec
@@ -87,7 +87,7 @@ def test_cluster_rows_equal_the_local_run(
     assert rows.equals(local_rows(tmp_path, games, bots))
     manifest = read_manifest(str(out))
     assert manifest is not None and manifest.finished is not None
-    assert len(manifest.chunks_done) == 16
+    assert manifest.chunks_done == [(0, 16)]
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith("chunk-")) == ["manifest.json"]
 
 
@@ -98,7 +98,7 @@ class KillingBackend(DaskBackend):
         super().__init__(jobs, scheduler)
         self.killed: list[tuple[str, int]] = []  # (worker address, chunk tasks it held)
 
-    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Sequence[ChunkSpec]) -> Iterator[str]:
+    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Iterable[ChunkSpec]) -> Iterator[str]:
         for done, path in enumerate(super().map_unordered(fn, specs), start=1):
             if done == 1:
                 held = {address: len(keys) for address, keys in self.client.processing().items()}
@@ -296,7 +296,8 @@ class RecordingBackend:
     def __init__(self, jobs: int) -> None:
         self.calls: list[list[str]] = []
 
-    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Sequence[ChunkSpec]) -> Iterator[str]:
+    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Iterable[ChunkSpec]) -> Iterator[str]:
+        specs = list(specs)
         self.calls.append([os.path.basename(spec.out_dir) for spec in specs])
         return map(fn, specs)
 

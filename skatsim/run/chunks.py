@@ -1,17 +1,24 @@
 """Chunks: the unit of work of a run, computed by a worker and written as one Parquet file.
 
-:func:`run_chunk` is a pure top-level function of a picklable :class:`ChunkSpec`
-(so any process pool or cluster can run it): it simulates games ``first ..
-first + count - 1`` ``BLOCK`` games at a time and writes their typed frame
-atomically (temporary file, then rename), so a chunk file is either complete
-or absent. Because every row depends only on (seed, game index, variant,
-bots), the chunk plan never changes the rows.
+A job the runner can run is a picklable chunk spec (plain values, a ``path``,
+the ``count`` of games it holds, its run's ``run_id``) whose ``compute()`` is a
+pure function of the spec returning the chunk's frame (:class:`ChunkJob`).
+:func:`run_chunk`, a top-level function any process pool or cluster can call,
+computes a spec's frame and writes it atomically (temporary file, then
+rename) with the run id in the Parquet metadata, so a chunk file is either
+complete or absent and always says which run it belongs to.
+:class:`ChunkSpec` is the simulation's job: games ``first .. first + count - 1``
+simulated ``BLOCK`` games at a time. Because every row depends only on (seed,
+game index, variant, bots), the chunk plan never changes the rows. Other jobs
+(duels, what-if rollouts) are further spec classes with their own ``compute``.
 """
 
 from __future__ import annotations
 
+import errno
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import polars as pl
@@ -22,6 +29,7 @@ from ..engine.layout import LOG_WIDTH, N_COLUMNS
 from ..engine.rules import LIST_LENGTH, official_params
 from ..errors import SkatsimError
 from . import storage
+from .manifest import RUN_ID_KEY, chunk_name
 from .tables import block_frame
 
 #: Default chunk size: about ``TARGET_CHUNKS`` chunks so progress moves and
@@ -37,11 +45,26 @@ MAX_DEFAULT_RECORD_CHUNK = 50_000
 MAX_CHUNK = 1_000_000
 #: Games per ``simulate_block`` call inside a chunk: a 13 MB int64 matrix.
 BLOCK = 65_536
+#: Parquet bytes per game, a little above what the shipped variants take (14 to 20 bytes
+#: a game; ~90 to 115 with ``--record-play``), and per chunk file (footer and schema,
+#: ~10 to 13 kB): what the runner reserves on disk before it starts.
+BYTES_PER_GAME = 22
+BYTES_PER_RECORDED_GAME = 130
+BYTES_PER_CHUNK = 16_384
 
 
-def chunk_name(first: int, count: int) -> str:
-    """File name of the chunk holding games ``first .. first + count - 1`` (sorts by ``first``)."""
-    return f"chunk-{first:012d}-{count}.parquet"
+class ChunkWriteError(SkatsimError):
+    """A chunk file could not be written (the chunks written before are kept)."""
+
+
+class DiskFullError(ChunkWriteError):
+    """A chunk file could not be written because the disk (or quota) is full."""
+
+
+def estimated_bytes(games: int, chunks: int, record_play: bool) -> int:
+    """Disk space ``games`` games in ``chunks`` chunk files will about take."""
+    per_game = BYTES_PER_RECORDED_GAME if record_play else BYTES_PER_GAME
+    return games * per_game + chunks * BYTES_PER_CHUNK
 
 
 def plan_chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
@@ -63,14 +86,30 @@ def whole_lists(size: int, list_length: int) -> int:
     return -(-size // list_length) * list_length
 
 
+class ChunkJob(Protocol):
+    """What :func:`run_chunk` needs of a spec: where its file goes, its run, its size, its frame."""
+
+    count: int
+    run_id: str
+
+    @property
+    def path(self) -> str:
+        """Where the chunk's Parquet file goes."""
+        ...
+
+    def compute(self) -> pl.DataFrame:
+        """The chunk's frame: a pure function of the spec."""
+        ...
+
+
 @dataclass(frozen=True)
 class ChunkSpec:
-    """Everything a worker needs to compute one chunk: plain, picklable values only.
+    """Everything a worker needs to simulate one chunk: plain, picklable values only.
 
     ``params`` is the compiled variant (:meth:`skatsim.variant.Variant.params`)
     so workers need not see the variant file; ``out_dir`` must be reachable
     from the worker (a local folder; for a cluster backend a shared folder or
-    an fsspec URL).
+    an fsspec URL); ``run_id`` goes into the file's metadata.
     """
 
     seed: int
@@ -81,11 +120,17 @@ class ChunkSpec:
     bots: tuple[str, str, str]
     record_play: bool
     out_dir: str
+    run_id: str = ""
 
     @property
     def path(self) -> str:
         """Where the chunk's Parquet file goes."""
         return storage.join(self.out_dir, chunk_name(self.first, self.count))
+
+    def compute(self) -> pl.DataFrame:
+        """The chunk's games as a typed frame."""
+        params = np.array(self.params, dtype=np.int64)
+        return simulate_frame(self.seed, self.first, self.count, params, self.bots, self.variant_name, self.record_play)
 
 
 def simulate_frame(
@@ -115,27 +160,29 @@ def simulate_frame(
     return pl.concat(frames, rechunk=False)
 
 
-def write_parquet_atomic(frame: pl.DataFrame, path: str) -> None:
+def write_parquet_atomic(frame: pl.DataFrame, path: str, run_id: str = "") -> None:
     """Write ``frame`` to ``path`` so that ``path`` is either absent or complete, even after kill -9.
 
     The data goes to a temporary file in the same folder, is flushed to disk,
-    then renamed over ``path`` (:func:`skatsim.run.storage.write_atomic`).
+    then renamed over ``path`` (:func:`skatsim.run.storage.write_atomic`);
+    ``run_id`` (when given) goes into the file's Parquet metadata.
     """
+    metadata = {RUN_ID_KEY: run_id} if run_id else None
     try:
-        storage.write_atomic(path, frame.write_parquet)
+        storage.write_atomic(path, lambda f: frame.write_parquet(f, metadata=metadata))
     except OSError as exc:
-        raise SkatsimError(f"{path}: cannot write chunk file ({exc.strerror or exc})") from None
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise DiskFullError(f"{path}: cannot write chunk file: the disk is full ({exc.strerror})") from None
+        raise ChunkWriteError(f"{path}: cannot write chunk file ({exc.strerror or exc})") from None
 
 
-def run_chunk(spec: ChunkSpec) -> str:
-    """Simulate one chunk and write its Parquet file atomically; returns the file's path.
+def run_chunk(spec: ChunkJob) -> str:
+    """Compute one chunk and write its Parquet file atomically, with its run id; returns the file's path.
 
     A pure function of ``spec`` (top level, so process pools can pickle it):
     running it twice writes the same rows.
     """
-    params = np.array(spec.params, dtype=np.int64)
-    frame = simulate_frame(spec.seed, spec.first, spec.count, params, spec.bots, spec.variant_name, spec.record_play)
-    write_parquet_atomic(frame, spec.path)
+    write_parquet_atomic(spec.compute(), spec.path, spec.run_id)
     return spec.path
 
 
