@@ -25,18 +25,20 @@ def parse_count(text: str) -> int:
     >>> [parse_count(t) for t in ("1000", "1_000_000", "1e6", "1M", "1.5M", "2k", "3G")]
     [1000, 1000000, 1000000, 1000000, 1500000, 2000, 3000000000]
     """
-    match = _COUNT.match(text.strip())
+    shown = text.strip()
+    bad = f"{shown!r} is not a count (allowed: 1000000, 1_000_000, 1e6, 1M, 1.5M, 2k, 3G)"
+    match = _COUNT.match(shown)
     if match is None:
-        raise ValueError("not a count (allowed: 1000000, 1_000_000, 1e6, 1M, 1.5M, 2k, 3G)")
+        raise ValueError(bad)
     digits = match["number"].replace("_", "").replace(",", "")
     try:
         value = Decimal(digits) * SUFFIXES.get(match["suffix"].lower(), 1)
     except ArithmeticError:  # InvalidOperation, Overflow
-        raise ValueError("not a count (allowed: 1000000, 1_000_000, 1e6, 1M, 1.5M, 2k, 3G)") from None
+        raise ValueError(bad) from None
     if value.adjusted() > 30:  # far beyond any bound; spares building a huge int from 1e999999999
-        raise ValueError(f"{text.strip()} is far too large")
+        raise ValueError(f"{shown} is far too large")
     if value != value.to_integral_value():
-        raise ValueError(f"{text.strip()} is not a whole number")
+        raise ValueError(f"{shown} is not a whole number")
     return int(value)
 
 
@@ -57,7 +59,7 @@ class Count(click.ParamType):
             try:
                 number = parse_count(str(value))
             except ValueError as exc:
-                self.fail(f"{value!r}: {exc}", param, ctx)
+                self.fail(str(exc), param, ctx)
         if self.min is not None and number < self.min:
             self.fail(f"{value} is below {self.min:,}", param, ctx)
         if self.max is not None and number > self.max:

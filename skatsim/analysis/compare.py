@@ -9,57 +9,46 @@ separately: ``var(B - A) = var(A) + var(B) - 2 cov(A, B)``, and deals played
 alike under both rules make the covariance large. The tables state both
 widths, so the gain of pairing is visible.
 
-Chunks of games run in joblib worker processes; each returns an
-:class:`~skatsim.analysis.paired.Aggregate` (joint histograms, change
-counts) and never its rows, so memory stays bounded whatever N is, and the
-result does not depend on the number of jobs.
+A comparison is two ordinary runs (:mod:`skatsim.run.runner`), one per
+variant, on the same seed, bots and chunk plan, executed together like a
+sweep: on the runner's backends (local worker processes or a Dask cluster),
+with its progress bar, locks, manifests and ``--resume``. The runs go into
+``runs_dir`` (``--runs``), where they stay for ``skatsim report`` and resume,
+or into a temporary folder removed once the comparison is made (kept, and
+named, when the runs stop midway, so nothing computed is lost). Then the two
+finished runs are read back deal by deal in slices of game ids
+(:func:`skatsim.analysis.report.paired_runs`), each slice reduced to an
+:class:`~skatsim.analysis.paired.Aggregate` (joint histograms, change counts),
+so memory stays bounded whatever N is, and the result depends neither on the
+number of jobs nor on the chunk size.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import shutil
+import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
-import numpy as np
 import polars as pl
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from .. import __version__
 from ..bots import DEFAULT_BOTS, parse_bots
 from ..errors import SkatsimError
-from ..run.chunks import simulate_frame, warm_up
-from ..run.runner import check_run_numbers
+from ..run import storage
+from ..run.runner import RunStopped, check_run_numbers, execute_runs, make_backend, plan_run
 from ..variant import load_variant
 from .intervals import LEVEL, N_BOOT
-from .paired import Aggregate, aggregate_pair
+from .paired import Aggregate
 from .summary import mean_differences, outcome_changes, spread_differences
 
-#: Games per chunk: a multiple of 36 (lists of deals never straddle chunks) near 65,536.
+#: Games per slice when two runs are read back deal by deal: a multiple of 36 (lists of
+#: deals never straddle slices) near 65,536.
 CHUNK = 36 * 1820
-
-
-@dataclass(frozen=True)
-class PairSpec:
-    """One chunk of a comparison: plain values only, so worker processes can receive it."""
-
-    seed: int
-    first: int
-    count: int
-    params_a: tuple[int, ...]
-    params_b: tuple[int, ...]
-    name_a: str
-    name_b: str
-    bots: tuple[str, str, str]
-
-
-def compare_chunk(spec: PairSpec) -> Aggregate:
-    """Simulate games ``first .. first + count - 1`` under both variants and aggregate the pairs."""
-    a = simulate_frame(spec.seed, spec.first, spec.count, np.array(spec.params_a, np.int64), spec.bots, spec.name_a)
-    b = simulate_frame(spec.seed, spec.first, spec.count, np.array(spec.params_b, np.int64), spec.bots, spec.name_b)
-    return aggregate_pair(a, b)
 
 
 @dataclass(frozen=True)
@@ -120,7 +109,8 @@ def summarise(
     )
 
 
-def _check(games: int, seed: int, jobs: int, level: float, n_boot: int) -> None:
+def check_compare_options(games: int, seed: int, jobs: int, level: float, n_boot: int) -> None:
+    """The numbers of a comparison, checked before anything runs."""
     check_run_numbers(games, seed, jobs)
     if not 0.5 <= level < 1.0:
         raise SkatsimError(f"--level must be at least 0.5 and below 1 (e.g. 0.95), got {level}")
@@ -128,16 +118,9 @@ def _check(games: int, seed: int, jobs: int, level: float, n_boot: int) -> None:
         raise SkatsimError(f"--bootstrap must be at least 10 resamples, got {n_boot}")
 
 
-def _run(specs: Sequence[PairSpec], jobs: int) -> Iterator[Aggregate]:
-    """Aggregates of the chunks as they finish, over ``jobs`` processes (in this one when 1)."""
-    if jobs <= 1 or len(specs) <= 1:
-        yield from map(compare_chunk, specs)
-        return
-    from joblib import Parallel, delayed
-
-    yield from Parallel(n_jobs=min(jobs, len(specs)), return_as="generator_unordered")(
-        delayed(compare_chunk)(spec) for spec in specs
-    )
+def run_names(variant_a: str | os.PathLike[str], variant_b: str | os.PathLike[str]) -> tuple[str, str]:
+    """Folder names of the two runs of a comparison: ``a-<stem of A>``, ``b-<stem of B>``."""
+    return f"a-{PurePath(variant_a).stem}", f"b-{PurePath(variant_b).stem}"
 
 
 def compare_variants(
@@ -149,34 +132,62 @@ def compare_variants(
     jobs: int = 1,
     level: float = LEVEL,
     n_boot: int = N_BOOT,
-    chunk_size: int = CHUNK,
+    chunk_size: int | None = None,
     progress: bool = False,
+    runs_dir: str | None = None,
+    resume: bool = False,
+    backend: str = "local",
+    backend_options: Mapping[str, object] | None = None,
+    force: bool = False,
 ) -> Comparison:
     """Play games ``0 .. games - 1`` under both variants with the same bots and compare them deal by deal.
 
-    Raises :class:`SkatsimError` for bad numbers, variant files or bot names.
+    The two runs go into ``runs_dir/a-<A>`` and ``runs_dir/b-<B>`` (kept), or into
+    a temporary folder removed afterwards when ``runs_dir`` is ``None``. ``resume``
+    completes the runs of an interrupted comparison in ``runs_dir``; ``backend``,
+    ``backend_options``, ``chunk_size`` and ``force`` are the runner's
+    (:func:`skatsim.run.runner.run_simulation`). Raises :class:`SkatsimError` for bad
+    numbers, variant files, bot names or folders, and :class:`RunStopped` (naming
+    the folder that keeps the chunks written) when the runs stop midway.
     """
     start = time.perf_counter()
-    _check(games, seed, jobs, level, n_boot)
-    seats = parse_bots(bots)
-    loaded = [load_variant(path) for path in (variant_a, variant_b)]
-    info = [VariantInfo(str(v.path), v.variant.name, v.text) for v in loaded]
-    params = [tuple(int(p) for p in v.variant.params()) for v in loaded]
-    specs = [
-        PairSpec(seed, first, min(chunk_size, games - first), params[0], params[1], info[0].name, info[1].name, seats)
-        for first in range(0, games, chunk_size)
-    ]
-    warm_up()
-    total = Aggregate()
-    console = Console(stderr=True)
-    columns = (TextColumn("comparing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    bar = Progress(*columns, console=console, disable=not (progress and console.is_terminal))
-    with bar:
-        task = bar.add_task("compare", total=games)
-        for agg in _run(specs, jobs):
-            total = total + agg
-            bar.advance(task, agg.n)
-    result = summarise(total, info[0], info[1], seed, seats, level, n_boot)
+    check_compare_options(games, seed, jobs, level, n_boot)
+    parse_bots(bots)
+    if resume and runs_dir is None:
+        raise SkatsimError("--resume needs --runs DIR: the folder holding the interrupted comparison's runs")
+    if backend_options and backend_options.get("scheduler") and runs_dir is None:
+        raise SkatsimError("with --scheduler, give --runs DIR: a folder (or URL) every Dask worker can write to")
+    lengths = [load_variant(path).variant.list_length or 1 for path in (variant_a, variant_b)]
+    folder = runs_dir if runs_dir is not None else tempfile.mkdtemp(prefix="skatsim-compare-")
+    dirs = [storage.join(folder, name) for name in run_names(variant_a, variant_b)]
+    try:
+        plans = [
+            plan_run(str(v), games, seed, d, bots, resume, chunk_size=chunk_size, list_multiple=math.lcm(*lengths))
+            for v, d in zip((variant_a, variant_b), dirs, strict=True)
+        ]
+        execute_runs(plans, make_backend(backend, jobs, backend_options), progress, force)
+        result = paired_comparison(dirs[0], dirs[1], level, n_boot)
+    except RunStopped as stopped:
+        if runs_dir is None:  # keep what was computed, and say where it is
+            raise RunStopped(
+                stopped.reason, stopped.interrupted, stopped.kept, stopped.total, folder, ("--runs", folder)
+            ) from None
+        raise
+    except BaseException:
+        if runs_dir is None:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    if runs_dir is None:
+        shutil.rmtree(folder, ignore_errors=True)
     result.seconds = time.perf_counter() - start
     result.jobs = jobs
     return result
+
+
+def paired_comparison(run_a: str, run_b: str, level: float = LEVEL, n_boot: int = N_BOOT) -> Comparison:
+    """The paired comparison of two finished runs over the same games (same seed, bots and game count)."""
+    from .report import paired_runs  # the report compares runs this way too; imported here (it imports this module)
+    from .sources import find_sources
+
+    sources = find_sources([run_a, run_b])
+    return paired_runs(sources[0], sources[1], [s.name for s in sources], level, n_boot)

@@ -174,6 +174,11 @@ def write_parquet_atomic(frame: pl.DataFrame, path: str, run_id: str = "") -> No
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             raise DiskFullError(f"{path}: cannot write chunk file: the disk is full ({exc.strerror})") from None
         raise ChunkWriteError(f"{path}: cannot write chunk file ({exc.strerror or exc})") from None
+    except pl.exceptions.PolarsError as exc:  # polars wraps the writer's IO errors in its own
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if any(f"os error {code})" in reason for code in (errno.ENOSPC, errno.EDQUOT)):
+            raise DiskFullError(f"{path}: cannot write chunk file: the disk is full ({reason})") from None
+        raise ChunkWriteError(f"{path}: cannot write chunk file ({reason})") from None
 
 
 def run_chunk(spec: ChunkJob) -> str:

@@ -143,6 +143,7 @@ class LocalBackend:
         executor = get_reusable_executor(max_workers=self.jobs, initializer=_ignore_sigint)
         pending: set[Future[str]] = set()
         finished = False
+        _AT_ONCE.append(lambda: _kill_workers(executor))
         try:
             for spec in chain(head, specs):
                 pending.add(executor.submit(fn, spec))
@@ -154,10 +155,22 @@ class LocalBackend:
                 yield from (_local_result(future) for future in done)
             finished = True
         finally:
+            _AT_ONCE.pop()
             if not finished:  # stopped early (Ctrl-C, an error): stop the workers now, keep what is written
                 for future in pending:
                     future.cancel()
+                _kill_workers(executor)  # now, not later in the pool's own thread: the process may exit first
                 executor.shutdown(wait=False, kill_workers=True)
+
+
+def _kill_workers(executor: Any) -> None:
+    """Kill the pool's worker processes at once (SIGKILL: they ignore Ctrl-C, and a second Ctrl-C
+    leaves no time to shut the pool down politely)."""
+    for pid in list(getattr(executor, "_processes", {})):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
 
 def _local_result(future: Future[str]) -> str:
@@ -363,13 +376,19 @@ class RunStopped(SkatsimError):
     """Runs stopped before their end (Ctrl-C, a full disk, a dead worker); every chunk written is kept.
 
     ``reason`` says why (``interrupted`` for Ctrl-C); ``kept`` and ``total`` count
-    games over all the runs; ``where`` names their folder(s). The message ends
-    with how to continue; the command line replaces that with the exact command.
+    games over all the runs; ``where`` names their folder(s); ``extra_args`` are
+    options the command needs besides ``--resume`` to continue (a comparison's
+    ``--runs DIR`` when it ran in a temporary folder). The message ends with how
+    to continue; the command line replaces that with the exact command.
     """
 
-    def __init__(self, reason: str, interrupted: bool, kept: int, total: int, where: str) -> None:
-        self.reason, self.interrupted, self.kept, self.total, self.where = reason, interrupted, kept, total, where
-        super().__init__(f"{self.progress()}; run the same command with --resume to complete it")
+    def __init__(
+        self, reason: str, interrupted: bool, kept: int, total: int, where: str, extra_args: tuple[str, ...] = ()
+    ) -> None:
+        self.reason, self.interrupted, self.kept, self.total = reason, interrupted, kept, total
+        self.where, self.extra_args = where, extra_args
+        how = " ".join([*extra_args, "--resume"])
+        super().__init__(f"{self.progress()}; run the same command with {how} to complete it")
 
     def progress(self) -> str:
         """Why the run stopped and what is kept, without the way to continue."""
@@ -530,9 +549,15 @@ def _open_run(plan: RunPlan) -> _OpenRun:
     return _OpenRun(plan, manifest, done, lock)
 
 
+#: What a second Ctrl-C does first: kill the worker processes of the running map (pushed
+#: and popped by the backend), so none outlives the run.
+_AT_ONCE: list[Callable[[], None]] = []
+
+
 class _Interrupts:
     """Ctrl-C while chunks run: the first raises ``KeyboardInterrupt`` (the runner stops the workers
-    and keeps every chunk written), a second exits at once."""
+    and keeps every chunk written), a second kills the workers and exits at once (``SystemExit(130)``:
+    no further cleanup than releasing the run's lock, the chunks written are kept)."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -541,8 +566,10 @@ class _Interrupts:
         self.count += 1
         if self.count == 1:
             raise KeyboardInterrupt
+        for hook in reversed(_AT_ONCE):
+            hook()
         os.write(2, b"skatsim: interrupted again: stopped at once; the chunks written are kept (--resume)\n")
-        os._exit(130)
+        raise SystemExit(130)
 
 
 @contextmanager
