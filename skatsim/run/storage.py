@@ -163,7 +163,7 @@ def is_temp_name(name: str) -> bool:
     return name.startswith(".") and name.endswith(".tmp")
 
 
-def write_atomic(path: str, write: Callable[[IO[bytes]], None]) -> None:
+def write_atomic(path: str, write: Callable[[IO[bytes]], object]) -> None:
     """Call ``write`` on a temporary file next to ``path``, then rename it to ``path``.
 
     ``path`` is therefore either absent or complete, even after kill -9. A
