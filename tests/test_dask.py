@@ -7,8 +7,10 @@ load numba's disk cache); its finalizer closes it whatever happens.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import re
 import signal
 import socket
 import sys
@@ -323,3 +325,42 @@ def test_sweep_refuses_clashing_folders_and_a_stray_scheduler(tmp_path: Path) ->
     with pytest.raises(SkatsimError, match=r"^a scheduler needs backend='dask'$"):
         run_sweep([VARIANT], ["random"], 100, 1, str(tmp_path / "s"), scheduler="tcp://h:1")
     assert not (tmp_path / "s").exists()
+
+
+# --------------------------------------------------------------------------- compare on the cluster
+
+
+def test_compare_on_the_cluster_then_resumed(
+    tmp_path: Path, cluster: LocalCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """compare runs its two runs on the Dask backend like a sweep; --resume completes a damaged pair of
+    runs in --runs and gives the same comparison as the local backend."""
+    runs = tmp_path / "runs"
+    args = ["compare", VARIANT, PRE1999, "--games", "3000", "--seed", "3", "--bots", "random", "--chunk-size", "1000"]
+    args += ["--bootstrap", "50", "--quiet"]
+    dask = ["--runs", str(runs), "--backend", "dask", "--scheduler", cluster.scheduler_address]
+    code = main([*args, *dask])
+    on_cluster, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    assert sorted(p.name for p in runs.iterdir()) == ["a-official", "b-pre1999"]
+    code = main([*args, "--jobs", "1"])
+    local, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+
+    def text(stdout: str) -> str:
+        return re.sub(r"; [\d.]+ s on \d+ jobs?", "", stdout)
+
+    assert text(on_cluster) == text(local)
+    b = runs / "b-pre1999"
+    (b / chunk_name(1000, 1000)).unlink()
+    manifest = json.loads((b / "manifest.json").read_text(encoding="utf-8"))
+    manifest.update(finished=None, chunks_done=[[0, 1], [2, 3]])
+    (b / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    code = main([*args, *dask])
+    _, err = capsys.readouterr()
+    assert code == 2 and "already holds a skatsim run (3 of 3 chunks done); pass --resume" in err
+    code = main([*args, *dask, "--resume"])
+    resumed, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    assert text(resumed) == text(local)
+    assert (b / chunk_name(1000, 1000)).exists()

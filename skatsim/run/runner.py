@@ -157,8 +157,7 @@ class LocalBackend:
         finally:
             _AT_ONCE.pop()
             if not finished:  # stopped early (Ctrl-C, an error): stop the workers now, keep what is written
-                for future in pending:
-                    future.cancel()
+                # (the pool fails the futures still pending itself: cancelling them here too trips loky)
                 _kill_workers(executor)  # now, not later in the pool's own thread: the process may exit first
                 executor.shutdown(wait=False, kill_workers=True)
 
