@@ -10,10 +10,10 @@ import os
 import shlex
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import click
 
@@ -29,6 +29,32 @@ if TYPE_CHECKING:
 
 #: ``--force`` of the commands that write runs: start even when the disk looks too small.
 FORCE_HELP = "Start even when the estimated output does not fit in the free disk space."
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def _run_options(scheduler_help: str) -> Callable[[F], F]:
+    """The options every command running several runs shares with simulate: --quiet, --backend,
+    --scheduler, --force (in that order in --help)."""
+    options = [
+        click.option("--quiet", is_flag=True, help="No progress bar."),
+        click.option(
+            "--backend",
+            type=click.Choice(["local", "dask"]),
+            default="local",
+            show_default=True,
+            help="As for simulate.",
+        ),
+        click.option("--scheduler", metavar="ADDRESS", help=scheduler_help),
+        click.option("--force", is_flag=True, help=FORCE_HELP),
+    ]
+
+    def apply(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -254,12 +280,7 @@ def _resume_command(extra: tuple[str, ...]) -> str:
 @click.option("--out", "out_root", required=True, type=click.Path(file_okay=False), help="Folder of the run folders.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
 @click.option("--resume", is_flag=True, help="Complete an interrupted sweep (same settings).")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option(
-    "--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True, help="As for simulate."
-)
-@click.option("--scheduler", metavar="ADDRESS", help="As for simulate: the Dask scheduler for --backend dask.")
-@click.option("--force", is_flag=True, help=FORCE_HELP)
+@_run_options("As for simulate: the Dask scheduler for --backend dask.")
 def sweep_command(
     variants: tuple[str, ...],
     bot_settings: tuple[str, ...],
@@ -342,12 +363,7 @@ def validate_command(files: tuple[Path, ...]) -> None:
 )
 @click.option("--resume", is_flag=True, help="Complete the interrupted comparison in --runs (same settings).")
 @click.option("--chunk-size", type=Count(min=1), help="Games per Parquet file of the runs (never changes results).")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option(
-    "--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True, help="As for simulate."
-)
-@click.option("--scheduler", metavar="ADDRESS", help="As for simulate (needs --runs reachable from every worker).")
-@click.option("--force", is_flag=True, help=FORCE_HELP)
+@_run_options("As for simulate (needs --runs reachable from every worker).")
 def compare_command(
     variant_a: str,
     variant_b: str,

@@ -364,3 +364,27 @@ def test_compare_on_the_cluster_then_resumed(
     assert (code, err) == (0, "")
     assert text(resumed) == text(local)
     assert (b / chunk_name(1000, 1000)).exists()
+
+
+def test_one_writer_per_run_on_a_memory_url(memory_root: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The lock is created exclusively through fsspec: a second writer is refused, readers wait."""
+    from skatsim import analysis
+    from skatsim.run.lock import LOCK, RunLock
+
+    out = storage.join(memory_root, "run")
+    run_simulation(VARIANT, 2_000, 3, out, bots="random", chunk_size=1_000, progress=False)
+    assert LOCK not in storage.listdir(out)
+    holder = RunLock(out).acquire()
+    try:
+        with pytest.raises(SkatsimError, match=r"another skatsim is writing this run \(pid \d+ on host"):
+            RunLock(out).acquire()
+        args = ["simulate", VARIANT, "--games", "2000", "--seed", "3", "--out", out, "--bots", "random"]
+        code = main([*args, "--resume"])
+        _, err = capsys.readouterr()
+        assert_one_line_error(code, err, f"{out}: another skatsim is writing this run")
+        with pytest.raises(SkatsimError, match="the run is still being written"):
+            analysis.scan(out)
+    finally:
+        holder.release()
+    assert LOCK not in storage.listdir(out)
+    assert analysis.scan(out).collect().height == 2_000

@@ -104,17 +104,22 @@ def read_lock(folder: str) -> LockHolder | None:
 
 
 def _create_exclusive(path: str, data: bytes) -> bool:
-    """Create ``path`` holding ``data`` unless it exists; whether it was created by this call."""
+    """Create ``path`` holding ``data`` unless it exists; whether it was created by this call.
+
+    On a URL the lock is also looked for first and read back after: a store that accepts
+    mode ``"xb"`` without honouring it (or refuses it: then the lock is written plainly)
+    still never overwrites a lock it can see, nor lets two writers both believe they hold it.
+    """
+    url = storage.is_url(path)
+    if url and storage.exists(path):
+        return False
     try:
         storage.write_exclusive(path, data)
     except FileExistsError:
         return False
-    except (NotImplementedError, ValueError):  # the store has no exclusive create: check, write, read back
-        if storage.exists(path):
-            return False
+    except (NotImplementedError, ValueError):  # the store has no exclusive create
         storage.write_atomic(path, lambda f: f.write(data))
-        return storage.read_bytes(path) == data
-    return True
+    return not url or storage.read_bytes(path) == data
 
 
 class RunLock:
