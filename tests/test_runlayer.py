@@ -375,7 +375,7 @@ def test_ctrl_c_twice_then_the_printed_command_completes_the_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "run"
-    args = ["simulate", OFFICIAL, "--games", "1.2M", "--out", str(out), "--jobs", "2", "--chunk-size", "20k"]
+    args = ["simulate", OFFICIAL, "--games", "600k", "--out", str(out), "--jobs", "2", "--chunk-size", "10k"]
     child = start([*args, "--quiet"])
     wait_for_chunks(child, out)
     os.killpg(child.pid, signal.SIGINT)
@@ -385,18 +385,18 @@ def test_ctrl_c_twice_then_the_printed_command_completes_the_run(
     _, stderr = child.communicate(timeout=30)
     assert time.monotonic() - stopped < 2.0
     assert child.returncode == 130 and "Traceback" not in stderr, stderr
-    assert re.search(r"skatsim: interrupted(; [\d,]+ of 1,200,000 games kept| again: stopped at once)", stderr)
+    assert re.search(r"skatsim: interrupted(; [\d,]+ of 600,000 games kept| again: stopped at once)", stderr)
     kept = sorted(out.glob("chunk-*.parquet"))
     assert 0 < len(kept) < 60
     code, stdout, err = cli(capsys, *args, "--quiet", "--resume")
     assert (code, err) == (0, "")
     games = rows(out)
-    assert games.height == games["game_id"].n_unique() == 1_200_000
+    assert games.height == games["game_id"].n_unique() == 600_000
     heuristic = ("heuristic",) * 3
     params = load_variant(OFFICIAL).variant.params()
-    for first in (0, 1_180_000):
-        chunk = games.filter(pl.col("game_id").is_between(first, first + 19_999))
-        assert chunk.equals(simulate_frame(1, first, 20_000, params, heuristic, "official")), first  # type: ignore[arg-type]
+    for first in (0, 590_000):
+        chunk = games.filter(pl.col("game_id").is_between(first, first + 9_999))
+        assert chunk.equals(simulate_frame(1, first, 10_000, params, heuristic, "official")), first  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- compare on the runner
