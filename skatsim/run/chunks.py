@@ -68,7 +68,11 @@ def estimated_bytes(games: int, chunks: int, record_play: bool) -> int:
 
 
 def plan_chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
-    """``(first, count)`` of each chunk: consecutive game ranges covering ``0 .. games - 1``."""
+    """``(first, count)`` of each chunk: consecutive game ranges covering ``0 .. games - 1``.
+
+    A list, for small plans and tests; the runner derives chunk ``i`` lazily instead
+    (:meth:`skatsim.run.manifest.RunManifest.chunk`), the same ranges.
+    """
     return [(first, min(chunk_size, games - first)) for first in range(0, games, chunk_size)]
 
 

@@ -266,9 +266,9 @@ def _verify_chunk(path: str, manifest: RunManifest, i: int, schema: dict[str, An
         )
 
 
-def _scan_existing(out_dir: str, manifest: RunManifest, params: np.ndarray) -> DoneChunks:
-    """Delete stray temporary files, verify every chunk file present; return the chunks done."""
-    schema = frame_schema(manifest.record_play, params)
+def _scan_existing(out_dir: str, manifest: RunManifest, schema: dict[str, Any]) -> DoneChunks:
+    """Delete stray temporary files, verify every chunk file present (``schema``: the columns a chunk
+    of this run has); return the chunks done."""
     done = DoneChunks()
     for name in sorted(storage.listdir(out_dir)):
         path = storage.join(out_dir, name)
@@ -448,7 +448,14 @@ def _resumed_manifest(old: RunManifest, fresh: RunManifest, chunk_size: int | No
 
 @dataclass(frozen=True)
 class RunPlan:
-    """A run's checked settings (:func:`plan_run`): everything needed to open its folder and run it."""
+    """A run's checked settings (:func:`plan_run`): everything needed to open its folder and run it.
+
+    The job-specific part is :meth:`spec` (the picklable spec of chunk ``i``, whose
+    ``compute`` makes the chunk's frame) and :meth:`schema` (the columns a chunk has,
+    to verify the files found on resume); a new kind of job (duels, what-if rollouts)
+    is a subclass overriding both, and everything else (locks, lazy plan, backends,
+    progress, manifest, resume, stops) is the runner's.
+    """
 
     out_dir: str
     fresh: RunManifest
@@ -470,6 +477,10 @@ class RunPlan:
             out_dir=out_dir,
             run_id=manifest.run_id,
         )
+
+    def schema(self, manifest: RunManifest) -> dict[str, Any]:
+        """Column names and types of this run's chunk files."""
+        return frame_schema(manifest.record_play, np.array(self.params, dtype=np.int64))
 
 
 def plan_run(
@@ -540,7 +551,7 @@ def _open_run(plan: RunPlan) -> _OpenRun:
             done = DoneChunks()
         else:
             manifest = _resumed_manifest(old, plan.fresh, plan.chunk_size, plan.out_dir)
-            done = _scan_existing(plan.out_dir, manifest, np.array(plan.params, dtype=np.int64))
+            done = _scan_existing(plan.out_dir, manifest, plan.schema(manifest))
         manifest = manifest.model_copy(update={"chunks_done": done.ranges(), "finished": None, "updated": timestamp()})
     except BaseException:
         lock.release()
