@@ -22,8 +22,8 @@ done are recorded as ranges, so memory does not grow with ``games``.
 
 Every multi-run job (``sweep``, ``compare``) is a list of :class:`RunPlan` given to
 :func:`execute_runs`, which runs all their chunks on one backend with one progress bar.
-Where chunks run is a :class:`Backend`: ``local`` maps them over worker processes
-(loky, as joblib does); ``dask`` (:mod:`skatsim.run.dask_backend`) over a Dask cluster
+Where chunks run is a :class:`Backend`: ``local`` (:mod:`skatsim.run.local_backend`) maps
+them over worker processes (loky, as joblib does); ``dask`` (:mod:`skatsim.run.dask_backend`) over a Dask cluster
 whose workers write into the same folder. The folder may be a local path or an fsspec URL
 (``s3://...``): every file access goes through :mod:`skatsim.run.storage`.
 """
@@ -36,10 +36,9 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
 from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
-from itertools import chain, islice
+from itertools import chain
 from typing import Any, Protocol
 
 import numpy as np
@@ -60,9 +59,9 @@ from .chunks import (
     default_chunk_size,
     estimated_bytes,
     run_chunk,
-    warm_up,
     whole_lists,
 )
+from .local_backend import AT_ONCE, LocalBackend
 from .lock import LOCK, RunLock
 from .manifest import (
     MANIFEST,
@@ -87,9 +86,6 @@ MAX_SEED = 2**64 - 1
 #: Seconds between manifest rewrites while chunks finish (the chunk files are
 #: the truth; the manifest's ``chunks_done`` is a progress record).
 MANIFEST_INTERVAL = 1.0
-#: Chunks given to each worker at a time: one running, one queued, so no worker waits for
-#: the next spec and nothing beyond that is planned ahead (memory independent of ``games``).
-IN_FLIGHT_PER_WORKER = 2
 
 
 # --------------------------------------------------------------------------- backends
@@ -110,76 +106,6 @@ class Backend(Protocol):
     def map_unordered(self, fn: Callable[[Any], str], specs: Iterable[ChunkJob]) -> Iterator[str]:
         """Run ``fn`` on every spec, yielding each result when it is ready."""
         ...
-
-
-def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C reaches the whole process group, but only the parent decides
-    what to do (it stops the workers), so no worker dies half-way on its own."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class LocalBackend:
-    """Worker processes on this machine (loky's process pool, as joblib uses); one job runs in this process."""
-
-    def __init__(self, jobs: int) -> None:
-        self.jobs = jobs
-
-    def __enter__(self) -> LocalBackend:
-        warm_up()  # compile (or load) the kernel once here, so the workers load numba's disk cache
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def map_unordered(self, fn: Callable[[Any], str], specs: Iterable[ChunkJob]) -> Iterator[str]:
-        """Run chunks over ``jobs`` processes, at most two per worker in flight, yielding paths as they finish."""
-        specs = iter(specs)
-        head = list(islice(specs, 2))
-        if self.jobs <= 1 or len(head) <= 1:
-            yield from map(fn, chain(head, specs))
-            return
-        from joblib.externals.loky import get_reusable_executor  # imported here: only parallel runs need it
-
-        executor = get_reusable_executor(max_workers=self.jobs, initializer=_ignore_sigint)
-        pending: set[Future[str]] = set()
-        finished = False
-        _AT_ONCE.append(lambda: _kill_workers(executor))
-        try:
-            for spec in chain(head, specs):
-                pending.add(executor.submit(fn, spec))
-                while len(pending) >= IN_FLIGHT_PER_WORKER * self.jobs:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    yield from (_local_result(future) for future in done)
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                yield from (_local_result(future) for future in done)
-            finished = True
-        finally:
-            _AT_ONCE.pop()
-            if not finished:  # stopped early (Ctrl-C, an error): stop the workers now, keep what is written
-                # (the pool fails the futures still pending itself: cancelling them here too trips loky)
-                _kill_workers(executor)  # now, not later in the pool's own thread: the process may exit first
-                executor.shutdown(wait=False, kill_workers=True)
-
-
-def _kill_workers(executor: Any) -> None:
-    """Kill the pool's worker processes at once (SIGKILL: they ignore Ctrl-C, and a second Ctrl-C
-    leaves no time to shut the pool down politely)."""
-    for pid in list(getattr(executor, "_processes", {})):
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-
-
-def _local_result(future: Future[str]) -> str:
-    """A finished chunk's path; a worker that died is a one-line error."""
-    from joblib.externals.loky.process_executor import BrokenProcessPool
-
-    try:
-        return future.result()
-    except BrokenProcessPool:  # TerminatedWorkerError and the like
-        raise SkatsimError("a worker process died (killed, or out of memory)") from None
 
 
 def _dask_backend(jobs: int, **options: object) -> Backend:
@@ -559,11 +485,6 @@ def _open_run(plan: RunPlan) -> _OpenRun:
     return _OpenRun(plan, manifest, done, lock)
 
 
-#: What a second Ctrl-C does first: kill the worker processes of the running map (pushed
-#: and popped by the backend), so none outlives the run.
-_AT_ONCE: list[Callable[[], None]] = []
-
-
 class _Interrupts:
     """Ctrl-C while chunks run: the first raises ``KeyboardInterrupt`` (the runner stops the workers
     and keeps every chunk written), a second kills the workers and exits at once (``SystemExit(130)``:
@@ -576,7 +497,7 @@ class _Interrupts:
         self.count += 1
         if self.count == 1:
             raise KeyboardInterrupt
-        for hook in reversed(_AT_ONCE):
+        for hook in reversed(AT_ONCE):
             hook()
         os.write(2, b"skatsim: interrupted again: stopped at once; the chunks written are kept (--resume)\n")
         raise SystemExit(130)
