@@ -16,8 +16,8 @@ with its progress bar, locks, manifests and ``--resume``. The runs go into
 ``runs_dir`` (``--runs``), where they stay for ``skatsim report`` and resume,
 or into a temporary folder removed once the comparison is made (kept, and
 named, when the runs stop midway, so nothing computed is lost). Then the two
-finished runs are read back deal by deal in slices of game ids
-(:func:`skatsim.analysis.report.paired_runs`), each slice reduced to an
+finished runs are read back deal by deal, chunk file by chunk file
+(:func:`paired_comparison`), each pair of files reduced to an
 :class:`~skatsim.analysis.paired.Aggregate` (joint histograms, change counts),
 so memory stays bounded whatever N is, and the result depends neither on the
 number of jobs nor on the chunk size.
@@ -31,7 +31,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 
 import polars as pl
@@ -43,7 +43,7 @@ from ..run import storage
 from ..run.runner import RunStopped, check_run_numbers, execute_runs, make_backend, plan_run
 from ..variant import load_variant
 from .intervals import LEVEL, N_BOOT
-from .paired import Aggregate
+from .paired import Aggregate, aggregate_pair
 from .summary import mean_differences, outcome_changes, spread_differences
 
 #: Games per slice when two runs are read back deal by deal: a multiple of 36 (lists of
@@ -185,9 +185,25 @@ def compare_variants(
 
 
 def paired_comparison(run_a: str, run_b: str, level: float = LEVEL, n_boot: int = N_BOOT) -> Comparison:
-    """The paired comparison of two finished runs over the same games (same seed, bots and game count)."""
-    from .report import paired_runs  # the report compares runs this way too; imported here (it imports this module)
-    from .sources import find_sources
+    """The paired comparison of two finished runs over the same games (same seed, bots and game count).
 
-    sources = find_sources([run_a, run_b])
-    return paired_runs(sources[0], sources[1], [s.name for s in sources], level, n_boot)
+    Runs with the same chunk plan (as :func:`compare_variants` makes them) are read
+    chunk file by chunk file, each pair of files holding the same games; others
+    go through :func:`skatsim.analysis.report.paired_runs`, which reads both in
+    slices of game ids. Either way only one slice of each run is in memory at a time.
+    """
+    from .report import paired_runs  # imported here: the report imports this module
+    from .sources import collect, find_sources, scan_source
+
+    a, b = find_sources([run_a, run_b])
+    ma, mb = a.manifest, b.manifest
+    assert ma is not None and mb is not None
+    if (ma.games, ma.chunk_size) != (mb.games, mb.chunk_size):
+        return paired_runs(a, b, [a.name, b.name], level, n_boot)
+    names = [a.name, b.name]
+    total = Aggregate()
+    for file_a, file_b in zip(a.files, b.files, strict=True):
+        pair = [scan_source(replace(s, files=(f,)), names) for s, f in ((a, file_a), (b, file_b))]
+        total = total + aggregate_pair(*(collect(lf) for lf in pair))
+    info = [VariantInfo(m.variant_path, m.variant_name, m.variant_text) for m in (ma, mb)]
+    return summarise(total, info[0], info[1], ma.seed, ma.bots, level, n_boot)
