@@ -192,13 +192,14 @@ def paired_comparison(run_a: str, run_b: str, level: float = LEVEL, n_boot: int 
     go through :func:`skatsim.analysis.report.paired_runs`, which reads both in
     slices of game ids. Either way only one slice of each run is in memory at a time.
     """
-    from .report import paired_runs  # imported here: the report imports this module
     from .sources import collect, find_sources, scan_source
 
     a, b = find_sources([run_a, run_b])
     ma, mb = a.manifest, b.manifest
     assert ma is not None and mb is not None
     if (ma.games, ma.chunk_size) != (mb.games, mb.chunk_size):
+        from .report import paired_runs  # imported here: the report imports this module (and matplotlib)
+
         return paired_runs(a, b, [a.name, b.name], level, n_boot)
     names = [a.name, b.name]
     total = Aggregate()
