@@ -160,23 +160,25 @@ def compare_variants(
     lengths = [load_variant(path).variant.list_length or 1 for path in (variant_a, variant_b)]
     folder = runs_dir if runs_dir is not None else tempfile.mkdtemp(prefix="skatsim-compare-")
     dirs = [storage.join(folder, name) for name in run_names(variant_a, variant_b)]
+    extra = ("--runs", folder) if runs_dir is None else ()
     try:
         plans = [
             plan_run(str(v), games, seed, d, bots, resume, chunk_size=chunk_size, list_multiple=math.lcm(*lengths))
             for v, d in zip((variant_a, variant_b), dirs, strict=True)
         ]
         execute_runs(plans, make_backend(backend, jobs, backend_options), progress, force)
-        result = paired_comparison(dirs[0], dirs[1], level, n_boot)
-    except RunStopped as stopped:
-        if runs_dir is None:  # keep what was computed, and say where it is
-            raise RunStopped(
-                stopped.reason, stopped.interrupted, stopped.kept, stopped.total, folder, ("--runs", folder)
-            ) from None
-        raise
+    except RunStopped as stopped:  # keep what was computed, and say where it is
+        raise RunStopped(stopped.reason, stopped.interrupted, stopped.kept, stopped.total, folder, extra) from None
     except BaseException:
         if runs_dir is None:
             shutil.rmtree(folder, ignore_errors=True)
         raise
+    try:
+        result = paired_comparison(dirs[0], dirs[1], level, n_boot)
+    except KeyboardInterrupt:  # both runs are complete: keep them, the same command reads them again
+        raise RunStopped("interrupted", True, 2 * games, 2 * games, folder, extra) from None
+    except SkatsimError as exc:
+        raise SkatsimError(f"{exc} (the two runs are kept in {folder})" if extra else str(exc)) from None
     if runs_dir is None:
         shutil.rmtree(folder, ignore_errors=True)
     result.seconds = time.perf_counter() - start
