@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -437,7 +438,10 @@ def test_compare_stopped_in_a_temporary_folder_resumes_from_it(
     assert compare_text(resumed) == compare_text(whole)
     assert sorted(p.name for p in folder.iterdir()) == ["a-official", "b-pre1999"]  # --runs keeps the runs
     report = tmp_path / "r.html"
-    assert cli(capsys, "report", str(folder), "--out", str(report))[0] == 0
+    try:
+        assert cli(capsys, "report", str(folder), "--out", str(report))[0] == 0
+    finally:
+        shutil.rmtree(folder)  # the comparison kept it, as told: the test removes it
 
 
 # --------------------------------------------------------------------------- ISS import manifest
