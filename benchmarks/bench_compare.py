@@ -5,8 +5,9 @@ Usage::
     python benchmarks/bench_compare.py --games 1000000 --jobs 2 --variant-b variants/pre1999.yaml
 
 Times :func:`skatsim.analysis.compare.compare_variants` end to end (both
-variants simulated, per-chunk aggregation in the workers, merge, bootstrap)
-after compiling the kernels once, and reports for each seat's score the
+variants simulated as two runs on the runner, their Parquet files written to a
+temporary folder and read back deal by deal, aggregated, bootstrap) after
+compiling the kernels once, and reports for each seat's score the
 half-width of the paired interval of ``B - A``, that of two independent runs
 of the same size (``z sqrt((var A + var B) / n)`` from the same data), and
 their ratio. Peak memory is the maximum resident set size of this process

@@ -30,11 +30,17 @@ letter `A` `T` `K` `Q` `J` `9` `8` `7` (`CJ` is the jack of clubs, `HT` the ten 
 
 ## Simulated games (`skatsim simulate`)
 
-A run folder holds `manifest.json` (what made the run: skatsim version, the variant file's
-path, name and full text, bots, seed, number of games, chunk plan, chunks done, timestamps,
-`record_play`) and one file per chunk, `chunk-{first game:012d}-{games}.parquet`. Read a
-finished run with `skatsim.analysis.scan("DIR")`. Rows depend only on (seed, `game_id`,
-variant, bots): never on the chunk size, the number of jobs or whether the run was resumed.
+A run folder holds `manifest.json` (format 2: what made the run: its `run_id`, skatsim
+version, the variant file's path, name and full text, bots, seed, number of games,
+`chunk_size`, the chunks done as ranges `[start, stop)` of chunk numbers, timestamps,
+`record_play`) and one file per chunk, `chunk-{first game:012d}-{games}.parquet`; chunk *i*
+holds games `i * chunk_size` up to `min((i + 1) * chunk_size, games) - 1`, and its Parquet
+metadata key `skatsim_run_id` holds the run's `run_id`. While a run is written its folder
+also holds `run.lock` (JSON: host, pid, start of the writer). Read a finished run with
+`skatsim.analysis.scan("DIR")` or `skatsim.run.runner.scan_run("DIR")` (both refuse a run
+still being written, unfinished, or holding a chunk of another run). Rows depend only on
+(seed, `game_id`, variant, bots): never on the chunk size, the number of jobs or whether the
+run was resumed.
 
 Columns, in file order:
 
@@ -68,7 +74,10 @@ ISS = """## Imported ISS games (`skatsim import-iss`)
 `iss_games.parquet` holds `iss_id` (the server's game ID, Int64), the result columns (`game_type`
 to `score_rh` above, computed by replaying the record under the official rules), the server's
 own recorded result in the `iss_*` columns below so the two can be compared, and a `record`
-column with the game as `GameRecord` JSON, as above.
+column with the game as `GameRecord` JSON, as above. Beside it, `import.json` records what made
+it: the source file's path, size (`source_bytes`) and `source_sha256`, `lines_read`,
+`blank_lines`, `games_imported`, `lines_skipped`, and `skipped_by_reason` (each reason with the
+line numbers it skipped).
 
 """
 

@@ -36,7 +36,7 @@ INTRO = f"""# Variant files
      Do not edit by hand: tests/test_variant.py fails when this page is out of date. -->
 
 A variant file is a small YAML mapping that chooses the house rules of RULES.md §6. Every key
-is optional and defaults to the official rule (ISkO), so an empty file, or one with only
+is optional and defaults to the official rule (ISkO), so a file holding only `{{}}` or only
 `name`, is the official game. Check files with `skatsim validate FILE...`; `skatsim simulate`
 validates its variant first.
 
@@ -49,7 +49,8 @@ validates its variant first.
 - A key written twice in one mapping is an error (plain YAML would keep the last one).
 - Keys are plain names; unknown keys are errors at every depth; values have strict types
   (`"2"` is not a number, `yes` in quotes is not a boolean).
-- An empty file (or comments only) is the official rules.
+- An empty file (or blanks and comments only) is refused, most likely it was truncated; `{{}}` or
+  `name: NAME` alone is the official rules.
 - `extends: other.yaml` (or a list of files) builds on other variant files, paths relative to
   this file, at most {MAX_EXTENDS} files deep. Mappings merge key by key; lists and values are
   replaced; in a list later files override earlier ones, and this file overrides them all. A

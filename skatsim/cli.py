@@ -6,19 +6,55 @@ usage error and ends as one line on stderr with exit code 2, never a traceback.
 
 from __future__ import annotations
 
+import os
+import shlex
+import signal
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import click
 
 from .bots import DEFAULT_BOTS
+from .counts import COUNT, Count
 from .errors import SkatsimError
 
 if TYPE_CHECKING:
     import numpy as np
 
     from .records.record import GameRecord, GameResult
+    from .run.runner import RunStopped
+
+#: ``--force`` of the commands that write runs: start even when the disk looks too small.
+FORCE_HELP = "Start even when the estimated output does not fit in the free disk space."
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def _run_options(scheduler_help: str) -> Callable[[F], F]:
+    """The options every command running several runs shares with simulate: --quiet, --backend,
+    --scheduler, --force (in that order in --help)."""
+    options = [
+        click.option("--quiet", is_flag=True, help="No progress bar."),
+        click.option(
+            "--backend",
+            type=click.Choice(["local", "dask"]),
+            default="local",
+            show_default=True,
+            help="As for simulate.",
+        ),
+        click.option("--scheduler", metavar="ADDRESS", help=scheduler_help),
+        click.option("--force", is_flag=True, help=FORCE_HELP),
+    ]
+
+    def apply(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -124,12 +160,14 @@ def _run_chunk(folder: Path, game: int) -> tuple[Path, int]:
         )
     if game >= manifest.games:
         raise SkatsimError(f"{folder}: --game {game} out of range (the run has games 0 to {manifest.games - 1})")
-    for chunk in manifest.chunks:
-        if chunk.first <= game < chunk.first + chunk.count:
-            if chunk.file not in manifest.chunks_done:
-                raise SkatsimError(f"{folder}: game {game} is in {chunk.file}, not yet simulated (complete the run)")
-            return folder / chunk.file, game - chunk.first
-    raise SkatsimError(f"{folder}: no chunk of the run holds game {game} (damaged manifest.json)")
+    from .run.manifest import DoneChunks
+
+    i = game // manifest.chunk_size
+    first, _ = manifest.chunk(i)
+    name = manifest.chunk_file(i)
+    if i not in DoneChunks(manifest.chunks_done):
+        raise SkatsimError(f"{folder}: game {game} is in {name}, not yet simulated (complete the run)")
+    return folder / name, game - first
 
 
 def _row_of_game(table: Path, game: int) -> int:
@@ -181,7 +219,7 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
 
 @app.command("simulate")
 @click.argument("variant", type=click.Path(dir_okay=False))
-@click.option("--games", required=True, type=click.IntRange(min=1), help="Number of games (deals) to simulate.")
+@click.option("--games", required=True, type=COUNT, help="Number of games (deals): 1000000, 1_000_000, 1e6 or 1M.")
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output folder (new or empty).")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
@@ -192,7 +230,7 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
 @click.option("--record-play", is_flag=True, help="Also store every game's actions (a 'record' column, for replay).")
 @click.option(
     "--chunk-size",
-    type=click.IntRange(min=1),
+    type=Count(min=1),
     help="Games per Parquet file (never changes the rows); rounded up to whole lists when the variant plays lists.",
 )
 @click.option("--quiet", is_flag=True, help="No progress bar (the summary line is still printed).")
@@ -208,6 +246,7 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
     metavar="ADDRESS",
     help="Dask scheduler for --backend dask (tcp://HOST:8786); default: a local cluster of --jobs workers.",
 )
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 def simulate_command(
     variant: str,
     games: int,
@@ -221,35 +260,71 @@ def simulate_command(
     quiet: bool,
     backend: str,
     scheduler: str | None,
+    force: bool,
 ) -> None:
     """Simulate games under the house rules of VARIANT (a YAML file) into Parquet files in --out.
 
     Rows depend only on the variant, bots, seed and game number: never on
-    --jobs, --chunk-size or --backend. A killed run is completed with --resume.
+    --jobs, --chunk-size or --backend. A run stopped by Ctrl-C, a full disk or
+    kill -9 keeps every chunk written and is completed with --resume.
     --out may be an fsspec URL (s3://bucket/run) with the dask extra.
     """
-    import os
 
     from .run.runner import run_simulation
 
     if scheduler is not None and backend != "dask":
         raise click.UsageError("--scheduler needs --backend dask")
 
-    result = run_simulation(
-        variant,
-        games,
-        seed,
-        out_dir,
-        jobs=jobs or os.cpu_count() or 1,
-        bots=bots,
-        resume=resume,
-        record_play=record_play,
-        chunk_size=chunk_size,
-        backend=backend,
-        progress=not quiet,
-        backend_options={"scheduler": scheduler} if backend == "dask" else None,
-    )
+    with _resumable():
+        result = run_simulation(
+            variant,
+            games,
+            seed,
+            out_dir,
+            jobs=jobs or os.cpu_count() or 1,
+            bots=bots,
+            resume=resume,
+            record_play=record_play,
+            chunk_size=chunk_size,
+            backend=backend,
+            progress=not quiet,
+            backend_options={"scheduler": scheduler} if backend == "dask" else None,
+            force=force,
+        )
     click.echo(result.summary())
+
+
+@contextmanager
+def _resumable() -> Iterator[None]:
+    """Turn runs stopped midway (Ctrl-C, a full disk) into one line: why, what is kept, the exact command
+    that continues them; exit code 130 after Ctrl-C, 2 after an error."""
+    from .run.runner import RunStopped
+
+    try:
+        yield
+    except RunStopped as stopped:
+        _report_stopped(stopped)
+
+
+def _report_stopped(stopped: RunStopped) -> NoReturn:
+    if stopped.interrupted:  # the runs are closed and the process ends now: a further Ctrl-C changes nothing
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    prefix = "skatsim: " if stopped.interrupted else "skatsim: error: "
+    click.echo(f"{prefix}{stopped.progress()}; to continue: {_resume_command(stopped.extra_args)}", err=True)
+    raise click.exceptions.Exit(130 if stopped.interrupted else 2)
+
+
+def _resume_command(extra: tuple[str, ...]) -> str:
+    """The command as the user typed it, with ``extra`` options and ``--resume`` added where missing."""
+    argv = (click.get_current_context().find_root().obj or {}).get("argv")
+    if argv is None:
+        return f"the same command with {' '.join([*extra, '--resume'])}"
+    args = list(argv)
+    if extra and extra[0] not in args:
+        args += extra
+    if "--resume" not in args:
+        args.append("--resume")
+    return shlex.join(["skatsim", *args])
 
 
 @app.command("sweep")
@@ -262,18 +337,14 @@ def simulate_command(
     show_default=True,
     help="A bot setting (one name, or FH,MH,RH); repeat the option for several.",
 )
-@click.option("--games", required=True, type=click.IntRange(min=1), help="Games (deals) per run.")
+@click.option("--games", required=True, type=COUNT, help="Games (deals) per run: 1000000, 1e6 or 1M.")
 @click.option(
     "--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed of every run."
 )
 @click.option("--out", "out_root", required=True, type=click.Path(file_okay=False), help="Folder of the run folders.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
 @click.option("--resume", is_flag=True, help="Complete an interrupted sweep (same settings).")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option(
-    "--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True, help="As for simulate."
-)
-@click.option("--scheduler", metavar="ADDRESS", help="As for simulate: the Dask scheduler for --backend dask.")
+@_run_options("As for simulate: the Dask scheduler for --backend dask.")
 def sweep_command(
     variants: tuple[str, ...],
     bot_settings: tuple[str, ...],
@@ -285,30 +356,32 @@ def sweep_command(
     quiet: bool,
     backend: str,
     scheduler: str | None,
+    force: bool,
 ) -> None:
     """Simulate every VARIANT with every --bots setting as one job: one run folder per pair in --out.
 
     All runs use the same seed, so game k is the same deal in every run (paired comparisons).
     See docs/distributed.md.
     """
-    import os
 
     from .run.sweep import run_sweep
 
     if scheduler is not None and backend != "dask":
         raise click.UsageError("--scheduler needs --backend dask")
-    results = run_sweep(
-        list(variants),
-        list(bot_settings),
-        games,
-        seed,
-        out_root,
-        backend=backend,
-        scheduler=scheduler,
-        jobs=jobs or os.cpu_count() or 1,
-        resume=resume,
-        progress=not quiet,
-    )
+    with _resumable():
+        results = run_sweep(
+            list(variants),
+            list(bot_settings),
+            games,
+            seed,
+            out_root,
+            backend=backend,
+            scheduler=scheduler,
+            jobs=jobs or os.cpu_count() or 1,
+            resume=resume,
+            progress=not quiet,
+            force=force,
+        )
     for name, result in results.items():
         click.echo(f"{name}: {result.games:,} games")
 
@@ -337,16 +410,24 @@ def validate_command(files: tuple[Path, ...]) -> None:
 @app.command("compare")
 @click.argument("variant_a", type=click.Path(dir_okay=False))
 @click.argument("variant_b", type=click.Path(dir_okay=False))
-@click.option("--games", required=True, type=click.IntRange(min=1), help="Number of deals, each played under both.")
+@click.option("--games", required=True, type=COUNT, help="Number of deals, each played under both: 1e6 or 1M.")
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
 @click.option(
     "--bots", default=DEFAULT_BOTS, show_default=True, help="One bot name for all seats, or three as FH,MH,RH."
 )
 @click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals.")
-@click.option("--bootstrap", "n_boot", default=1000, show_default=True, type=int, help="Bootstrap resamples.")
+@click.option("--bootstrap", "n_boot", default=1000, show_default=True, type=COUNT, help="Bootstrap resamples.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Also write FILE.json or FILE.md.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--runs",
+    "runs_dir",
+    type=click.Path(file_okay=False),
+    help="Keep the two runs in this folder (for report and --resume); default: a temporary folder, removed.",
+)
+@click.option("--resume", is_flag=True, help="Complete the interrupted comparison in --runs (same settings).")
+@click.option("--chunk-size", type=Count(min=1), help="Games per Parquet file of the runs (never changes results).")
+@_run_options("As for simulate (needs --runs reachable from every worker).")
 def compare_command(
     variant_a: str,
     variant_b: str,
@@ -357,22 +438,47 @@ def compare_command(
     level: float,
     n_boot: int,
     out_file: str | None,
+    runs_dir: str | None,
+    resume: bool,
+    chunk_size: int | None,
     quiet: bool,
+    backend: str,
+    scheduler: str | None,
+    force: bool,
 ) -> None:
     """Play the same deals with the same bots under VARIANT_A and VARIANT_B and report B - A with intervals.
 
     Deals and bot choices depend only on the seed and the game number, so each
     deal is played under both rule sets (common random numbers); the table says
-    how much narrower this makes the intervals than two independent runs.
+    how much narrower this makes the intervals than two independent runs. The
+    two runs are ordinary runs (--runs DIR keeps them: DIR/a-NAME, DIR/b-NAME).
     """
-    import os
 
     from .analysis.compare import compare_variants
     from .analysis.compare_output import format_text, write_comparison
 
-    result = compare_variants(
-        variant_a, variant_b, games, seed, bots, jobs or os.cpu_count() or 1, level, n_boot, progress=not quiet
-    )
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler needs --backend dask")
+    if out_file is not None and (Path(out_file).suffix not in (".json", ".md") or Path(out_file).is_dir()):
+        raise SkatsimError(f"--out {out_file}: the file name must end in .json or .md")
+    with _resumable():
+        result = compare_variants(
+            variant_a,
+            variant_b,
+            games,
+            seed,
+            bots,
+            jobs or os.cpu_count() or 1,
+            level,
+            n_boot,
+            chunk_size=chunk_size,
+            progress=not quiet,
+            runs_dir=runs_dir,
+            resume=resume,
+            backend=backend,
+            backend_options={"scheduler": scheduler} if backend == "dask" else None,
+            force=force,
+        )
     click.echo(format_text(result), nl=False)
     if out_file:
         write_comparison(result, out_file)
@@ -417,8 +523,9 @@ def bots_command() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    try:
-        code = app.main(args=argv, prog_name="skatsim", standalone_mode=False)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:  # the arguments go to the commands too, which print them back as the command that resumes a run
+        code = app.main(args=argv, prog_name="skatsim", standalone_mode=False, obj={"argv": argv})
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.UsageError as exc:

@@ -7,13 +7,15 @@ load numba's disk cache); its finalizer closes it whatever happens.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import re
 import signal
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import fsspec
@@ -87,7 +89,7 @@ def test_cluster_rows_equal_the_local_run(
     assert rows.equals(local_rows(tmp_path, games, bots))
     manifest = read_manifest(str(out))
     assert manifest is not None and manifest.finished is not None
-    assert len(manifest.chunks_done) == 16
+    assert manifest.chunks_done == [(0, 16)]
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith("chunk-")) == ["manifest.json"]
 
 
@@ -98,7 +100,7 @@ class KillingBackend(DaskBackend):
         super().__init__(jobs, scheduler)
         self.killed: list[tuple[str, int]] = []  # (worker address, chunk tasks it held)
 
-    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Sequence[ChunkSpec]) -> Iterator[str]:
+    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Iterable[ChunkSpec]) -> Iterator[str]:
         for done, path in enumerate(super().map_unordered(fn, specs), start=1):
             if done == 1:
                 held = {address: len(keys) for address, keys in self.client.processing().items()}
@@ -195,8 +197,8 @@ def test_scheduler_without_backend_dask_is_a_usage_error(tmp_path: Path, capsys:
 def test_chunk_keys_name_the_chunk_and_differ_per_run() -> None:
     spec = ChunkSpec(1, 2_000, 1_000, (0, 1), "official", ("random",) * 3, False, "/runs/a")
     other = ChunkSpec(1, 2_000, 1_000, (0, 1), "official", ("random",) * 3, False, "/runs/b")
-    assert chunk_key(spec).startswith("skatsim-chunk-000000002000-")
-    assert len(chunk_key(spec)) == len("skatsim-chunk-000000002000-") + 16
+    assert chunk_key(spec).startswith("skatsim-chunk-000000002000-1000-")  # the chunk file's name
+    assert len(chunk_key(spec)) == len("skatsim-chunk-000000002000-1000-") + 16
     assert chunk_key(spec) == chunk_key(ChunkSpec(**vars(spec)))
     assert chunk_key(spec) != chunk_key(other)
 
@@ -296,7 +298,8 @@ class RecordingBackend:
     def __init__(self, jobs: int) -> None:
         self.calls: list[list[str]] = []
 
-    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Sequence[ChunkSpec]) -> Iterator[str]:
+    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Iterable[ChunkSpec]) -> Iterator[str]:
+        specs = list(specs)
         self.calls.append([os.path.basename(spec.out_dir) for spec in specs])
         return map(fn, specs)
 
@@ -322,3 +325,66 @@ def test_sweep_refuses_clashing_folders_and_a_stray_scheduler(tmp_path: Path) ->
     with pytest.raises(SkatsimError, match=r"^a scheduler needs backend='dask'$"):
         run_sweep([VARIANT], ["random"], 100, 1, str(tmp_path / "s"), scheduler="tcp://h:1")
     assert not (tmp_path / "s").exists()
+
+
+# --------------------------------------------------------------------------- compare on the cluster
+
+
+def test_compare_on_the_cluster_then_resumed(
+    tmp_path: Path, cluster: LocalCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """compare runs its two runs on the Dask backend like a sweep; --resume completes a damaged pair of
+    runs in --runs and gives the same comparison as the local backend."""
+    runs = tmp_path / "runs"
+    args = ["compare", VARIANT, PRE1999, "--games", "3000", "--seed", "3", "--bots", "random", "--chunk-size", "1000"]
+    args += ["--bootstrap", "50", "--quiet"]
+    dask = ["--runs", str(runs), "--backend", "dask", "--scheduler", cluster.scheduler_address]
+    code = main([*args, *dask])
+    on_cluster, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    assert sorted(p.name for p in runs.iterdir()) == ["a-official", "b-pre1999"]
+    code = main([*args, "--jobs", "1"])
+    local, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+
+    def text(stdout: str) -> str:
+        return re.sub(r"; [\d.]+ s on \d+ jobs?", "", stdout)
+
+    assert text(on_cluster) == text(local)
+    b = runs / "b-pre1999"
+    (b / chunk_name(1000, 1000)).unlink()
+    manifest = json.loads((b / "manifest.json").read_text(encoding="utf-8"))
+    manifest.update(finished=None, chunks_done=[[0, 1], [2, 3]])
+    (b / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    code = main([*args, *dask])
+    _, err = capsys.readouterr()
+    assert code == 2 and "already holds a skatsim run (3 of 3 chunks done); pass --resume" in err
+    code = main([*args, *dask, "--resume"])
+    resumed, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    assert text(resumed) == text(local)
+    assert (b / chunk_name(1000, 1000)).exists()
+
+
+def test_one_writer_per_run_on_a_memory_url(memory_root: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The lock is created exclusively through fsspec: a second writer is refused, readers wait."""
+    from skatsim import analysis
+    from skatsim.run.lock import LOCK, RunLock
+
+    out = storage.join(memory_root, "run")
+    run_simulation(VARIANT, 2_000, 3, out, bots="random", chunk_size=1_000, progress=False)
+    assert LOCK not in storage.listdir(out)
+    holder = RunLock(out).acquire()
+    try:
+        with pytest.raises(SkatsimError, match=r"another skatsim is writing this run \(pid \d+ on host"):
+            RunLock(out).acquire()
+        args = ["simulate", VARIANT, "--games", "2000", "--seed", "3", "--out", out, "--bots", "random"]
+        code = main([*args, "--resume"])
+        _, err = capsys.readouterr()
+        assert_one_line_error(code, err, f"{out}: another skatsim is writing this run")
+        with pytest.raises(SkatsimError, match="the run is still being written"):
+            analysis.scan(out)
+    finally:
+        holder.release()
+    assert LOCK not in storage.listdir(out)
+    assert analysis.scan(out).collect().height == 2_000

@@ -22,7 +22,7 @@ from skatsim.cli import main
 from skatsim.engine.cards import parse_card
 from skatsim.engine.gametypes import CLUBS_GAME, GRAND
 from skatsim.engine.scoring import HAND, OUVERT, SCHWARZ_ANNOUNCED
-from skatsim.records.importer import ISS_COLUMNS, ISS_TABLE, import_iss, iss_table_schema
+from skatsim.records.importer import IMPORT_MANIFEST, ISS_COLUMNS, ISS_TABLE, import_iss, iss_table_schema
 from skatsim.records.iss import IssFormatError, IssGame, compare, parse_line, replay_iss
 from skatsim.records.record import EarlyEnd, GameRecord, GameResult, ReplayError, replay
 from skatsim.schema import RESULT_COLUMNS
@@ -332,7 +332,7 @@ def test_import_writes_every_game(tmp_path: Path) -> None:
         "zoot,kermit,foo",
     )
     assert GameRecord.from_json(row["record"]) == parse_line(GAMES[541932]).record
-    assert [p.name for p in tmp_path.iterdir()] == [ISS_TABLE]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([ISS_TABLE, IMPORT_MANIFEST])
 
 
 def test_truncated_file(tmp_path: Path) -> None:

@@ -231,12 +231,24 @@ def test_shipped_variant_starts_with_its_sources(path: Path) -> None:
     assert "Source" in header
 
 
-def test_empty_file_is_the_official_rules(tmp_path: Path) -> None:
-    """Decision: an empty file (or comments only) is the official rules (docs/variants.md)."""
-    loaded = load_variant(write(tmp_path / "empty.yaml", "# nothing here\n"))
+@pytest.mark.parametrize("text", ["{}\n", "name: official\n", "# the official rules\n{}\n"])
+def test_braces_or_only_a_name_is_the_official_rules(tmp_path: Path, text: str) -> None:
+    """Decision: '{}' or a lone name is the official rules (docs/variants.md)."""
+    loaded = load_variant(write(tmp_path / "official.yaml", text))
     assert loaded.variant == Variant()
     assert loaded.variant.name == "official"
     np.testing.assert_array_equal(loaded.variant.params(), official_params())
+
+
+@pytest.mark.parametrize("text", ["", "\n  \n", "# nothing here\n"])
+def test_empty_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
+    """Decision: a file truncated to nothing (or holding only comments) is an error, not the official rules."""
+    path = write(tmp_path / "cut.yaml", text)
+    with pytest.raises(SkatsimError, match=r"cut\.yaml: the file is empty \(allowed: '\{\}' or 'name: NAME'"):
+        load_variant(path)
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the file is empty" in err
 
 
 def test_extends_merges_deeply(tmp_path: Path) -> None:

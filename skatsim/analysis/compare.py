@@ -9,57 +9,47 @@ separately: ``var(B - A) = var(A) + var(B) - 2 cov(A, B)``, and deals played
 alike under both rules make the covariance large. The tables state both
 widths, so the gain of pairing is visible.
 
-Chunks of games run in joblib worker processes; each returns an
-:class:`~skatsim.analysis.paired.Aggregate` (joint histograms, change
-counts) and never its rows, so memory stays bounded whatever N is, and the
-result does not depend on the number of jobs.
+A comparison is two ordinary runs (:mod:`skatsim.run.runner`), one per
+variant, on the same seed, bots and chunk plan, executed together like a
+sweep: on the runner's backends (local worker processes or a Dask cluster),
+with its progress bar, locks, manifests and ``--resume``. The runs go into
+``runs_dir`` (``--runs``), where they stay for ``skatsim report`` and resume,
+or into a temporary folder removed once the comparison is made (kept, and
+named, when the runs stop midway, so nothing computed is lost). Then the two
+finished runs are read back deal by deal, chunk file by chunk file
+(:func:`paired_comparison`), each pair of files reduced to an
+:class:`~skatsim.analysis.paired.Aggregate` (joint histograms, change counts),
+so memory stays bounded whatever N is, and the result depends neither on the
+number of jobs nor on the chunk size.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import shutil
+import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import PurePath
 
-import numpy as np
 import polars as pl
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from .. import __version__
 from ..bots import DEFAULT_BOTS, parse_bots
 from ..errors import SkatsimError
-from ..run.chunks import simulate_frame, warm_up
-from ..run.runner import check_run_numbers
+from ..run import storage
+from ..run.runner import RunStopped, check_run_numbers, execute_runs, make_backend, plan_run
 from ..variant import load_variant
 from .intervals import LEVEL, N_BOOT
-from .paired import Aggregate, aggregate_pair
+from .paired import Aggregate, aggregate_pair, aggregate_scans
+from .sources import Source, collect, find_sources, scan_source
 from .summary import mean_differences, outcome_changes, spread_differences
 
-#: Games per chunk: a multiple of 36 (lists of deals never straddle chunks) near 65,536.
+#: Games per slice when two runs are read back deal by deal: a multiple of 36 (lists of
+#: deals never straddle slices) near 65,536.
 CHUNK = 36 * 1820
-
-
-@dataclass(frozen=True)
-class PairSpec:
-    """One chunk of a comparison: plain values only, so worker processes can receive it."""
-
-    seed: int
-    first: int
-    count: int
-    params_a: tuple[int, ...]
-    params_b: tuple[int, ...]
-    name_a: str
-    name_b: str
-    bots: tuple[str, str, str]
-
-
-def compare_chunk(spec: PairSpec) -> Aggregate:
-    """Simulate games ``first .. first + count - 1`` under both variants and aggregate the pairs."""
-    a = simulate_frame(spec.seed, spec.first, spec.count, np.array(spec.params_a, np.int64), spec.bots, spec.name_a)
-    b = simulate_frame(spec.seed, spec.first, spec.count, np.array(spec.params_b, np.int64), spec.bots, spec.name_b)
-    return aggregate_pair(a, b)
 
 
 @dataclass(frozen=True)
@@ -79,7 +69,7 @@ class Comparison:
     b: VariantInfo
     games: int
     seed: int
-    bots: tuple[str, str, str]
+    bots: tuple[str, ...]
     level: float
     n_boot: int
     means: pl.DataFrame
@@ -93,7 +83,8 @@ class Comparison:
     def narrowing(self, group: str = "score per seat") -> tuple[float, float] | None:
         """Smallest and largest width ratio (unpaired / paired) over a metric group; ``None`` when exact."""
         ratios = self.means.filter((pl.col("group") == group) & pl.col("narrowing").is_not_null())["narrowing"]
-        return None if ratios.is_empty() else (float(ratios.min()), float(ratios.max()))
+        values = ratios.to_numpy()
+        return None if values.size == 0 else (float(values.min()), float(values.max()))
 
 
 def summarise(
@@ -101,7 +92,7 @@ def summarise(
     a: VariantInfo,
     b: VariantInfo,
     seed: int,
-    bots: tuple[str, str, str],
+    bots: tuple[str, ...],
     level: float = LEVEL,
     n_boot: int = N_BOOT,
 ) -> Comparison:
@@ -120,7 +111,8 @@ def summarise(
     )
 
 
-def _check(games: int, seed: int, jobs: int, level: float, n_boot: int) -> None:
+def check_compare_options(games: int, seed: int, jobs: int, level: float, n_boot: int) -> None:
+    """The numbers of a comparison, checked before anything runs."""
     check_run_numbers(games, seed, jobs)
     if not 0.5 <= level < 1.0:
         raise SkatsimError(f"--level must be at least 0.5 and below 1 (e.g. 0.95), got {level}")
@@ -128,16 +120,9 @@ def _check(games: int, seed: int, jobs: int, level: float, n_boot: int) -> None:
         raise SkatsimError(f"--bootstrap must be at least 10 resamples, got {n_boot}")
 
 
-def _run(specs: Sequence[PairSpec], jobs: int) -> Iterator[Aggregate]:
-    """Aggregates of the chunks as they finish, over ``jobs`` processes (in this one when 1)."""
-    if jobs <= 1 or len(specs) <= 1:
-        yield from map(compare_chunk, specs)
-        return
-    from joblib import Parallel, delayed
-
-    yield from Parallel(n_jobs=min(jobs, len(specs)), return_as="generator_unordered")(
-        delayed(compare_chunk)(spec) for spec in specs
-    )
+def run_names(variant_a: str | os.PathLike[str], variant_b: str | os.PathLike[str]) -> tuple[str, str]:
+    """Folder names of the two runs of a comparison: ``a-<stem of A>``, ``b-<stem of B>``."""
+    return f"a-{PurePath(variant_a).stem}", f"b-{PurePath(variant_b).stem}"
 
 
 def compare_variants(
@@ -149,34 +134,86 @@ def compare_variants(
     jobs: int = 1,
     level: float = LEVEL,
     n_boot: int = N_BOOT,
-    chunk_size: int = CHUNK,
+    chunk_size: int | None = None,
     progress: bool = False,
+    runs_dir: str | None = None,
+    resume: bool = False,
+    backend: str = "local",
+    backend_options: Mapping[str, object] | None = None,
+    force: bool = False,
 ) -> Comparison:
     """Play games ``0 .. games - 1`` under both variants with the same bots and compare them deal by deal.
 
-    Raises :class:`SkatsimError` for bad numbers, variant files or bot names.
+    The two runs go into ``runs_dir/a-<A>`` and ``runs_dir/b-<B>`` (kept), or into
+    a temporary folder removed afterwards when ``runs_dir`` is ``None``. ``resume``
+    completes the runs of an interrupted comparison in ``runs_dir``; ``backend``,
+    ``backend_options``, ``chunk_size`` and ``force`` are the runner's
+    (:func:`skatsim.run.runner.run_simulation`). Raises :class:`SkatsimError` for bad
+    numbers, variant files, bot names or folders, and :class:`RunStopped` (naming
+    the folder that keeps the chunks written) when the runs stop midway.
     """
     start = time.perf_counter()
-    _check(games, seed, jobs, level, n_boot)
-    seats = parse_bots(bots)
-    loaded = [load_variant(path) for path in (variant_a, variant_b)]
-    info = [VariantInfo(str(v.path), v.variant.name, v.text) for v in loaded]
-    params = [tuple(int(p) for p in v.variant.params()) for v in loaded]
-    specs = [
-        PairSpec(seed, first, min(chunk_size, games - first), params[0], params[1], info[0].name, info[1].name, seats)
-        for first in range(0, games, chunk_size)
-    ]
-    warm_up()
-    total = Aggregate()
-    console = Console(stderr=True)
-    columns = (TextColumn("comparing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    bar = Progress(*columns, console=console, disable=not (progress and console.is_terminal))
-    with bar:
-        task = bar.add_task("compare", total=games)
-        for agg in _run(specs, jobs):
-            total = total + agg
-            bar.advance(task, agg.n)
-    result = summarise(total, info[0], info[1], seed, seats, level, n_boot)
+    check_compare_options(games, seed, jobs, level, n_boot)
+    parse_bots(bots)
+    if resume and runs_dir is None:
+        raise SkatsimError("--resume needs --runs DIR: the folder holding the interrupted comparison's runs")
+    if backend_options and backend_options.get("scheduler") and runs_dir is None:
+        raise SkatsimError("with --scheduler, give --runs DIR: a folder (or URL) every Dask worker can write to")
+    lengths = [load_variant(path).variant.list_length or 1 for path in (variant_a, variant_b)]
+    folder = runs_dir if runs_dir is not None else tempfile.mkdtemp(prefix="skatsim-compare-")
+    dirs = [storage.join(folder, name) for name in run_names(variant_a, variant_b)]
+    extra = ("--runs", folder) if runs_dir is None else ()
+    try:
+        plans = [
+            plan_run(str(v), games, seed, d, bots, resume, chunk_size=chunk_size, list_multiple=math.lcm(*lengths))
+            for v, d in zip((variant_a, variant_b), dirs, strict=True)
+        ]
+        execute_runs(plans, make_backend(backend, jobs, backend_options), progress, force)
+    except RunStopped as stopped:  # keep what was computed, and say where it is
+        raise RunStopped(stopped.reason, stopped.interrupted, stopped.kept, stopped.total, folder, extra) from None
+    except BaseException:
+        if runs_dir is None:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    try:
+        result = paired_comparison(dirs[0], dirs[1], level, n_boot)
+    except KeyboardInterrupt:  # both runs are complete: keep them, the same command reads them again
+        raise RunStopped("interrupted", True, 2 * games, 2 * games, folder, extra) from None
+    except SkatsimError as exc:
+        raise SkatsimError(f"{exc} (the two runs are kept in {folder})" if extra else str(exc)) from None
+    if runs_dir is None:
+        shutil.rmtree(folder, ignore_errors=True)
     result.seconds = time.perf_counter() - start
     result.jobs = jobs
     return result
+
+
+def paired_runs(a: Source, b: Source, names: Sequence[str], level: float, n_boot: int) -> Comparison:
+    """Paired comparison of two runs over the same games, joined on ``game_id`` slice by slice (bounded memory)."""
+    assert a.manifest is not None and b.manifest is not None
+    total = aggregate_scans(scan_source(a, names), scan_source(b, names), a.manifest.games)
+    info = [VariantInfo(m.variant_path, m.variant_name, m.variant_text) for m in (a.manifest, b.manifest)]
+    return summarise(total, info[0], info[1], a.manifest.seed, a.manifest.bots, level, n_boot)
+
+
+def paired_comparison(run_a: str, run_b: str, level: float = LEVEL, n_boot: int = N_BOOT) -> Comparison:
+    """The paired comparison of two finished runs over the same games (same seed, bots and game count).
+
+    Runs with the same chunk plan (as :func:`compare_variants` makes them) are read
+    chunk file by chunk file, each pair of files holding the same games; others
+    go through :func:`paired_runs`, which reads both in
+    slices of game ids. Either way only one slice of each run is in memory at a time.
+    """
+    a, b = find_sources([run_a, run_b])
+    ma, mb = a.manifest, b.manifest
+    assert ma is not None and mb is not None
+    if (ma.games, ma.chunk_size) != (mb.games, mb.chunk_size):
+        return paired_runs(a, b, [a.name, b.name], level, n_boot)
+    names = [a.name, b.name]
+    total = Aggregate()
+    for file_a, file_b in zip(a.files, b.files, strict=True):
+        pair = [scan_source(replace(s, files=(f,)), names) for s, f in ((a, file_a), (b, file_b))]
+        frame_a, frame_b = (collect(lf) for lf in pair)
+        total = total + aggregate_pair(frame_a, frame_b)
+    info = [VariantInfo(m.variant_path, m.variant_name, m.variant_text) for m in (ma, mb)]
+    return summarise(total, info[0], info[1], ma.seed, ma.bots, level, n_boot)

@@ -15,6 +15,7 @@ games, otherwise as independent samples. The detail follows.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import time
@@ -27,10 +28,10 @@ from .. import __version__
 from ..errors import SkatsimError
 from . import figures as fg
 from . import tables as tb
-from .compare import Comparison, VariantInfo, summarise
+from .compare import Comparison, paired_runs
 from .compare_output import group_heading, pairing_statement, row_cells
 from .intervals import LEVEL, N_BOOT
-from .paired import aggregate_scan_single, aggregate_scans
+from .paired import aggregate_scan_single
 from .render import Code, Figure, Report, Section, Table, Text, table, wide_table, write_report_files
 from .sources import Source, collect, columns, find_sources, scan_source, scan_sources, source_columns
 from .summary import independent_differences, row_order
@@ -141,14 +142,6 @@ def pairable(a: Source, b: Source) -> bool:
     """Runs made with the same seed, bots and number of games hold the same deals: compare them deal by deal."""
     ma, mb = a.manifest, b.manifest
     return ma is not None and mb is not None and (ma.seed, ma.bots, ma.games) == (mb.seed, mb.bots, mb.games)
-
-
-def paired_runs(a: Source, b: Source, names: Sequence[str], level: float, n_boot: int) -> Comparison:
-    """Paired comparison of two runs over the same games, joined on ``game_id`` slice by slice (bounded memory)."""
-    assert a.manifest is not None and b.manifest is not None
-    total = aggregate_scans(scan_source(a, names), scan_source(b, names), a.manifest.games)
-    info = [VariantInfo(m.variant_path, m.variant_name, m.variant_text) for m in (a.manifest, b.manifest)]
-    return summarise(total, info[0], info[1], a.manifest.seed, a.manifest.bots, level, n_boot)
 
 
 def unpaired_differences(a: Source, b: Source, names: Sequence[str], level: float) -> pl.DataFrame:
@@ -453,7 +446,7 @@ def house_rules_section(lf: pl.LazyFrame, level: float, have: dict[str, set[str]
         if frames is None:
             continue
         rates = frames[rule.key]
-        blocks.append(_figure(lambda rates=rates, axes=rule.axes: fg.rates_figure(rates, *axes), rule.caption))
+        blocks.append(_figure(functools.partial(fg.rates_figure, rates, *rule.axes), rule.caption))
         blocks += [table(frame, f"{rule.label}: {name.replace('_', ' ')}", level) for name, frame in frames.items()]
     return Section("House rules", blocks) if blocks else None
 

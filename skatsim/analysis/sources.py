@@ -23,7 +23,8 @@ import polars as pl
 from ..errors import SkatsimError
 from ..records.importer import ISS_TABLE
 from ..run import storage
-from ..run.manifest import MANIFEST, RunManifest, read_manifest
+from ..run.manifest import MANIFEST, RunManifest
+from ..run.reader import finished_run
 from ..schema import RESULT_COLUMNS
 
 #: Bot name given to the seats of imported ISS games: people played them.
@@ -60,16 +61,8 @@ def _check_parquet(path: str) -> None:
 
 
 def _run_source(folder: str) -> Source:
-    manifest = read_manifest(folder)
-    assert manifest is not None  # the caller checked that manifest.json exists
-    if manifest.finished is None:
-        done, total = len(manifest.chunks_done), len(manifest.chunks)
-        raise SkatsimError(f"{folder}: the run is not finished ({done} of {total} chunks); complete it with --resume")
-    files = tuple(storage.join(folder, entry.file) for entry in manifest.chunks)
-    for path in files:
-        if not storage.exists(path):
-            raise SkatsimError(f"{path}: chunk file missing from the run in {folder}")
-    return Source(_folder_name(folder), folder, "run", files, manifest)
+    manifest, files = finished_run(folder)
+    return Source(_folder_name(folder), folder, "run", tuple(files), manifest)
 
 
 def _folder_name(folder: str) -> str:

@@ -8,22 +8,29 @@ server's recorded result (``iss_*``) and a ``record`` column holding the
 :class:`~skatsim.records.record.GameRecord` as JSON, so that ``skatsim replay`` can
 show any row again. A line that cannot be imported is reported with its
 number and skipped (or stops the import with ``strict``); the table is
-written atomically and never overwrites an earlier one unless asked to.
+written atomically (:func:`skatsim.run.storage.write_atomic`, as the runner
+writes chunks) and never overwrites an earlier one unless asked to. Beside it,
+``import.json`` records what made it: the source file with its size and
+SHA-256, the lines read, the games imported and the lines skipped by reason.
 """
 
 from __future__ import annotations
 
-import os
+import hashlib
+import json
 import re
-import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import polars as pl
 
+from .. import __version__
 from ..errors import SkatsimError
 from ..frames import dtype, result_schema
+from ..run import storage
+from ..run.manifest import timestamp
 from ..schema import ISS_COLUMNS as ISS_COLUMN_DEFS
 from ..schema import RESULT_COLUMNS
 from .iss import IssFormatError, IssGame, parse_line, replay_iss
@@ -31,6 +38,8 @@ from .record import GameRecord, GameResult, ReplayError
 
 #: Name of the table :func:`import_iss` writes in its output directory.
 ISS_TABLE = "iss_games.parquet"
+#: Name of the import's manifest beside it.
+IMPORT_MANIFEST = "import.json"
 #: Rows gathered as dicts before they are packed into a columnar frame.
 CHUNK_ROWS = 50_000
 
@@ -57,6 +66,29 @@ class ImportSummary:
     blank: int = 0
     imported: int = 0
     skipped: list[tuple[int, str]] = field(default_factory=list)
+    source_bytes: int = 0
+    source_sha256: str = ""
+
+    def manifest(self) -> dict[str, object]:
+        """What ``import.json`` records: the source (size, SHA-256), the counts, the lines skipped by reason."""
+        by_reason: dict[str, list[int]] = {}
+        for number, reason in self.skipped:
+            by_reason.setdefault(reason, []).append(number)
+        return {
+            "format": "skatsim-iss-import",
+            "format_version": 1,
+            "skatsim_version": __version__,
+            "source": str(self.source),
+            "source_bytes": self.source_bytes,
+            "source_sha256": self.source_sha256,
+            "table": ISS_TABLE,
+            "lines_read": self.lines_read,
+            "blank_lines": self.blank,
+            "games_imported": self.imported,
+            "lines_skipped": len(self.skipped),
+            "skipped_by_reason": [{"reason": r, "lines": lines} for r, lines in by_reason.items()],
+            "created": timestamp(),
+        }
 
     def line(self) -> str:
         """One-line summary for the user."""
@@ -82,7 +114,8 @@ def import_iss(path: str | Path, out_dir: str | Path, strict: bool = False, forc
     chunks: list[pl.DataFrame] = []
     rows: list[dict[str, object]] = []
     first_line: dict[int, int] = {}
-    for number, text in _lines(path):
+    digest = hashlib.sha256()
+    for number, text in _lines(path, digest):
         summary.lines_read += 1
         if not text.strip():
             summary.blank += 1
@@ -100,8 +133,11 @@ def import_iss(path: str | Path, out_dir: str | Path, strict: bool = False, forc
     table = pl.concat(chunks)
     if table.is_empty():
         raise SkatsimError(f"{path}: no game imported ({summary.lines_read} lines read, {len(summary.skipped)} bad)")
-    _write_atomic(table, target)
     summary.imported, summary.table = table.height, target
+    summary.source_bytes, summary.source_sha256 = path.stat().st_size, digest.hexdigest()
+    manifest = (json.dumps(summary.manifest(), indent=2) + "\n").encode("utf-8")
+    _write(target, table.write_parquet)
+    _write(target.parent / IMPORT_MANIFEST, lambda f: f.write(manifest))
     return summary
 
 
@@ -117,8 +153,11 @@ def _check_target(target: Path, force: bool) -> None:
         raise SkatsimError(f"{target} already exists; use --force to replace it")
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    """Numbered lines of a file; undecodable bytes become U+FFFD (they only matter in names)."""
+def _lines(path: Path, digest: hashlib._Hash | None = None) -> Iterator[tuple[int, str]]:
+    """Numbered lines of a file; undecodable bytes become U+FFFD (they only matter in names).
+
+    ``digest``, when given, is fed every byte read (the import's manifest records the file's SHA-256).
+    """
     try:
         handle = path.open("rb")
     except OSError as exc:
@@ -126,6 +165,8 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
     with handle:
         try:
             for number, raw in enumerate(handle, start=1):
+                if digest is not None:
+                    digest.update(raw)
                 yield number, raw.decode("utf-8", errors="replace")
         except OSError as exc:
             raise SkatsimError(f"cannot read {path}: {exc.strerror or exc}") from None
@@ -151,17 +192,14 @@ def table_row(game: IssGame, evaluation: GameResult) -> dict[str, object]:
     return row
 
 
-def _write_atomic(frame: pl.DataFrame, target: Path) -> None:
-    """Write to a temporary file beside ``target``, then rename it into place."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    os.close(handle)
+def _write(target: Path, write: Callable[[IO[bytes]], object]) -> None:
+    """Write ``target`` atomically through the runner's storage; a failure is a one-line error."""
     try:
-        frame.write_parquet(tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        target.parent.mkdir(parents=True, exist_ok=True)
+        storage.write_atomic(str(target), write)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc).strip().splitlines()[0]
+        raise SkatsimError(f"{target}: cannot write ({reason})") from None
 
 
 _ID = re.compile(r"ID\[(\d+)\]")

@@ -1,17 +1,24 @@
 """Chunks: the unit of work of a run, computed by a worker and written as one Parquet file.
 
-:func:`run_chunk` is a pure top-level function of a picklable :class:`ChunkSpec`
-(so any process pool or cluster can run it): it simulates games ``first ..
-first + count - 1`` ``BLOCK`` games at a time and writes their typed frame
-atomically (temporary file, then rename), so a chunk file is either complete
-or absent. Because every row depends only on (seed, game index, variant,
-bots), the chunk plan never changes the rows.
+A job the runner can run is a picklable chunk spec (plain values, a ``path``,
+the ``count`` of games it holds, its run's ``run_id``) whose ``compute()`` is a
+pure function of the spec returning the chunk's frame (:class:`ChunkJob`).
+:func:`run_chunk`, a top-level function any process pool or cluster can call,
+computes a spec's frame and writes it atomically (temporary file, then
+rename) with the run id in the Parquet metadata, so a chunk file is either
+complete or absent and always says which run it belongs to.
+:class:`ChunkSpec` is the simulation's job: games ``first .. first + count - 1``
+simulated ``BLOCK`` games at a time. Because every row depends only on (seed,
+game index, variant, bots), the chunk plan never changes the rows. Other jobs
+(duels, what-if rollouts) are further spec classes with their own ``compute``.
 """
 
 from __future__ import annotations
 
+import errno
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import polars as pl
@@ -25,6 +32,7 @@ from ..frames import block_frame
 from ..records.record import record_from_log
 from ..variant import official_params
 from . import storage
+from .manifest import RUN_ID_KEY, chunk_name
 
 #: Default chunk size: about ``TARGET_CHUNKS`` chunks so progress moves and
 #: workers stay busy, at least ``MIN_DEFAULT_CHUNK`` games so per-file costs
@@ -39,15 +47,34 @@ MAX_DEFAULT_RECORD_CHUNK = 50_000
 MAX_CHUNK = 1_000_000
 #: Games per ``simulate_block`` call inside a chunk: a 13 MB int64 matrix.
 BLOCK = 65_536
+#: Parquet bytes per game, a little above what the shipped variants take (14 to 20 bytes
+#: a game; ~90 to 115 with ``--record-play``), and per chunk file (footer and schema,
+#: ~10 to 13 kB): what the runner reserves on disk before it starts.
+BYTES_PER_GAME = 22
+BYTES_PER_RECORDED_GAME = 130
+BYTES_PER_CHUNK = 16_384
 
 
-def chunk_name(first: int, count: int) -> str:
-    """File name of the chunk holding games ``first .. first + count - 1`` (sorts by ``first``)."""
-    return f"chunk-{first:012d}-{count}.parquet"
+class ChunkWriteError(SkatsimError):
+    """A chunk file could not be written (the chunks written before are kept)."""
+
+
+class DiskFullError(ChunkWriteError):
+    """A chunk file could not be written because the disk (or quota) is full."""
+
+
+def estimated_bytes(games: int, chunks: int, record_play: bool) -> int:
+    """Disk space ``games`` games in ``chunks`` chunk files will about take."""
+    per_game = BYTES_PER_RECORDED_GAME if record_play else BYTES_PER_GAME
+    return games * per_game + chunks * BYTES_PER_CHUNK
 
 
 def plan_chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
-    """``(first, count)`` of each chunk: consecutive game ranges covering ``0 .. games - 1``."""
+    """``(first, count)`` of each chunk: consecutive game ranges covering ``0 .. games - 1``.
+
+    A list, for small plans and tests; the runner derives chunk ``i`` lazily instead
+    (:meth:`skatsim.run.manifest.RunManifest.chunk`), the same ranges.
+    """
     return [(first, min(chunk_size, games - first)) for first in range(0, games, chunk_size)]
 
 
@@ -65,14 +92,37 @@ def whole_lists(size: int, list_length: int) -> int:
     return -(-size // list_length) * list_length
 
 
+class ChunkJob(Protocol):
+    """What :func:`run_chunk` needs of a spec: where its file goes, its run, its size, its frame."""
+
+    @property
+    def count(self) -> int:
+        """How many games the chunk holds."""
+        ...
+
+    @property
+    def run_id(self) -> str:
+        """The id of the run the chunk belongs to."""
+        ...
+
+    @property
+    def path(self) -> str:
+        """Where the chunk's Parquet file goes."""
+        ...
+
+    def compute(self) -> pl.DataFrame:
+        """The chunk's frame: a pure function of the spec."""
+        ...
+
+
 @dataclass(frozen=True)
 class ChunkSpec:
-    """Everything a worker needs to compute one chunk: plain, picklable values only.
+    """Everything a worker needs to simulate one chunk: plain, picklable values only.
 
     ``params`` is the compiled variant (:meth:`skatsim.variant.Variant.params`)
     so workers need not see the variant file; ``out_dir`` must be reachable
     from the worker (a local folder; for a cluster backend a shared folder or
-    an fsspec URL).
+    an fsspec URL); ``run_id`` goes into the file's metadata.
     """
 
     seed: int
@@ -80,14 +130,20 @@ class ChunkSpec:
     count: int
     params: tuple[int, ...]
     variant_name: str
-    bots: tuple[str, str, str]
+    bots: tuple[str, ...]
     record_play: bool
     out_dir: str
+    run_id: str = ""
 
     @property
     def path(self) -> str:
         """Where the chunk's Parquet file goes."""
         return storage.join(self.out_dir, chunk_name(self.first, self.count))
+
+    def compute(self) -> pl.DataFrame:
+        """The chunk's games as a typed frame."""
+        params = np.array(self.params, dtype=np.int64)
+        return simulate_frame(self.seed, self.first, self.count, params, self.bots, self.variant_name, self.record_play)
 
 
 def simulate_frame(
@@ -95,7 +151,7 @@ def simulate_frame(
     first: int,
     count: int,
     params: np.ndarray,
-    bots: tuple[str, str, str],
+    bots: tuple[str, ...],
     variant_name: str,
     record_play: bool = False,
 ) -> pl.DataFrame:
@@ -118,27 +174,34 @@ def simulate_frame(
     return pl.concat(frames, rechunk=False)
 
 
-def write_parquet_atomic(frame: pl.DataFrame, path: str) -> None:
+def write_parquet_atomic(frame: pl.DataFrame, path: str, run_id: str = "") -> None:
     """Write ``frame`` to ``path`` so that ``path`` is either absent or complete, even after kill -9.
 
     The data goes to a temporary file in the same folder, is flushed to disk,
-    then renamed over ``path`` (:func:`skatsim.run.storage.write_atomic`).
+    then renamed over ``path`` (:func:`skatsim.run.storage.write_atomic`);
+    ``run_id`` (when given) goes into the file's Parquet metadata.
     """
+    metadata = {RUN_ID_KEY: run_id} if run_id else None
     try:
-        storage.write_atomic(path, frame.write_parquet)
+        storage.write_atomic(path, lambda f: frame.write_parquet(f, metadata=metadata))
     except OSError as exc:
-        raise SkatsimError(f"{path}: cannot write chunk file ({exc.strerror or exc})") from None
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise DiskFullError(f"{path}: cannot write chunk file: the disk is full ({exc.strerror})") from None
+        raise ChunkWriteError(f"{path}: cannot write chunk file ({exc.strerror or exc})") from None
+    except pl.exceptions.PolarsError as exc:  # polars wraps the writer's IO errors in its own
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if any(f"os error {code})" in reason for code in (errno.ENOSPC, errno.EDQUOT)):
+            raise DiskFullError(f"{path}: cannot write chunk file: the disk is full ({reason})") from None
+        raise ChunkWriteError(f"{path}: cannot write chunk file ({reason})") from None
 
 
-def run_chunk(spec: ChunkSpec) -> str:
-    """Simulate one chunk and write its Parquet file atomically; returns the file's path.
+def run_chunk(spec: ChunkJob) -> str:
+    """Compute one chunk and write its Parquet file atomically, with its run id; returns the file's path.
 
     A pure function of ``spec`` (top level, so process pools can pickle it):
     running it twice writes the same rows.
     """
-    params = np.array(spec.params, dtype=np.int64)
-    frame = simulate_frame(spec.seed, spec.first, spec.count, params, spec.bots, spec.variant_name, spec.record_play)
-    write_parquet_atomic(frame, spec.path)
+    write_parquet_atomic(spec.compute(), spec.path, spec.run_id)
     return spec.path
 
 

@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
+from itertools import chain, islice
 from types import TracebackType
 from typing import Any
 
 from ..errors import SkatsimError
-from .chunks import ChunkSpec, warm_up
+from . import storage
+from .chunks import ChunkJob, warm_up
 
 INSTALL_HINT = "pip install 'skatsim[dask]'"
 #: Seconds to wait for the scheduler to answer, then for its first worker.
@@ -42,6 +44,9 @@ CONNECT_TIMEOUT = 10.0
 WORKER_TIMEOUT = 60.0
 #: Times a chunk whose function raised is run again (e.g. a passing object-store error).
 RETRIES = 2
+#: Tasks submitted per worker thread at a time: one running, one waiting, so no worker idles
+#: between chunks and the scheduler never holds more than that (memory independent of ``--games``).
+IN_FLIGHT_PER_THREAD = 2
 
 
 def _distributed() -> Any:
@@ -53,10 +58,10 @@ def _distributed() -> Any:
     return distributed
 
 
-def chunk_key(spec: ChunkSpec) -> str:
+def chunk_key(spec: ChunkJob) -> str:
     """The Dask key of a chunk's task: readable, and unique per (run folder, chunk, settings)."""
     digest = hashlib.sha1(repr(spec).encode(), usedforsecurity=False).hexdigest()[:16]
-    return f"skatsim-chunk-{spec.first:012d}-{digest}"
+    return f"skatsim-{storage.basename(spec.path).removesuffix('.parquet')}-{digest}"
 
 
 def local_cluster(workers: int) -> Any:
@@ -136,23 +141,45 @@ class DaskBackend:
             self._cluster.close()
             self._cluster = None
 
-    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Sequence[ChunkSpec]) -> Iterator[str]:
-        """Submit one task per spec, yield each result as it finishes; cancel the rest on the way out."""
-        if not specs:
-            return
+    def map_unordered(self, fn: Callable[[Any], str], specs: Iterable[ChunkJob]) -> Iterator[str]:
+        """Keep a few tasks per worker thread submitted, yield each result as it finishes, submit
+        the next spec in its place; cancel what is still submitted on the way out (Ctrl-C, an error).
+
+        Specs are taken from ``specs`` only as tasks finish, so a run of billions of games
+        never plans, pickles or tracks more than a few chunks per worker at a time.
+        """
+        specs = iter(specs)
         if self.client is None:  # used outside ``with``: open a session for this map only
+            first = next(specs, None)
+            if first is None:
+                return
             with self:
-                yield from self.map_unordered(fn, specs)
+                yield from self.map_unordered(fn, chain([first], specs))
             return
-        futures = [self.client.submit(fn, spec, key=chunk_key(spec), retries=RETRIES) for spec in specs]
+        threads = sum(self.client.nthreads().values()) or 1
+        outstanding = {self._submit(fn, spec) for spec in islice(specs, IN_FLIGHT_PER_THREAD * threads)}
+        if not outstanding:
+            return
+        queue = self._dist.as_completed(list(outstanding), loop=self.client.loop)
         try:
-            for future in self._dist.as_completed(futures, loop=self.client.loop):
-                yield future.result()
+            for future in queue:
+                outstanding.discard(future)
+                path = future.result()
+                spec = next(specs, None)
+                if spec is not None:
+                    nxt = self._submit(fn, spec)
+                    outstanding.add(nxt)
+                    queue.add(nxt)
+                yield path
         except self._dist.KilledWorker as exc:
             raise SkatsimError(
                 f"chunk task {exc.task} was on {exc.allowed_failures + 1} Dask workers that all died "
-                "(killed, or out of memory); "
-                "the chunks done are kept: run the same command with --resume"
+                "(killed, or out of memory)"
             ) from None
         finally:
-            self.client.cancel(futures)
+            if outstanding:
+                self.client.cancel(list(outstanding))
+
+    def _submit(self, fn: Callable[[Any], str], spec: ChunkJob) -> Any:
+        """One chunk as a task with its own key, retried on failure."""
+        return self.client.submit(fn, spec, key=chunk_key(spec), retries=RETRIES)

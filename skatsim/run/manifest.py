@@ -1,10 +1,20 @@
 """``manifest.json``: what made a run (variant text, bots, seed, version), its chunk plan and
 how far it got. Written atomically; read back to resume a run or to replay one of its games.
+
+The chunk plan is not listed: chunk ``i`` holds games ``i * chunk_size`` up to
+``min((i + 1) * chunk_size, games) - 1``, so the manifest stays a few hundred bytes
+whatever ``games`` is, and the chunks done are recorded as ranges of chunk numbers
+(:class:`DoneChunks`), which stay few because chunks finish nearly in order. Every run
+has a ``run_id`` (a uuid), also written into each chunk file's Parquet metadata, so a
+chunk file copied in from another run is recognised and refused.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -15,39 +25,133 @@ from . import storage
 
 MANIFEST = "manifest.json"
 RUN_FORMAT = "skatsim-run"
-RUN_FORMAT_VERSION = 1
+RUN_FORMAT_VERSION = 2
+#: Parquet key-value metadata key holding the run id in every chunk file.
+RUN_ID_KEY = "skatsim_run_id"
+_CHUNK_NAME = re.compile(r"^chunk-(\d{12,})-(\d+)\.parquet$")
 
 
-class ChunkEntry(BaseModel):
-    """One planned chunk: games ``first .. first + count - 1`` in ``file``."""
+def chunk_name(first: int, count: int) -> str:
+    """File name of the chunk holding games ``first .. first + count - 1`` (sorts by ``first``)."""
+    return f"chunk-{first:012d}-{count}.parquet"
 
-    first: int
-    count: int
-    file: str
+
+def parse_chunk_name(name: str) -> tuple[int, int] | None:
+    """``(first, count)`` of a chunk file name made by :func:`chunk_name`; ``None`` for any other name."""
+    match = _CHUNK_NAME.match(name)
+    return None if match is None else (int(match[1]), int(match[2]))
+
+
+class DoneChunks:
+    """A set of chunk numbers kept as sorted, disjoint, non-adjacent ranges ``[start, stop)``.
+
+    Chunks finish nearly in order, so a run of millions of chunks is a handful
+    of ranges: memory and manifest size do not grow with the number of chunks.
+    """
+
+    def __init__(self, ranges: list[tuple[int, int]] | None = None) -> None:
+        self._starts: list[int] = []
+        self._stops: list[int] = []
+        for start, stop in sorted(r for r in ranges or [] if r[0] < r[1]):
+            if self._stops and start <= self._stops[-1]:
+                self._stops[-1] = max(self._stops[-1], stop)
+            else:
+                self._starts.append(start)
+                self._stops.append(stop)
+
+    def __contains__(self, i: object) -> bool:
+        if not isinstance(i, int):
+            return False
+        k = bisect.bisect_right(self._starts, i) - 1
+        return k >= 0 and i < self._stops[k]
+
+    def add(self, i: int) -> None:
+        """Record chunk ``i`` as done (idempotent)."""
+        k = bisect.bisect_right(self._starts, i) - 1
+        if k >= 0 and i < self._stops[k]:
+            return
+        joins_left = k >= 0 and self._stops[k] == i
+        joins_right = k + 1 < len(self._starts) and self._starts[k + 1] == i + 1
+        if joins_left and joins_right:
+            self._stops[k] = self._stops.pop(k + 1)
+            self._starts.pop(k + 1)
+        elif joins_left:
+            self._stops[k] = i + 1
+        elif joins_right:
+            self._starts[k + 1] = i
+        else:
+            self._starts.insert(k + 1, i)
+            self._stops.insert(k + 1, i + 1)
+
+    def __len__(self) -> int:
+        return sum(stop - start for start, stop in zip(self._starts, self._stops, strict=True))
+
+    def ranges(self) -> list[tuple[int, int]]:
+        """The ranges ``[start, stop)``, in order."""
+        return list(zip(self._starts, self._stops, strict=True))
+
+    def missing(self, total: int) -> Iterator[int]:
+        """Chunk numbers ``0 .. total - 1`` not done, in order, lazily."""
+        at = 0
+        for start, stop in self.ranges():
+            yield from range(at, min(start, total))
+            at = max(at, stop)
+        yield from range(at, total)
 
 
 class RunManifest(BaseModel):
     """``manifest.json``: what made the run (variant text, bots, seed, version) and how far it got."""
 
     format: Literal["skatsim-run"]
-    format_version: Literal[1]
+    format_version: Literal[2]
+    run_id: str
     skatsim_version: str
     variant_path: str
     variant_name: str
     variant_text: str
-    bots: tuple[str, str, str]
+    bots: tuple[str, ...]
     seed: int
     games: int
     chunk_size: int
     record_play: bool
-    chunks: list[ChunkEntry]
-    chunks_done: list[str]
+    #: Chunk numbers done, as ranges ``[start, stop)`` (:class:`DoneChunks`).
+    chunks_done: list[tuple[int, int]]
     created: str
     updated: str
     finished: str | None = None
     #: The compiled variant (:meth:`skatsim.variant.Variant.params`), so a recorded game can be
-    #: replayed under its rules (``skatsim replay``); absent in manifests written before it existed.
+    #: replayed under its rules (``skatsim replay``).
     params: list[int] | None = None
+
+    @property
+    def n_chunks(self) -> int:
+        """Number of chunks in the plan."""
+        return -(-self.games // self.chunk_size)
+
+    def chunk(self, i: int) -> tuple[int, int]:
+        """``(first, count)`` of chunk ``i``."""
+        first = i * self.chunk_size
+        return first, min(self.chunk_size, self.games - first)
+
+    def chunk_file(self, i: int) -> str:
+        """File name of chunk ``i``."""
+        return chunk_name(*self.chunk(i))
+
+    def chunk_index(self, name: str) -> int | None:
+        """The number of the chunk whose file is ``name`` in this run's plan; ``None`` if none is."""
+        parsed = parse_chunk_name(name)
+        if parsed is None or parsed[0] % self.chunk_size or parsed[0] >= self.games:
+            return None
+        i = parsed[0] // self.chunk_size
+        return i if self.chunk(i) == parsed else None
+
+    def done(self) -> DoneChunks:
+        """The chunks done, as a set to grow."""
+        return DoneChunks(self.chunks_done)
+
+    def games_in(self, done: DoneChunks) -> int:
+        """Games held by the chunks ``done``."""
+        return sum(min(stop * self.chunk_size, self.games) - start * self.chunk_size for start, stop in done.ranges())
 
 
 def timestamp() -> str:
@@ -69,7 +173,8 @@ def read_manifest(out_dir: str) -> RunManifest | None:
     """The run's manifest, or ``None`` when the folder has no ``manifest.json``.
 
     A ``manifest.json`` that is not a skatsim run manifest is an error: the
-    folder belongs to something else.
+    folder belongs to something else. A manifest of an older run format is an
+    error saying how to get the run again (the same settings give the same rows).
     """
     path = storage.join(out_dir, MANIFEST)
     try:
@@ -79,27 +184,45 @@ def read_manifest(out_dir: str) -> RunManifest | None:
     except OSError as exc:
         raise SkatsimError(f"{path}: cannot read ({exc.strerror or exc})") from None
     try:
-        return RunManifest.model_validate(json.loads(text))
-    except (ValueError, ValidationError):
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and data.get("format") == RUN_FORMAT and data.get("format_version") != RUN_FORMAT_VERSION:
+        raise SkatsimError(
+            f"{path}: a run of format {data.get('format_version')} (an older skatsim); this version reads format "
+            f"{RUN_FORMAT_VERSION}: simulate it again into a new folder (the same settings give the same rows)"
+        )
+    try:
+        return RunManifest.model_validate(data)
+    except ValidationError:
         raise SkatsimError(f"{path}: not a skatsim run manifest; {out_dir} is not a skatsim run folder") from None
 
 
+def _show(value: object) -> str:
+    """A recorded setting as the user wrote it: seats joined with ``,``, flags on/off."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, tuple | list) and all(isinstance(v, str) for v in value):
+        return ",".join(value)
+    return str(value)
+
+
 def check_same_run(manifest: RunManifest, fresh: RunManifest, out_dir: str) -> None:
-    """Refuse to resume with settings that would change the rows, naming the first difference."""
+    """Refuse to resume with settings that would change the rows (or the code that makes them),
+    naming the first difference.
 
-    def on_off(flag: bool) -> str:
-        return "on" if flag else "off"
-
+    The bots are compared as recorded (every seat's bot with whatever parameters the manifest carries).
+    """
     checks = (
         ("seed", manifest.seed, fresh.seed),
         ("games", manifest.games, fresh.games),
-        ("bots", ",".join(manifest.bots), ",".join(fresh.bots)),
-        ("record-play", on_off(manifest.record_play), on_off(fresh.record_play)),
+        ("bots", manifest.bots, fresh.bots),
+        ("record-play", manifest.record_play, fresh.record_play),
         ("skatsim version", manifest.skatsim_version, fresh.skatsim_version),
     )
     for what, old, new in checks:
         if old != new:
-            raise SkatsimError(f"{out_dir}: cannot resume: the run was made with {what} {old}, not {new}")
+            raise SkatsimError(f"{out_dir}: cannot resume: the run was made with {what} {_show(old)}, not {_show(new)}")
     if manifest.variant_text != fresh.variant_text:
         raise SkatsimError(
             f"{out_dir}: cannot resume: the variant file text differs from the run's "

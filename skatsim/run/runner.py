@@ -1,33 +1,45 @@
-"""Simulation runs: N games split into chunks, computed in parallel, written as Parquet files.
+"""Runs: N games split into chunks, computed in parallel, written as Parquet files; one writer per folder.
 
 A run is a folder::
 
-    manifest.json                          what made the run, the chunk plan, chunks done
+    manifest.json                          what made the run, its run id, the chunks done
+    run.lock                               while a writer works on it: who (host, pid, start)
     chunk-000000000000-62500.parquet       games 0 .. 62,499
     chunk-000000062500-62500.parquet       ...
 
 Each chunk is computed by :func:`skatsim.run.chunks.run_chunk`, a pure top-level function of a
-picklable :class:`~skatsim.run.chunks.ChunkSpec`, and written atomically (temporary file, then
-``os.replace``), so a chunk file is either complete or absent. Because every
-row depends only on (seed, game index, variant, bots), the chunk files, the
-number of workers and the order chunks finish in never change the rows; a run
-killed at any moment is completed by ``resume=True``, which verifies the
-chunk files present and computes only the missing ones.
+picklable chunk spec, and written atomically (temporary file, then ``os.replace``) with the
+run's id in its Parquet metadata, so a chunk file is either complete or absent and never
+mixes into another run. Because every row depends only on (seed, game index, variant,
+bots), the chunk files, the number of workers and the order chunks finish in never change
+the rows; a run stopped at any moment (Ctrl-C, kill -9, a full disk, a dead worker) keeps
+every chunk written and is completed by ``resume=True``, which verifies the chunk files
+present and computes only the missing ones.
 
-Where chunks run is a :class:`Backend`: ``local`` maps them over joblib
-worker processes; ``dask`` (:mod:`skatsim.run.dask_backend`) over a Dask cluster
-whose workers write into the same folder. The folder may be a local path or
-an fsspec URL (``s3://...``): every file access goes through
-:mod:`skatsim.run.storage`.
+The chunk plan is lazy: chunk ``i`` is derived from ``games`` and ``chunk_size`` when the
+backend asks for more work, at most a few chunks per worker are in flight, and the chunks
+done are recorded as ranges, so memory does not grow with ``games``.
+
+Every multi-run job (``sweep``, ``compare``) is a list of :class:`RunPlan` given to
+:func:`execute_runs`, which runs all their chunks on one backend with one progress bar.
+Where chunks run is a :class:`Backend`: ``local`` (:mod:`skatsim.run.local_backend`) maps
+them over worker processes (loky, as joblib does); ``dask`` (:mod:`skatsim.run.dask_backend`) over a Dask cluster
+whose workers write into the same folder. The folder may be a local path or an fsspec URL
+(``s3://...``): every file access goes through :mod:`skatsim.run.storage`.
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, ExitStack, nullcontext
-from dataclasses import dataclass, replace
-from typing import Protocol
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
+from dataclasses import dataclass, field, replace
+from itertools import chain
+from typing import Any, Protocol
 
 import numpy as np
 import polars as pl
@@ -43,25 +55,30 @@ from ..variant import LoadedVariant, load_variant
 from . import storage
 from .chunks import (
     MAX_CHUNK,
+    ChunkJob,
     ChunkSpec,
-    chunk_name,
     default_chunk_size,
-    plan_chunks,
+    estimated_bytes,
     run_chunk,
-    warm_up,
     whole_lists,
 )
+from .local_backend import AT_ONCE, LocalBackend
+from .lock import LOCK, RunLock
 from .manifest import (
     MANIFEST,
     RUN_FORMAT,
     RUN_FORMAT_VERSION,
-    ChunkEntry,
+    RUN_ID_KEY,
+    DoneChunks,
     RunManifest,
     check_same_run,
     read_manifest,
     timestamp,
     write_manifest,
 )
+from .reader import finished_run, scan_run
+
+__all__ = ["finished_run", "scan_run"]  # the readers of a run, kept importable from here
 
 #: Largest game count and seed the kernels' uint64 game index and seed accept.
 MAX_GAMES = 2**62
@@ -77,49 +94,18 @@ MANIFEST_INTERVAL = 1.0
 class Backend(Protocol):
     """Where chunks run. An implementation maps ``fn`` over ``specs`` and yields results as they finish.
 
-    ``fn`` is :func:`run_chunk` (top level, picklable); results may come in
-    any order. A backend must let an exception from ``fn`` propagate. A
-    backend that holds resources (a cluster connection) may also be a context
-    manager: the runner enters it once the output folders are checked and
-    exits it when the run ends (:func:`execute_runs`).
+    ``fn`` is :func:`~skatsim.run.chunks.run_chunk` (top level, picklable);
+    ``specs`` is a lazy iterable, possibly of billions of chunks: take from it only as
+    workers free up. Results may come in any order. A backend must let an exception
+    from ``fn`` propagate, and when its generator is closed early (Ctrl-C, an error)
+    stop the work still running or queued. A backend that holds resources (a cluster
+    connection) may also be a context manager: the runner enters it once the output
+    folders are checked and exits it when the run ends (:func:`execute_runs`).
     """
 
-    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Sequence[ChunkSpec]) -> Iterator[str]:
+    def map_unordered(self, fn: Callable[[Any], str], specs: Iterable[ChunkJob]) -> Iterator[str]:
         """Run ``fn`` on every spec, yielding each result when it is ready."""
         ...
-
-
-class LocalBackend:
-    """Worker processes on this machine through joblib (loky); one job runs in this process."""
-
-    def __init__(self, jobs: int) -> None:
-        self.jobs = jobs
-
-    def __enter__(self) -> LocalBackend:
-        warm_up()  # compile (or load) the kernel once here, so the workers load numba's disk cache
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def map_unordered(self, fn: Callable[[ChunkSpec], str], specs: Sequence[ChunkSpec]) -> Iterator[str]:
-        """Run chunks over ``jobs`` processes, yielding paths as they finish."""
-        if not specs:
-            return
-        n_jobs = min(self.jobs, len(specs))
-        if n_jobs <= 1:
-            yield from map(fn, specs)
-            return
-        from joblib import Parallel, delayed  # imported here: only parallel runs need it
-        from joblib.externals.loky.process_executor import TerminatedWorkerError
-
-        try:
-            yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(fn)(spec) for spec in specs)
-        except TerminatedWorkerError:
-            raise SkatsimError(
-                "a worker process died (killed, or out of memory); the chunks done are kept: "
-                "run the same command with --resume to complete the run"
-            ) from None
 
 
 def _dask_backend(jobs: int, **options: object) -> Backend:
@@ -145,17 +131,25 @@ def make_backend(name: str, jobs: int, options: Mapping[str, object] | None = No
 # --------------------------------------------------------------------------- output folder
 
 
-def _prepare_out_dir(out_dir: str, resume: bool) -> RunManifest | None:
-    """Check the output folder and return its manifest when resuming an existing run.
-
-    A new or empty folder starts a run (with or without ``resume``); a folder
-    holding a run needs ``resume``; any other non-empty folder is refused.
-    """
+def _make_folder(out_dir: str) -> None:
+    """Create the output folder (and parents); a file in the way or an unwritable place is a one-line error."""
     try:
         if storage.exists(out_dir) and not storage.isdir(out_dir):
             raise SkatsimError(f"{out_dir}: exists and is not a folder; choose another --out")
         storage.makedirs(out_dir)
-        entries = storage.listdir(out_dir)
+    except OSError as exc:
+        raise SkatsimError(f"{out_dir}: cannot create or read the output folder ({exc.strerror or exc})") from None
+
+
+def _existing_run(out_dir: str, resume: bool) -> RunManifest | None:
+    """The manifest of the run already in ``out_dir`` (when resuming), ``None`` for an empty folder.
+
+    Called with the folder's lock held. A folder holding a run needs
+    ``resume``; any other non-empty folder is refused. The lock file and
+    temporary files left by a killed writer do not count.
+    """
+    try:
+        entries = [e for e in storage.listdir(out_dir) if e != LOCK and not storage.is_temp_name(e)]
     except OSError as exc:
         raise SkatsimError(f"{out_dir}: cannot create or read the output folder ({exc.strerror or exc})") from None
     if not entries:
@@ -166,50 +160,85 @@ def _prepare_out_dir(out_dir: str, resume: bool) -> RunManifest | None:
             f"{out_dir}: folder is not empty and is not a skatsim run (no {MANIFEST}); choose another --out"
         )
     if not resume:
-        done = len(manifest.chunks_done)
         raise SkatsimError(
-            f"{out_dir}: already holds a skatsim run ({done} of {len(manifest.chunks)} chunks done); "
+            f"{out_dir}: already holds a skatsim run ({len(manifest.done())} of {manifest.n_chunks} chunks done); "
             "pass --resume to complete it, or choose another --out"
         )
     return manifest
 
 
-def _verify_chunk(path: str, entry: ChunkEntry, schema: dict[str, pl.DataType | type[pl.DataType]]) -> None:
-    """Read a chunk file in full and check its columns, row count and game ids; a damaged file is an error."""
+def _verify_chunk(path: str, manifest: RunManifest, i: int, schema: dict[str, Any]) -> None:
+    """Read a chunk file in full and check its run id, columns, row count and game ids; a bad file is an error."""
     fix = "remove that file and run again with --resume to recompute it"
     try:
+        run_id = storage.parquet_metadata(path).get(RUN_ID_KEY)
         frame = storage.read_parquet(path)
     # polars reports damaged files as PolarsError or OSError, and some as a Rust panic (a BaseException).
     except (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException) as exc:
         reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
         raise SkatsimError(f"{path}: corrupt chunk file ({reason}); {fix}") from None
+    if run_id != manifest.run_id:
+        raise SkatsimError(f"{path}: chunk file of another run (run id {run_id}, this run is {manifest.run_id}); {fix}")
     if dict(frame.schema) != schema:
         raise SkatsimError(f"{path}: chunk file has other columns than this run writes; {fix}")
+    first, count = manifest.chunk(i)
     ids = frame["game_id"]
-    expected = (entry.count, entry.first, entry.first + entry.count - 1, entry.count)
+    expected = (count, first, first + count - 1, count)
     found = (frame.height, ids.min(), ids.max(), ids.n_unique())
     if found != expected:
         raise SkatsimError(
-            f"{path}: chunk file should hold games {entry.first}..{expected[2]} once each, "
-            f"holds {frame.height} rows with ids {found[1]}..{found[2]}; {fix}"
+            f"{path}: chunk file should hold games {first}..{expected[2]} once each, "
+            f"holds {frame.height} rows with ids {found[1]!s}..{found[2]!s}; {fix}"
         )
 
 
-def _scan_existing(out_dir: str, manifest: RunManifest, params: np.ndarray) -> set[str]:
-    """Delete stray temporary files, verify every chunk file present; return the names of chunks done."""
-    planned = {entry.file: entry for entry in manifest.chunks}
-    schema = frame_schema(manifest.record_play, params)
-    done = set()
+def _scan_existing(out_dir: str, manifest: RunManifest, schema: dict[str, Any]) -> DoneChunks:
+    """Delete stray temporary files, verify every chunk file present (``schema``: the columns a chunk
+    of this run has); return the chunks done."""
+    done = DoneChunks()
     for name in sorted(storage.listdir(out_dir)):
         path = storage.join(out_dir, name)
         if storage.is_temp_name(name):
             storage.remove_quietly(path)
         elif name.startswith("chunk-") and name.endswith(".parquet"):
-            if name not in planned:
+            i = manifest.chunk_index(name)
+            if i is None:
                 raise SkatsimError(f"{path}: chunk file not in this run's plan (chunk size {manifest.chunk_size})")
-            _verify_chunk(path, planned[name], schema)
-            done.add(name)
+            _verify_chunk(path, manifest, i, schema)
+            done.add(i)
     return done
+
+
+def _size(n: float) -> str:
+    """Bytes in the unit a person reads (``12.3 GB``)."""
+    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1000
+    raise AssertionError("unreachable")
+
+
+def _check_space(runs: Sequence[_OpenRun], force: bool) -> None:
+    """Refuse to start when the chunks still to write would not fit on their disk (``force``: try anyway).
+
+    Runs on one filesystem add up; object stores (URLs) are not checked.
+    """
+    need: dict[int, tuple[int, str]] = {}
+    for run in runs:
+        if storage.is_url(run.out_dir):
+            continue
+        todo_games = run.manifest.games - run.manifest.games_in(run.done)
+        todo_chunks = run.manifest.n_chunks - len(run.done)
+        device = os.stat(run.out_dir).st_dev
+        before = need.get(device, (0, run.out_dir))[0]
+        need[device] = (before + estimated_bytes(todo_games, todo_chunks, run.manifest.record_play), run.out_dir)
+    for size, folder in need.values():
+        free = storage.free_bytes(folder)
+        if free is not None and size > free and not force:
+            raise SkatsimError(
+                f"{folder}: the run needs about {_size(size)} of disk space and {_size(free)} are free there; "
+                "free some space, choose another --out, or pass --force to try anyway"
+            )
 
 
 # --------------------------------------------------------------------------- progress
@@ -268,6 +297,29 @@ class RunResult:
         )
 
 
+class RunStopped(SkatsimError):
+    """Runs stopped before their end (Ctrl-C, a full disk, a dead worker); every chunk written is kept.
+
+    ``reason`` says why (``interrupted`` for Ctrl-C); ``kept`` and ``total`` count
+    games over all the runs; ``where`` names their folder(s); ``extra_args`` are
+    options the command needs besides ``--resume`` to continue (a comparison's
+    ``--runs DIR`` when it ran in a temporary folder). The message ends with how
+    to continue; the command line replaces that with the exact command.
+    """
+
+    def __init__(
+        self, reason: str, interrupted: bool, kept: int, total: int, where: str, extra_args: tuple[str, ...] = ()
+    ) -> None:
+        self.reason, self.interrupted, self.kept, self.total = reason, interrupted, kept, total
+        self.where, self.extra_args = where, extra_args
+        how = " ".join([*extra_args, "--resume"])
+        super().__init__(f"{self.progress()}; run the same command with {how} to complete it")
+
+    def progress(self) -> str:
+        """Why the run stopped and what is kept, without the way to continue."""
+        return f"{self.reason}; {self.kept:,} of {self.total:,} games kept in {self.where}"
+
+
 def check_run_numbers(games: int, seed: int, jobs: int) -> None:
     """The numbers every simulating command takes, checked at the edge with what is allowed."""
     if not 1 <= games <= MAX_GAMES:
@@ -278,21 +330,21 @@ def check_run_numbers(games: int, seed: int, jobs: int) -> None:
         raise SkatsimError(f"--jobs must be at least 1, got {jobs}")
 
 
-def _check_numbers(games: int, seed: int, jobs: int, chunk_size: int | None) -> None:
-    check_run_numbers(games, seed, jobs)
+def check_chunk_size(chunk_size: int | None) -> None:
+    """``--chunk-size``, when given, within what a worker's memory allows."""
     if chunk_size is not None and not 1 <= chunk_size <= MAX_CHUNK:
         raise SkatsimError(f"--chunk-size must be between 1 and {MAX_CHUNK:,}, got {chunk_size}")
 
 
 def _new_manifest(
-    loaded: LoadedVariant, games: int, seed: int, bots: tuple[str, str, str], record_play: bool, chunk_size: int
+    loaded: LoadedVariant, games: int, seed: int, bots: tuple[str, ...], record_play: bool, chunk_size: int
 ) -> RunManifest:
-    """The manifest of a run starting now, with its chunk plan."""
-    chunks = [ChunkEntry(first=f, count=c, file=chunk_name(f, c)) for f, c in plan_chunks(games, chunk_size)]
+    """The manifest of a run starting now (its run id is drawn when its folder is opened)."""
     now = timestamp()
     return RunManifest(
         format=RUN_FORMAT,
         format_version=RUN_FORMAT_VERSION,
+        run_id="",
         skatsim_version=__version__,
         variant_path=loaded.path,
         variant_name=loaded.variant.name,
@@ -302,7 +354,6 @@ def _new_manifest(
         games=games,
         chunk_size=chunk_size,
         record_play=record_play,
-        chunks=chunks,
         chunks_done=[],
         created=now,
         updated=now,
@@ -311,7 +362,7 @@ def _new_manifest(
 
 
 def _resumed_manifest(old: RunManifest, fresh: RunManifest, chunk_size: int | None, out_dir: str) -> RunManifest:
-    """The manifest to continue with: the old plan, after checking the settings match."""
+    """The manifest to continue with: the old plan and run id, after checking the settings match."""
     check_same_run(old, fresh, out_dir)
     if chunk_size is not None and chunk_size != old.chunk_size:
         raise SkatsimError(
@@ -321,34 +372,41 @@ def _resumed_manifest(old: RunManifest, fresh: RunManifest, chunk_size: int | No
     return old.model_copy(update={"variant_path": fresh.variant_path})
 
 
-def _specs(manifest: RunManifest, params: np.ndarray, out_dir: str) -> list[ChunkSpec]:
-    """Specs of the planned chunks not yet done, in game order."""
-    skip = set(manifest.chunks_done)
-    return [
-        ChunkSpec(
-            seed=manifest.seed,
-            first=e.first,
-            count=e.count,
-            params=tuple(int(p) for p in params),
-            variant_name=manifest.variant_name,
-            bots=manifest.bots,
-            record_play=manifest.record_play,
-            out_dir=storage.absolute(out_dir),  # workers may run in another working directory
-        )
-        for e in manifest.chunks
-        if e.file not in skip
-    ]
-
-
 @dataclass(frozen=True)
 class RunPlan:
-    """A run's checked settings (:func:`plan_run`): everything needed to open its folder and run it."""
+    """A run's checked settings (:func:`plan_run`): everything needed to open its folder and run it.
+
+    The job-specific part is :meth:`spec` (the picklable spec of chunk ``i``, whose
+    ``compute`` makes the chunk's frame) and :meth:`schema` (the columns a chunk has,
+    to verify the files found on resume); a new kind of job (duels, what-if rollouts)
+    is a subclass overriding both, and everything else (locks, lazy plan, backends,
+    progress, manifest, resume, stops) is the runner's.
+    """
 
     out_dir: str
     fresh: RunManifest
     params: tuple[int, ...]
     chunk_size: int | None
     resume: bool
+
+    def spec(self, manifest: RunManifest, i: int, out_dir: str) -> ChunkSpec:
+        """The picklable spec of chunk ``i`` of this run, writing into ``out_dir`` (absolute)."""
+        first, count = manifest.chunk(i)
+        return ChunkSpec(
+            seed=manifest.seed,
+            first=first,
+            count=count,
+            params=self.params,
+            variant_name=manifest.variant_name,
+            bots=manifest.bots,
+            record_play=manifest.record_play,
+            out_dir=out_dir,
+            run_id=manifest.run_id,
+        )
+
+    def schema(self, manifest: RunManifest) -> dict[str, Any]:
+        """Column names and types of this run's chunk files."""
+        return frame_schema(manifest.record_play, np.array(self.params, dtype=np.int64))
 
 
 def plan_run(
@@ -360,76 +418,167 @@ def plan_run(
     resume: bool = False,
     record_play: bool = False,
     chunk_size: int | None = None,
+    list_multiple: int | None = None,
 ) -> RunPlan:
-    """Check a run's settings and plan its chunks; reads the variant file, touches no other file."""
-    _check_numbers(games, seed, 1, chunk_size)
+    """Check a run's settings and plan its chunks; reads the variant file, touches no other file.
+
+    ``list_multiple``: make the chunk size a multiple of this many deals too (runs compared
+    chunk by chunk must share their plan even when one variant plays lists and the other not).
+    """
+    check_run_numbers(games, seed, 1)
+    check_chunk_size(chunk_size)
     seats = parse_bots(bots)
     loaded = load_variant(variant_path)
     length = loaded.variant.list_length
-    size = whole_lists(chunk_size or default_chunk_size(games, record_play), length)
+    size = whole_lists(whole_lists(chunk_size or default_chunk_size(games, record_play), length), list_multiple or 0)
     fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
-    asked = None if chunk_size is None else whole_lists(chunk_size, length)
+    asked = None if chunk_size is None else whole_lists(whole_lists(chunk_size, length), list_multiple or 0)
     return RunPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), asked, resume)
 
 
 @dataclass
 class _OpenRun:
-    """A run whose folder is checked: its manifest, the chunk names done (growing) and the specs to run."""
+    """A run whose folder is locked and checked: its manifest, the chunks done (growing), its lock."""
 
-    out_dir: str
+    plan: RunPlan
     manifest: RunManifest
-    specs: list[ChunkSpec]
-    done: list[str]
+    done: DoneChunks
+    lock: RunLock
+    games_before: int = 0
+    out_abs: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.out_abs = storage.absolute(self.plan.out_dir)  # workers may run in another working directory
+        self.games_before = self.manifest.games_in(self.done)
+
+    @property
+    def out_dir(self) -> str:
+        """The folder as the caller named it."""
+        return self.plan.out_dir
+
+    def specs(self) -> Iterator[ChunkSpec]:
+        """Specs of the chunks not done when the run was opened, in game order, made as they are asked for."""
+        for i in DoneChunks(self.done.ranges()).missing(self.manifest.n_chunks):
+            yield self.plan.spec(self.manifest, i, self.out_abs)
+
+    def record(self) -> RunManifest:
+        """The manifest with the chunks done so far."""
+        return self.manifest.model_copy(update={"chunks_done": self.done.ranges(), "updated": timestamp()})
 
 
 def _open_run(plan: RunPlan) -> _OpenRun:
-    """Check (or create) the run's folder and, when resuming, verify the chunk files already there."""
-    old = _prepare_out_dir(plan.out_dir, plan.resume)
-    manifest = plan.fresh if old is None else _resumed_manifest(old, plan.fresh, plan.chunk_size, plan.out_dir)
-    params = np.array(plan.params, dtype=np.int64)
-    done = _scan_existing(plan.out_dir, manifest, params) if old is not None else set()
-    manifest = manifest.model_copy(update={"chunks_done": sorted(done), "finished": None, "updated": timestamp()})
-    specs = _specs(manifest, np.array(plan.params, dtype=np.int64), plan.out_dir)
-    return _OpenRun(plan.out_dir, manifest, specs, list(manifest.chunks_done))
+    """Lock (or create and lock) the run's folder and, when resuming, verify the chunk files already there."""
+    _make_folder(plan.out_dir)
+    lock = RunLock(plan.out_dir).acquire()
+    try:
+        old = _existing_run(plan.out_dir, plan.resume)
+        if old is None:
+            manifest = plan.fresh.model_copy(update={"run_id": uuid.uuid4().hex})
+            done = DoneChunks()
+        else:
+            manifest = _resumed_manifest(old, plan.fresh, plan.chunk_size, plan.out_dir)
+            done = _scan_existing(plan.out_dir, manifest, plan.schema(manifest))
+        manifest = manifest.model_copy(update={"chunks_done": done.ranges(), "finished": None, "updated": timestamp()})
+    except BaseException:
+        lock.release()
+        raise
+    return _OpenRun(plan, manifest, done, lock)
 
 
-def _write_progress(run: _OpenRun) -> None:
-    write_manifest(
-        run.out_dir, run.manifest.model_copy(update={"chunks_done": sorted(run.done), "updated": timestamp()})
-    )
+class _Interrupts:
+    """Ctrl-C while chunks run: the first raises ``KeyboardInterrupt`` (the runner stops the workers
+    and keeps every chunk written), a second kills the workers and exits at once (``SystemExit(130)``:
+    no further cleanup than releasing the run's lock, the chunks written are kept)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def handle(self, signum: int, frame: object) -> None:
+        self.count += 1
+        if self.count == 1:
+            raise KeyboardInterrupt
+        for hook in reversed(AT_ONCE):
+            hook()
+        os.write(2, b"skatsim: interrupted again: stopped at once; the chunks written are kept (--resume)\n")
+        raise SystemExit(130)
+
+
+@contextmanager
+def _interrupts() -> Iterator[_Interrupts]:
+    """Install :class:`_Interrupts` as the SIGINT handler for the block (main thread only)."""
+    state = _Interrupts()
+    if threading.current_thread() is not threading.main_thread():
+        yield state
+        return
+    previous = signal.signal(signal.SIGINT, state.handle)
+    try:
+        yield state
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _execute(runs: list[_OpenRun], backend: Backend, show: bool) -> None:
-    """Run every run's specs in one backend map, appending finished chunks to their run's ``done``
-    and, every ``MANIFEST_INTERVAL`` seconds, to the manifests on disk."""
-    owner = {spec.path: (run, spec.count) for run in runs for spec in run.specs}
+    """Run every run's missing chunks in one backend map, recording finished chunks in their run's
+    ``done`` and, every ``MANIFEST_INTERVAL`` seconds, in the manifests on disk."""
+    owner = {storage.dirname(storage.join(run.out_abs, "x")): run for run in runs}
     total = sum(run.manifest.games for run in runs)
-    games_done = sum(e.count for run in runs for e in run.manifest.chunks if e.file in set(run.done))
     changed: dict[str, _OpenRun] = {}
     last_write = time.monotonic()
-    with _progress(show) as bar:
-        task = bar.add_task("simulating", total=total, completed=games_done)
-        for path in backend.map_unordered(run_chunk, [spec for run in runs for spec in run.specs]):
-            run, count = owner[path]
-            run.done.append(storage.basename(path))
-            changed[run.out_dir] = run
-            bar.advance(task, count)
-            if time.monotonic() - last_write >= MANIFEST_INTERVAL:
-                for each in changed.values():
-                    _write_progress(each)
-                changed.clear()
-                last_write = time.monotonic()
+    results = backend.map_unordered(run_chunk, chain.from_iterable(run.specs() for run in runs))
+    try:
+        with _progress(show) as bar:
+            task = bar.add_task("simulating", total=total, completed=sum(run.games_before for run in runs))
+            for path in results:
+                run = owner[storage.dirname(path)]
+                i = run.manifest.chunk_index(storage.basename(path))
+                assert i is not None, path
+                run.done.add(i)
+                changed[run.out_dir] = run
+                bar.advance(task, run.manifest.chunk(i)[1])
+                if time.monotonic() - last_write >= MANIFEST_INTERVAL:
+                    for each in changed.values():
+                        write_manifest(each.out_dir, each.record())
+                    changed.clear()
+                    last_write = time.monotonic()
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:  # a generator stopped early stops its workers now
+            close()
 
 
-def _close_run(run: _OpenRun) -> None:
+def _adopt_written(run: _OpenRun) -> None:
+    """Record the chunk files of this run that workers finished but whose results never arrived
+    (the run stopped first). The folder is locked and was verified when opened, so every
+    planned chunk file in it now is one this session wrote, complete (written atomically)."""
+    try:
+        names = storage.listdir(run.out_dir)
+    except OSError:
+        return
+    for name in names:
+        i = run.manifest.chunk_index(name)
+        if i is not None:
+            run.done.add(i)
+
+
+def _close_run(run: _OpenRun, stopping: bool) -> None:
     """Record the chunks done at the end of a session; once all are, the finish time, and remove
-    temporary files left by workers that died while writing (their chunks were written again)."""
+    temporary files left by workers that died while writing (their chunks were written again).
+
+    When the session is stopping on an error or Ctrl-C, a manifest that cannot be written
+    (a full disk) is left as it was: the chunk files are the truth and ``--resume`` reads them.
+    """
+    if stopping:
+        _adopt_written(run)
     now = timestamp()
-    complete = len(run.done) == len(run.manifest.chunks)
+    complete = len(run.done) == run.manifest.n_chunks
     if complete:
         _remove_temp_files(run.out_dir)
-    update = {"chunks_done": sorted(run.done), "updated": now, "finished": now if complete else None}
-    write_manifest(run.out_dir, run.manifest.model_copy(update=update))
+    update = {"chunks_done": run.done.ranges(), "updated": now, "finished": now if complete else None}
+    try:
+        write_manifest(run.out_dir, run.manifest.model_copy(update=update))
+    except SkatsimError:
+        if not stopping:
+            raise
 
 
 def _remove_temp_files(out_dir: str) -> None:
@@ -448,31 +597,72 @@ def _session(backend: Backend) -> AbstractContextManager[object]:
     return backend if isinstance(backend, AbstractContextManager) else nullcontext()
 
 
-def execute_runs(plans: Sequence[RunPlan], backend: Backend, progress: bool = True) -> list[RunResult]:
+def _where(runs: Sequence[_OpenRun]) -> str:
+    """The folder of the runs, for a message: the run's own, or the folder holding them all."""
+    folders = [run.out_dir for run in runs]
+    if len(folders) == 1:
+        return folders[0]
+    if not any(storage.is_url(f) for f in folders):
+        return os.path.commonpath([os.path.abspath(f) for f in folders])
+    return f"{len(folders)} run folders"
+
+
+def _run_guarded(runs: list[_OpenRun], backend: Backend, show: bool) -> None:
+    """:func:`_execute`, then close every run; Ctrl-C or an error while chunks run becomes
+    :class:`RunStopped`, saying how many games are kept."""
+    stopped: tuple[str, bool] | None = None
+    with _interrupts() as interrupts:
+        try:
+            _execute(runs, backend, show)
+        except KeyboardInterrupt:
+            stopped = ("interrupted", True)
+        except SkatsimError as exc:  # a full disk, a dead worker, a chunk that cannot be written
+            stopped = ("interrupted", True) if interrupts.count else (str(exc), False)
+        finally:
+            for run in runs:
+                _close_run(run, stopping=stopped is not None)
+    if stopped is not None:
+        kept = sum(run.manifest.games_in(run.done) for run in runs)
+        total = sum(run.manifest.games for run in runs)
+        raise RunStopped(stopped[0], stopped[1], kept, total, _where(runs))
+
+
+def execute_runs(
+    plans: Sequence[RunPlan], backend: Backend, progress: bool = True, force: bool = False
+) -> list[RunResult]:
     """Run the planned runs' chunks together on one backend; one result per plan, in order.
 
-    Every folder is checked before the backend is entered (connected to a
-    cluster, say) and manifests are written only once it is, so a refused
+    Every folder is locked and checked (and the disk space for what is left to
+    write, unless ``force``) before the backend is entered (connected to a
+    cluster, say), and manifests are written only once it is, so a refused
     folder or an unreachable cluster leaves at most empty folders. Runs share
     the backend, so a sweep of many runs keeps every worker busy to the end.
+    A run stopped by Ctrl-C, a full disk or a dead worker raises
+    :class:`RunStopped` after recording every chunk written; the locks are
+    released however the runs end.
     """
     start = time.perf_counter()
     if len({storage.absolute(plan.out_dir) for plan in plans}) < len(plans):
         raise SkatsimError("two runs share an output folder; give each its own")
-    runs = [_open_run(plan) for plan in plans]
-    with ExitStack() as session:
-        with _starting(progress):
-            session.enter_context(_session(backend))
-        for run in runs:
-            write_manifest(run.out_dir, run.manifest)
-        try:
-            _execute(runs, backend, progress)
-        finally:
+    runs: list[_OpenRun] = []
+    try:
+        for plan in plans:
+            runs.append(_open_run(plan))
+        _check_space(runs, force)
+        with ExitStack() as session:
+            with _starting(progress):
+                session.enter_context(_session(backend))
             for run in runs:
-                _close_run(run)
+                write_manifest(run.out_dir, run.manifest)
+            _run_guarded(runs, backend, progress)
+    finally:
+        for run in runs:
+            run.lock.release()
     seconds = time.perf_counter() - start
     return [
-        RunResult(run.out_dir, run.manifest.games, sum(s.count for s in run.specs), len(run.manifest.chunks), seconds)
+        RunResult(
+            run.out_dir, run.manifest.games, run.manifest.games - run.games_before, run.manifest.n_chunks, seconds
+        )
         for run in runs
     ]
 
@@ -490,30 +680,22 @@ def run_simulation(
     backend: str = "local",
     progress: bool = True,
     backend_options: Mapping[str, object] | None = None,
+    force: bool = False,
 ) -> RunResult:
     """Simulate games ``0 .. games - 1`` into ``out_dir`` (Parquet chunk files and ``manifest.json``).
 
     ``bots``: one name or three (FH,MH,RH). ``resume``: complete the run
-    already in ``out_dir`` (same variant text, bots, seed, games, record flag).
-    ``chunk_size`` changes only how rows are split into files. ``backend``
-    (with ``backend_options``) chooses where chunks run (:data:`BACKENDS`).
+    already in ``out_dir`` (same variant text, bots, seed, games, record flag,
+    skatsim version). ``chunk_size`` changes only how rows are split into
+    files. ``backend`` (with ``backend_options``) chooses where chunks run
+    (:data:`BACKENDS`). ``force``: start even when the disk looks too small.
     ``out_dir`` may be an fsspec URL (``s3://bucket/run``). Expected problems
-    raise :class:`SkatsimError` with a one-line message.
+    raise :class:`SkatsimError` with a one-line message; a run stopped midway
+    raises :class:`RunStopped`.
     """
     start = time.perf_counter()
-    _check_numbers(games, seed, jobs, chunk_size)
+    check_run_numbers(games, seed, jobs)
     plan = plan_run(variant_path, games, seed, out_dir, bots, resume, record_play, chunk_size)
     executor = make_backend(backend, jobs, backend_options)
-    [result] = execute_runs([plan], executor, progress)
+    [result] = execute_runs([plan], executor, progress, force)
     return replace(result, seconds=time.perf_counter() - start)
-
-
-def scan_run(out_dir: str) -> pl.LazyFrame:
-    """All games of a finished run as one lazy frame (chunk files in game order)."""
-    manifest = read_manifest(out_dir)
-    if manifest is None:
-        raise SkatsimError(f"{out_dir}: not a skatsim run (no {MANIFEST})")
-    if manifest.finished is None:
-        raise SkatsimError(f"{out_dir}: the run is not finished; complete it with --resume")
-    paths = [storage.join(out_dir, e.file) for e in manifest.chunks]
-    return storage.scan_parquet(paths)

@@ -4,8 +4,9 @@ A run folder is either a local path, used through :mod:`os` exactly as
 before, or a URL (``protocol://...``), used through fsspec (installed with
 ``pip install 'skatsim[dask]'``), so Dask workers on other machines can write
 their chunk files straight into an object store. Only what the runner needs
-is here: existence checks, folder listing and creation, reading (bytes and
-Parquet), atomic writes and removal. Failures are :class:`OSError`, as from :mod:`os`.
+is here: existence checks, folder listing and creation, reading (bytes,
+Parquet and its metadata), atomic and exclusive writes, free space and
+removal. Failures are :class:`OSError`, as from :mod:`os`.
 
 Atomic writes go to a hidden temporary name next to the target, then are
 renamed over it: ``os.replace`` locally (atomic within a filesystem); on an
@@ -20,6 +21,7 @@ import os
 import posixpath
 import re
 import secrets
+import shutil
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
@@ -54,6 +56,11 @@ def _fs(url: str) -> tuple[Any, str]:
 def join(folder: str, name: str) -> str:
     """``folder/name``, with ``/`` for URLs."""
     return folder.rstrip("/") + "/" + name if is_url(folder) else os.path.join(folder, name)
+
+
+def dirname(path: str) -> str:
+    """The folder holding ``path``."""
+    return path.rsplit("/", 1)[0] if is_url(path) else os.path.dirname(path)
 
 
 def basename(path: str) -> str:
@@ -129,6 +136,13 @@ def parquet_schema(path: str) -> dict[str, Any]:
     return dict(pl.read_parquet_schema(io.BytesIO(read_bytes(path))))
 
 
+def parquet_metadata(path: str) -> dict[str, str]:
+    """The key-value metadata of a Parquet file, from its footer."""
+    if _polars_reads(path):
+        return pl.read_parquet_metadata(path)
+    return pl.read_parquet_metadata(io.BytesIO(read_bytes(path)))
+
+
 def scan_parquet(paths: Sequence[str]) -> pl.LazyFrame:
     """Parquet files as one lazy frame: scanned by polars where it can reach them (local paths,
     object stores), else read through fsspec into memory."""
@@ -149,7 +163,7 @@ def is_temp_name(name: str) -> bool:
     return name.startswith(".") and name.endswith(".tmp")
 
 
-def write_atomic(path: str, write: Callable[[IO[bytes]], None]) -> None:
+def write_atomic(path: str, write: Callable[[IO[bytes]], object]) -> None:
     """Call ``write`` on a temporary file next to ``path``, then rename it to ``path``.
 
     ``path`` is therefore either absent or complete, even after kill -9. A
@@ -172,6 +186,37 @@ def write_atomic(path: str, write: Callable[[IO[bytes]], None]) -> None:
     except BaseException:
         remove_quietly(tmp)
         raise
+
+
+def write_exclusive(path: str, data: bytes) -> None:
+    """Create the file ``path`` holding ``data``; ``FileExistsError`` when it exists.
+
+    Exclusive where the filesystem can be (``O_EXCL`` locally, fsspec mode ``"xb"``
+    on stores that honour it); a store without exclusive creation raises
+    ``NotImplementedError`` or ``ValueError`` (fsspec's "mode not supported").
+    """
+    if not is_url(path):
+        with open(path, "xb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        return
+    fs, inner = _fs(path)
+    with fs.open(inner, "xb") as f:
+        f.write(data)
+
+
+def free_bytes(path: str) -> int | None:
+    """Free space (bytes) of the filesystem holding ``path`` or its nearest existing parent; ``None`` for URLs."""
+    if is_url(path):
+        return None
+    folder = os.path.abspath(path)
+    while not os.path.exists(folder) and os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return None
 
 
 def remove_quietly(path: str) -> None:

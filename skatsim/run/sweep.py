@@ -56,13 +56,15 @@ def run_sweep(
     resume: bool = False,
     record_play: bool = False,
     progress: bool = True,
+    force: bool = False,
 ) -> dict[str, RunResult]:
     """Simulate ``games`` games for every (variant, bots) pair into ``out_root/<run_name>``, as one job.
 
     ``backend`` and ``scheduler`` are ``simulate``'s ``--backend`` and
     ``--scheduler``; ``jobs`` defaults to the number of CPUs (for ``local``,
     and for ``dask`` without a scheduler). ``resume`` completes an
-    interrupted sweep (each run folder is resumed, or started if empty).
+    interrupted sweep (each run folder is resumed, or started if empty);
+    ``force`` starts even when the disk looks too small.
     Returns each run's result by folder name, in (variant, bots) order; the
     runs share one session, so each result's ``seconds`` is the whole sweep's.
     """
@@ -81,5 +83,5 @@ def run_sweep(
     ]
     jobs = jobs or os.cpu_count() or 1
     options = {"scheduler": scheduler} if backend == "dask" else None
-    results = execute_runs(plans, make_backend(backend, jobs, options), progress)
+    results = execute_runs(plans, make_backend(backend, jobs, options), progress, force)
     return dict(zip(names.values(), results, strict=True))

@@ -4,6 +4,7 @@ refused, ``extends`` resolved with cycle detection, and every problem one line
 
 from __future__ import annotations
 
+import os
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -88,8 +89,8 @@ def _parse(text: str) -> tuple[Any, dict[tuple[str, ...], int]]:
     loader = _VariantLoader(text)
     try:
         node = loader.get_single_node()
-        if node is None:
-            return {}, {}
+        if node is None:  # empty, or blanks and comments only: most likely a truncated file
+            raise _Problem(None, "the file is empty (allowed: '{}' or 'name: NAME' for the official rules)")
         loader.key_paths = _check_graph(node)
         data = loader.construct_document(node)
     except RecursionError:
@@ -417,7 +418,7 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def load_variant(path: str | Path) -> LoadedVariant:
+def load_variant(path: str | os.PathLike[str]) -> LoadedVariant:
     """Read, parse (safe YAML only), merge ``extends`` and validate a variant file.
 
     Raises :class:`SkatsimError` with one line ``FILE:LINE: key.path: problem (allowed: ...)`` per

@@ -1,0 +1,100 @@
+"""The ``local`` backend: chunks in worker processes on this machine (``--backend local``, the default).
+
+The pool is loky's reusable process pool (the one joblib uses), driven directly
+rather than through ``joblib.Parallel`` for the three things the runner needs:
+specs are taken lazily from the runner's (possibly endless-looking) stream, at most
+``IN_FLIGHT_PER_WORKER`` per worker, so memory does not grow with ``--games``;
+results come back as they finish; and a stopped run (Ctrl-C, an error) kills its
+workers at once instead of waiting for their chunks. Workers ignore SIGINT (a
+terminal sends it to the whole process group): the parent alone decides. One job
+runs the chunks in this process, without a pool.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from itertools import chain, islice
+from typing import Any
+
+from ..errors import SkatsimError
+from .chunks import ChunkJob, warm_up
+
+#: Chunks given to each worker at a time: one running, one queued, so no worker waits for
+#: the next spec and nothing beyond that is planned ahead (memory independent of ``games``).
+IN_FLIGHT_PER_WORKER = 2
+#: What a second Ctrl-C does first (:class:`skatsim.run.runner._Interrupts`): kill the worker
+#: processes of the running map (pushed and popped by :meth:`LocalBackend.map_unordered`).
+AT_ONCE: list[Callable[[], None]] = []
+
+
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C reaches the whole process group, but only the parent decides
+    what to do (it stops the workers), so no worker dies half-way on its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalBackend:
+    """Worker processes on this machine (loky's process pool, as joblib uses); one job runs in this process."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+
+    def __enter__(self) -> LocalBackend:
+        warm_up()  # compile (or load) the kernel once here, so the workers load numba's disk cache
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map_unordered(self, fn: Callable[[Any], str], specs: Iterable[ChunkJob]) -> Iterator[str]:
+        """Run chunks over ``jobs`` processes, at most two per worker in flight, yielding paths as they finish."""
+        specs = iter(specs)
+        head = list(islice(specs, 2))
+        if self.jobs <= 1 or len(head) <= 1:
+            yield from map(fn, chain(head, specs))
+            return
+        from joblib.externals.loky import get_reusable_executor  # imported here: only parallel runs need it
+
+        executor = get_reusable_executor(max_workers=self.jobs, initializer=_ignore_sigint)
+        pending: set[Future[str]] = set()
+        finished = False
+        AT_ONCE.append(lambda: _kill_workers(executor))
+        try:
+            for spec in chain(head, specs):
+                pending.add(executor.submit(fn, spec))
+                while len(pending) >= IN_FLIGHT_PER_WORKER * self.jobs:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    yield from (_local_result(future) for future in done)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                yield from (_local_result(future) for future in done)
+            finished = True
+        finally:
+            AT_ONCE.pop()
+            if not finished:  # stopped early (Ctrl-C, an error): stop the workers now, keep what is written
+                # (the pool fails the futures still pending itself: cancelling them here too trips loky)
+                _kill_workers(executor)  # now, not later in the pool's own thread: the process may exit first
+                executor.shutdown(wait=False, kill_workers=True)
+
+
+def _kill_workers(executor: Any) -> None:
+    """Kill the pool's worker processes at once (SIGKILL: they ignore Ctrl-C, and a second Ctrl-C
+    leaves no time to shut the pool down politely)."""
+    for pid in list(getattr(executor, "_processes", {})):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def _local_result(future: Future[str]) -> str:
+    """A finished chunk's path; a worker that died is a one-line error."""
+    from joblib.externals.loky.process_executor import BrokenProcessPool
+
+    try:
+        return future.result()
+    except BrokenProcessPool:  # TerminatedWorkerError and the like
+        raise SkatsimError("a worker process died (killed, or out of memory)") from None
