@@ -110,6 +110,8 @@ class RunManifest(BaseModel):
     variant_name: str
     variant_text: str
     bots: tuple[str, ...]
+    #: Every parameter of each player's bot, defaults included (``bots`` lists only what differs).
+    bot_parameters: list[dict[str, float]] = []
     seed: int
     games: int
     chunk_size: int
