@@ -464,7 +464,7 @@ def _simulate(params: np.ndarray, n: int, seed: int, bots: tuple[str, str, str] 
     from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
     from skatsim.engine.layout import ROW_COLUMNS as COLUMNS
 
-    kinds, bot_params = bot_arrays(bots)
+    kinds, bot_params = bot_arrays(bots, params)
     rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
     simulate_block(np.uint64(seed), 0, kinds, bot_params, params, rows, np.zeros((0, LOG_WIDTH), dtype=np.int16))
     return {name: rows[:, k] for k, name in enumerate(COLUMNS)}

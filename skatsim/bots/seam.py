@@ -27,13 +27,14 @@ from ..engine.gametypes import RAMSCH
 from ..engine.rules import RAMSCH_DURCHMARSCH, REVERSED_ALLOWED, SCHIEBE_JACKS
 from ..engine.scoring import HAND
 from ..engine.state import DealState
-from . import HEURISTIC, N_BOT_PARAMS, RANDOM, RECORDED, cardplay, heuristic, random_bot
+from . import HEURISTIC, N_PREPARED, RANDOM, RECORDED, cardplay, expected, heuristic, random_bot
 
 #: "No decision": the player has none to give (the recorded player, asked beyond its record).
 NONE = -9
 
 # The heuristic bot's memory slots (``DealState.memo[seat]``), -1 when not worked out yet.
-_LIMIT = 0  # how high it bids
+_LIMIT = 0  # how high it bids or holds once someone has bid
+_OPENS = 5  # 1 when it makes the first bid (asked when nobody has bid yet), 0 when it passes then
 _PLAN = 1  # 1 when the declaration plan below holds
 _PLAN_GT = 2  # the game it plans to declare
 _PLAN_FLAGS = 3  # its flags (HAND set for a hand game)
@@ -41,13 +42,16 @@ _PLAN_SKAT = 4  # the discards it plans (the skat itself for a hand game)
 
 
 @allocating_kernel
-def prepare(kinds: np.ndarray, params: np.ndarray) -> np.ndarray:
-    """Parameter rows (one per seat or player) with each bot's derived values appended: what
-    ``DealState.bots`` holds."""
-    out = heuristic.prepare(params)
+def prepare(kinds: np.ndarray, bot_params: np.ndarray, params: np.ndarray) -> np.ndarray:
+    """Prepared rows (one per seat or player) for the variant ``params``: what ``DealState.bots``
+    holds. ``bot_params`` are :func:`skatsim.bots.bot_arrays` rows (a bot's parameters, then the
+    variant's calibration); each bot derives what it needs from them once per block (the heuristic:
+    its scoring view and bid thresholds, :func:`skatsim.bots.expected.prepare_row`)."""
+    out = np.zeros((kinds.shape[0], N_PREPARED))
+    scratch = np.zeros(3, dtype=np.int64)
     for row in range(kinds.shape[0]):
-        if kinds[row] != HEURISTIC:
-            out[row, N_BOT_PARAMS:] = 0.0
+        if kinds[row] == HEURISTIC:
+            expected.prepare_row(out[row], bot_params[row], params, scratch)
     return out
 
 
@@ -56,7 +60,7 @@ def recorded_players() -> tuple[np.ndarray, np.ndarray]:
     """Kinds and prepared parameter rows of three recorded-decisions players: who sits at every
     seat of a replayed game."""
     kinds = np.full(3, RECORDED, dtype=np.int64)
-    return kinds, prepare(kinds, np.zeros((3, N_BOT_PARAMS)))
+    return kinds, np.zeros((3, N_PREPARED))
 
 
 @kernel
@@ -83,15 +87,31 @@ def _reversed_ok(st: DealState) -> bool:
 
 
 @kernel
+def ceilings(st: DealState, seat: int) -> tuple[int, int]:
+    """The heuristic seat's bidding plan, worked out at its first word and kept: how high it bids or
+    holds once someone has bid, and whether it makes the first bid when nobody has (1, 0; -1 when its
+    first word came after a bid). :func:`bid` bids by it; a what-if checks a resampled hand with it."""
+    if st.memo[seat, _LIMIT] < 0:
+        first_word = st.bidding[bidding.BID] == 0
+        limit, opens = heuristic.bid_ceilings(
+            st.bots[seat], st.params, st.hands[seat], seat, _reversed_ok(st), first_word
+        )
+        st.memo[seat, _LIMIT] = limit
+        st.memo[seat, _OPENS] = (1 if opens else 0) if first_word else -1
+    return st.memo[seat, _LIMIT], st.memo[seat, _OPENS]
+
+
+@kernel
 def bid(st: DealState, seat: int) -> int:
     """The seat's bidding action at its turn: a bid value, ``bidding.HOLD`` or ``bidding.PASS``."""
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.bid_action(st.bidding, st.rng)
     if kind == HEURISTIC:
-        if st.memo[seat, _LIMIT] < 0:
-            st.memo[seat, _LIMIT] = heuristic.bid_limit(st.bots[seat], st.hands[seat], seat, _reversed_ok(st))
-        return bidding.bot_action(st.bidding, st.memo[seat, _LIMIT])
+        limit, opens = ceilings(st, seat)
+        if st.bidding[bidding.BID] == 0:  # the first bid: made when it beats passing now
+            limit = max(limit, bidding.next_bid(0)) if opens == 1 else 0
+        return bidding.bot_action(st.bidding, limit)
     return NONE
 
 
@@ -99,7 +119,7 @@ def bid(st: DealState, seat: int) -> int:
 def _plan(st: DealState, seat: int) -> None:
     """The heuristic declarer's whole declaration, worked out once: hand or pickup, discards, game."""
     gt, flags, dskat = heuristic.declare(
-        st.bots[seat], st.hands[seat], st.skat[0], seat, st.bidding[bidding.BID], _reversed_ok(st)
+        st.bots[seat], st.params, st.hands[seat], st.skat[0], seat, st.bidding[bidding.BID], _reversed_ok(st)
     )
     st.memo[seat, _PLAN] = 1
     st.memo[seat, _PLAN_GT] = gt
@@ -129,7 +149,7 @@ def discard(st: DealState, seat: int) -> int:
     if kind == HEURISTIC:
         if st.memo[seat, _PLAN] != 1 or st.memo[seat, _PLAN_FLAGS] & HAND:
             gt, flags, dskat = heuristic.declare_after_pickup(
-                st.bots[seat], twelve, seat, st.bidding[bidding.BID], _reversed_ok(st), np.uint32(0)
+                st.bots[seat], st.params, twelve, seat, st.bidding[bidding.BID], _reversed_ok(st), np.uint32(0)
             )
             st.memo[seat, _PLAN] = 1
             st.memo[seat, _PLAN_GT] = gt
@@ -151,16 +171,16 @@ def declare(st: DealState, seat: int, picked_up: bool, dskat: np.uint32) -> tupl
         if st.memo[seat, _PLAN] == 1 and planned_hand != picked_up:
             if picked_up and st.memo[seat, _PLAN_SKAT] != dskat:  # discards made for it: choose for them
                 gt, flags, _ = heuristic.declare_after_pickup(
-                    bot, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat
+                    bot, st.params, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat
                 )
                 return gt, flags
             return st.memo[seat, _PLAN_GT], st.memo[seat, _PLAN_FLAGS]
         if picked_up:
             gt, flags, _ = heuristic.declare_after_pickup(
-                bot, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat
+                bot, st.params, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat
             )
             return gt, flags
-        return heuristic.declare_hand(bot, st.hands[seat], seat, st.bidding[bidding.BID], _reversed_ok(st))
+        return heuristic.declare_hand(bot, st.params, st.hands[seat], seat, st.bidding[bidding.BID], _reversed_ok(st))
     return NONE, 0
 
 
@@ -177,10 +197,12 @@ def doubles(st: DealState, seat: int, level: int) -> bool:
         gt = state[play.GT]
         flags = state[play.FLAGS]
         hand = play.hand_of(state, seat)
+        bid = st.bidding[bidding.BID]
         if seat == declarer:
-            return heuristic.re(st.bots[seat], gt, flags, hand, np.uint32(state[play.SKAT]), seat, level)
+            skat = np.uint32(state[play.SKAT])
+            return heuristic.re(st.bots[seat], st.params, gt, flags, hand, skat, seat, bid, level)
         shown = kontra.open_hand(state, st.params)
-        return heuristic.kontra(st.bots[seat], hand, gt, st.bidding[bidding.BID], shown, level)
+        return heuristic.kontra(st.bots[seat], st.params, hand, gt, flags, bid, shown, level, seat == 0)
     return False
 
 
@@ -191,7 +213,7 @@ def grand_hand_instead(st: DealState, seat: int) -> bool:
     if kind == RANDOM:
         return random_bot.calls(st.rng)
     if kind == HEURISTIC:
-        return heuristic.grand_hand_instead(st.bots[seat], st.hands[seat], seat)
+        return heuristic.grand_hand_instead(st.bots[seat], st.params, st.hands[seat], seat)
     return False
 
 
@@ -204,7 +226,7 @@ def push(st: DealState, seat: int) -> int:
     if kind == RANDOM:
         return np.int64(random_bot.push(st.hands[seat], st.skat[0], jacks_ok, st.rng))
     if kind == HEURISTIC:
-        return np.int64(heuristic.push(st.bots[seat], st.hands[seat], st.skat[0], jacks_ok))
+        return np.int64(heuristic.push(st.bots[seat], st.params, st.hands[seat], st.skat[0], seat, jacks_ok))
     return NONE
 
 

@@ -38,11 +38,13 @@ def simulate_block(
     ``(0, LOG_WIDTH)`` to record none. When the variant plays lists
     (``LIST_LENGTH`` = L > 0) ``first`` must be a multiple of L: the block holds
     whole lists, the last one possibly cut short. ``kinds`` and ``bot_params``
-    are by seat, or by player in lists (players sit at FH, MH, RH in a list's first deal).
+    are by seat, or by player in lists (players sit at FH, MH, RH in a list's first deal);
+    ``bot_params`` rows as :func:`skatsim.bots.bot_arrays` makes them for ``params``.
     """
     if params[LIST_LENGTH] and first % params[LIST_LENGTH]:
         raise ValueError("simulate_block: a block of lists must start at a multiple of the list length")
-    _simulate(new_state(params), seed, first, kinds, seam.prepare(kinds, bot_params), rows, logs, new_list_workspace())
+    bots = seam.prepare(kinds, bot_params, params)
+    _simulate(new_state(params), seed, first, kinds, bots, rows, logs, new_list_workspace())
 
 
 @kernel

@@ -160,7 +160,7 @@ def simulate_frame(
     Blocks keep the raw int64 matrix (and the action logs) small whatever
     ``count`` is; only the typed frame, far more compact, grows with it.
     """
-    kinds, bot_params = bot_arrays(bots)
+    kinds, bot_params = bot_arrays(bots, params)
     length = int(params[LIST_LENGTH])
     block = max(BLOCK // length * length, length) if length else BLOCK
     frames = []
