@@ -305,8 +305,8 @@ def test_error_in_merged_file_points_to_the_line_that_set_the_key(tmp_path: Path
 
 
 #: The official rules (ISkO) as the kernels read them, written out by hand from RULES.md §5:
-#: lost games cost 2 x value, hand games too; no lists, no reversed game, all-pass redealt; the
-#: house-rule options at their documented defaults, every rule off.
+#: lost games cost 2 x value, hand games too; no lists, no reversed game, all-pass redealt, three
+#: players; the house-rule options at their documented defaults, every rule off.
 OFFICIAL = {
     rules.LOST_FACTOR: 2,
     rules.LOST_HAND_FACTOR: 2,
@@ -321,6 +321,7 @@ OFFICIAL = {
     rules.RAMSCH_DURCHMARSCH: 1,
     rules.RAMSCH_DURCHMARSCH_VALUE: 120,
     rules.BOCK_MULTIPLIER: 2,
+    rules.TABLE_PLAYERS: 3,
 }
 
 
@@ -330,7 +331,7 @@ def test_official_compiles_to_official_params() -> None:
         expected[index] = value
     np.testing.assert_array_equal(Variant().params(), expected)
     np.testing.assert_array_equal(official_params(), expected)
-    assert official_params().shape == (rules.N_PARAMS,) == (34,)
+    assert official_params().shape == (rules.N_PARAMS,) == (39,)
 
 
 def test_existing_indices_keep_their_order() -> None:
@@ -360,17 +361,17 @@ def test_every_key_reaches_its_index() -> None:
     """A variant with every option away from its default: each value lands at its own index."""
     v = Variant.model_validate(
         {
-            "scoring": {"lost_factor": 3, "lost_hand_factor": 1},
+            "scoring": {"lost_factor": 3, "lost_hand_factor": 1, "grand_ouvert": "base_36"},
             "all_pass": "schieberamsch",
             "ramsch": {
-                "skat_to": "nobody",
+                "skat_to": "each_loser",
                 "tie": "share",
                 "scoring": "fixed",
                 "fixed_values": {"base": 11, "per_jungfrau": 6},
                 "jungfrau": False,
                 "durchmarsch": True,
                 "durchmarsch_value": 99,
-                "grand_hand_instead": True,
+                "grand_hand_instead": "ramsch_rounds",
                 "every_deal": True,
                 "three_way_tie": "nobody_loses",
             },
@@ -384,14 +385,18 @@ def test_every_key_reaches_its_index() -> None:
             },
             "bock": {
                 "enabled": True,
-                "events": ["all_passed", "total_multiple_100"],
+                "events": ["all_passed", "total_multiple_100", "total_three_equal_digits", "won_value_96"],
                 "multiplier": 3,
                 "trigger_counts_double": True,
                 "ramsch_round_after": True,
                 "ramsch_round_kind": "schieberamsch",
+                "rounds_per_deal": "per_event",
+                "zero_total_counts": True,
+                "ramsch_round_grand_hand": "deals_again",
             },
             "reversed_game": {"enabled": True},
             "tournament": {"enabled": True, "won_bonus": 51, "lost_malus": 52, "defender_bonus": 41, "list_length": 48},
+            "table": {"players": 4},
         }
     )
     expected = {
@@ -403,7 +408,7 @@ def test_every_key_reaches_its_index() -> None:
         rules.LIST_DEFENDER_BONUS: 41,
         rules.REVERSED_ALLOWED: 1,
         rules.ALL_PASS: 2,
-        rules.RAMSCH_SKAT_TO: 2,
+        rules.RAMSCH_SKAT_TO: 3,
         rules.RAMSCH_TIE: 2,
         rules.RAMSCH_SCORING: 1,
         rules.RAMSCH_FIXED_BASE: 11,
@@ -413,7 +418,7 @@ def test_every_key_reaches_its_index() -> None:
         rules.RAMSCH_JUNGFRAU: 0,
         rules.RAMSCH_DURCHMARSCH: 1,
         rules.RAMSCH_DURCHMARSCH_VALUE: 99,
-        rules.RAMSCH_GRAND_HAND: 1,
+        rules.RAMSCH_GRAND_HAND: 2,
         rules.SCHIEBE_JACKS: 1,
         rules.SCHIEBE_DOUBLING: 1,
         rules.KONTRA_ENABLED: 1,
@@ -422,13 +427,18 @@ def test_every_key_reaches_its_index() -> None:
         rules.KONTRA_BEYOND_RE: 2,
         rules.KONTRA_LIST_POINTS: 1,
         rules.BOCK_ENABLED: 1,
-        rules.BOCK_EVENTS: 1 + 512,
+        rules.BOCK_EVENTS: 1 + 512 + 1024 + 4096,
         rules.BOCK_MULTIPLIER: 3,
         rules.BOCK_TRIGGER_DOUBLE: 1,
         rules.BOCK_RAMSCH_ROUND: 2,
         rules.LIST_LENGTH: 48,
         rules.RAMSCH_EVERY_DEAL: 1,
         rules.RAMSCH_THREE_WAY_TIE: 1,
+        rules.BOCK_RAMSCH_ROUND_GRAND: 1,
+        rules.BOCK_ZERO_TOTAL: 1,
+        rules.BOCK_PER_EVENT: 1,
+        rules.GRAND_OUVERT_36: 1,
+        rules.TABLE_PLAYERS: 4,
     }
     assert sorted(expected) == list(range(rules.N_PARAMS))
     np.testing.assert_array_equal(v.params(), [expected[i] for i in range(rules.N_PARAMS)])

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from ..engine import bidding, declaration, kontra, play, ramsch
-from ..engine.block import replay_block
+from ..engine.block import replay_block, replay_list_block
 from ..engine.cards import CardError, from_mask, iss_name, parse_card, to_mask
 from ..engine.deal import pack_deal, unpack_deal
 from ..engine.flow import (
@@ -456,6 +456,34 @@ def replay_rows(records: Sequence[GameRecord], params: np.ndarray) -> tuple[np.n
     errors = np.zeros((len(records), N_ERROR), dtype=np.int64)
     replay_block(deals, logs, params, rows, errors)
     return rows, logs, errors
+
+
+def replay_list_rows(
+    records: Sequence[GameRecord], params: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Replay records in order as one list of the variant ``params``: their engine rows, action
+    records and ``DealState.error`` rows, as :func:`replay_rows`, but each deal's place in the list —
+    its Bock multiplier, Ramsch round, dealer and the players' running totals — decided by the
+    list's rules (:func:`skatsim.engine.lists.replay_list`); the records' own ``bock`` and
+    ``ramsch_round`` are not read. The list stops at the first refused game."""
+    deals = np.zeros(len(records), dtype=np.int64)
+    logs = np.zeros((len(records), LOG_WIDTH), dtype=np.int16)
+    for i, record in enumerate(records):
+        deals[i], logs[i] = action_record(replace(record, bock=1, ramsch_round=0), params)
+    rows = np.zeros((len(records), N_COLUMNS), dtype=np.int64)
+    errors = np.zeros((len(records), N_ERROR), dtype=np.int64)
+    replay_list_block(deals, logs, params, rows, errors)
+    return rows, logs, errors
+
+
+def replay_list(records: Sequence[GameRecord], params: np.ndarray) -> list[GameResult]:
+    """Replay records as one list (:func:`replay_list_rows`) and return each game's result. Raises
+    :class:`ReplayError` naming the first game and step the rules reject."""
+    rows, _, errors = replay_list_rows(records, params)
+    for i, record in enumerate(records):
+        if errors[i, ERR_CODE]:
+            raise ReplayError(f"game {i + 1} of the list: {replay_error(errors[i], record)}")
+    return [result_of(record, row, params) for record, row in zip(records, rows, strict=True)]
 
 
 def result_of(record: GameRecord, row: np.ndarray, params: np.ndarray) -> GameResult:

@@ -207,11 +207,14 @@ def _collect_lines(node: yaml.Node, path: tuple[str, ...], lines: dict[tuple[str
 
 
 class _Tree(typing.NamedTuple):
-    """A file merged with the files it extends: data, (file, line) per key path, texts in chain order."""
+    """A file merged with the files it extends: data, (file, line) per key path, texts in chain order,
+    and the key paths whose unused options are kept (written by an extended file that says
+    ``unused_options: allowed``)."""
 
     data: dict[str, Any]
     sources: dict[tuple[str, ...], tuple[Path, int]]
     texts: list[tuple[Path, str]]
+    kept: frozenset[tuple[str, ...]] = frozenset()
 
 
 def _load_tree(path: Path, chain: tuple[Path, ...], root: Path) -> _Tree:
@@ -224,19 +227,23 @@ def _load_tree(path: Path, chain: tuple[Path, ...], root: Path) -> _Tree:
         data, lines = _parse(text)
     except _Problem as problem:
         raise SkatsimError(_where(path, problem.line, root) + problem.message) from None
-    own = _Tree(data, {key: (path, line) for key, line in lines.items()}, [(path, text)])
+    kept_here = frozenset(lines) if data.get("unused_options") == "allowed" else frozenset()
+    own = _Tree(data, {key: (path, line) for key, line in lines.items()}, [(path, text)], kept_here)
     if "extends" not in data:
         return own
     merged: dict[str, Any] = {}
     sources: dict[tuple[str, ...], tuple[Path, int]] = {}
     texts = list(own.texts)
+    kept: set[tuple[str, ...]] = set()
     for parent in _extends_targets(path, data["extends"], lines, chain, root):
         base = _load_tree(parent, (*chain, parent), root)
-        merged = _merge(merged, base.data)
+        inherited = {key: value for key, value in base.data.items() if key != "unused_options"}  # not inherited
+        merged = _merge(merged, inherited)
         sources.update(base.sources)
         texts += base.texts
+        kept |= base.kept
     merged = _merge(merged, data)
-    return _Tree(merged, {**sources, **own.sources}, texts)
+    return _Tree(merged, {**sources, **own.sources}, texts, frozenset((kept - set(lines)) | kept_here))
 
 
 def _extends_targets(
@@ -426,7 +433,7 @@ def load_variant(path: str | Path) -> LoadedVariant:
     root = Path(path)
     tree = _load_tree(root, (root,), root)
     try:
-        variant = Variant.model_validate(tree.data)
+        variant = Variant.model_validate(tree.data, context={"unused_allowed": {_dotted(k) for k in tree.kept}})
     except ValidationError as exc:
         raise SkatsimError("\n".join(_validation_messages(root, tree, exc))) from None
     text = tree.texts[0][1] + "".join(f"\n# --- extends: {p} ---\n{t}" for p, t in tree.texts[1:])
