@@ -513,7 +513,7 @@ def _instead(st: DealState, row: np.ndarray, log: np.ndarray, seat: int) -> None
 
 
 @kernel
-def _compulsory_ramsch(params: np.ndarray, ramsch_round: int) -> int:
+def compulsory_ramsch(params: np.ndarray, ramsch_round: int) -> int:
     """Kind of Ramsch played without bidding: a Bock list's Ramsch round, or every deal
     (``ramsch.every_deal``); 0 when the deal is bid."""
     if ramsch_round > 0:
@@ -535,7 +535,7 @@ def play_deal(st: DealState, index: np.uint64, row: np.ndarray, log: np.ndarray,
     """
     _begin(st, index, row)
     params = st.params
-    kind = _compulsory_ramsch(params, ramsch_round)
+    kind = compulsory_ramsch(params, ramsch_round)
     log[LOG_ROUND] = ramsch_round
     all_passed = False
     if kind:

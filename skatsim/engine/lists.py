@@ -23,7 +23,7 @@ import numpy as np
 from .._jit import allocating_kernel, kernel
 from . import bock
 from .deal import deal_game, unpack_deal
-from .flow import new_record, play_deal
+from .flow import compulsory_ramsch, new_record, play_deal
 from .gametypes import GRAND, RAMSCH
 from .layout import (
     COL_BOCK,
@@ -266,9 +266,9 @@ def replay_list(
     player 0): each deal ``deals[i]`` (packed) played by the decisions of ``logs[i]`` into
     ``rows[i]``, its Bock multiplier, Ramsch round and dealer decided by the list's rules as in
     :func:`play_list`, not read from the record (whose ``LOG_ROUND`` and ``LOG_BOCK`` are
-    overwritten). For a deal the list makes a compulsory Ramsch, a recorded auction of three passes
-    is read as no auction (logs that do not say which Ramsch deals belonged to a Ramsch round write
-    each as passed). ``errors[i]`` receives the deal's ``DealState.error``; the list stops at the
+    overwritten). For a deal the rules make a compulsory Ramsch (a Ramsch round, ``ramsch.every_deal``),
+    a recorded auction of three passes is read as no auction (logs that do not say which Ramsch deals
+    were compulsory write each as passed). ``errors[i]`` receives the deal's ``DealState.error``; the list stops at the
     first refused deal (its rows after it stay zero)."""
     params = st.params
     _new_list(lws)
@@ -278,7 +278,7 @@ def replay_list(
         log = logs[k]
         st.skat[0] = unpack_deal(deals[k], st.hands)
         ramsch_round = bock.ramsch_round(queue, params)
-        if ramsch_round > 0 and _passes_only(log):
+        if compulsory_ramsch(params, ramsch_round) and _passes_only(log):
             log[LOG_N_BIDS] = 0
         all_passed = play_deal(st, np.uint64(k), rows[k], log, ramsch_round)
         for j in range(errors.shape[1]):

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, SkipValidation, ValidationError
 
 from ..errors import SkatsimError
 from .describe import describe_type, field_at
@@ -29,7 +29,9 @@ class LoadedVariant(BaseModel):
 
     path: str
     text: str
-    variant: Variant
+    #: Validated by :func:`load_variant` with the file's context (the options its extended files keep):
+    #: not validated again here, where that context is gone.
+    variant: SkipValidation[Variant]
     files: tuple[str, ...] = ()
 
 
