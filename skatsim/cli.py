@@ -186,7 +186,11 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output folder (new or empty).")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
 @click.option(
-    "--bots", default=DEFAULT_BOTS, show_default=True, help="One bot name for all seats, or three as FH,MH,RH."
+    "--bots",
+    default=DEFAULT_BOTS,
+    show_default=True,
+    help="One bot name for every player, or one per player: three as FH,MH,RH of the first deal (four at a "
+    "four-player table, the fourth dealing it).",
 )
 @click.option("--resume", is_flag=True, help="Complete the interrupted run in --out (same settings).")
 @click.option("--record-play", is_flag=True, help="Also store every game's actions (a 'record' column, for replay).")
@@ -260,7 +264,8 @@ def simulate_command(
     multiple=True,
     default=(DEFAULT_BOTS,),
     show_default=True,
-    help="A bot setting (one name, or FH,MH,RH); repeat the option for several.",
+    help="A bot setting (one name, or one per player: FH,MH,RH, four at a four-player table); repeat the "
+    "option for several.",
 )
 @click.option("--games", required=True, type=click.IntRange(min=1), help="Games (deals) per run.")
 @click.option(
@@ -341,7 +346,11 @@ def validate_command(files: tuple[Path, ...]) -> None:
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
 @click.option(
-    "--bots", default=DEFAULT_BOTS, show_default=True, help="One bot name for all seats, or three as FH,MH,RH."
+    "--bots",
+    default=DEFAULT_BOTS,
+    show_default=True,
+    help="One bot name for every player, or one per player: three as FH,MH,RH of the first deal (four at a "
+    "four-player table, the fourth dealing it).",
 )
 @click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals.")
 @click.option("--bootstrap", "n_boot", default=1000, show_default=True, type=int, help="Bootstrap resamples.")

@@ -139,7 +139,7 @@ def _raw(rows: np.ndarray) -> pl.DataFrame:
 def result_frame(rows: np.ndarray, params: np.ndarray) -> pl.DataFrame:
     """The result columns and the house-rule columns of ``params`` of engine rows, typed."""
     wanted = set(RESULT_COLUMNS) | set(rule_column_names(params))
-    return _raw(rows).select(*(_typed(c, rows) for c in COLUMNS if c.name in wanted))
+    return _raw(rows).select(*(_typed(c, rows) for c in COLUMNS if c.name in wanted and c.source != RUN))
 
 
 def block_frame(

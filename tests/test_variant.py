@@ -216,6 +216,8 @@ def test_every_shipped_variant_validates(capsys: pytest.CaptureFixture[str]) -> 
         "saechsische_spitze",
         "schieberamsch",
         "tournament",
+        "tournament4",
+        "xskat",
     ]
     code, out, err = validate(capsys, *paths)
     assert (code, err) == (0, "")
@@ -509,10 +511,10 @@ def test_reference_page_examples_validate(tmp_path: Path) -> None:
         (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
     page = (ROOT / "docs" / "variants.md").read_text(encoding="utf-8")
     examples = [block.split("```")[0] for block in page.split("```yaml\n")[1:]]
-    assert len(examples) == 3
+    assert len(examples) == 4
     for i, example in enumerate(examples):
         loaded = load_variant(write(tmp_path / f"example{i}.yaml", example))
-        assert loaded.variant.name in ("fixed_ramsch", "my_pub", "bock_tournament")
+        assert loaded.variant.name in ("fixed_ramsch", "my_pub", "bock_tournament", "my_xskat")
 
 
 # --- every problem of a file --------------------------------------------------------------

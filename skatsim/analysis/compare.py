@@ -52,13 +52,16 @@ class PairSpec:
     params_b: tuple[int, ...]
     name_a: str
     name_b: str
-    bots: tuple[str, str, str]
+    bots: tuple[str, ...]
+    #: B's bots by player when its table has another number of players than A's (empty: ``bots``).
+    bots_b: tuple[str, ...] = ()
 
 
 def compare_chunk(spec: PairSpec) -> Aggregate:
     """Simulate games ``first .. first + count - 1`` under both variants and aggregate the pairs."""
     a = simulate_frame(spec.seed, spec.first, spec.count, np.array(spec.params_a, np.int64), spec.bots, spec.name_a)
-    b = simulate_frame(spec.seed, spec.first, spec.count, np.array(spec.params_b, np.int64), spec.bots, spec.name_b)
+    bots_b = spec.bots_b or spec.bots
+    b = simulate_frame(spec.seed, spec.first, spec.count, np.array(spec.params_b, np.int64), bots_b, spec.name_b)
     return aggregate_pair(a, b)
 
 
@@ -79,7 +82,7 @@ class Comparison:
     b: VariantInfo
     games: int
     seed: int
-    bots: tuple[str, str, str]
+    bots: tuple[str, ...]
     level: float
     n_boot: int
     means: pl.DataFrame
@@ -101,7 +104,7 @@ def summarise(
     a: VariantInfo,
     b: VariantInfo,
     seed: int,
-    bots: tuple[str, str, str],
+    bots: tuple[str, ...],
     level: float = LEVEL,
     n_boot: int = N_BOOT,
 ) -> Comparison:
@@ -158,12 +161,15 @@ def compare_variants(
     """
     start = time.perf_counter()
     _check(games, seed, jobs, level, n_boot)
-    seats = parse_bots(bots)
     loaded = [load_variant(path) for path in (variant_a, variant_b)]
+    seats, seats_b = (parse_bots(bots, v.variant.table.players) for v in loaded)
     info = [VariantInfo(str(v.path), v.variant.name, v.text) for v in loaded]
     params = [tuple(int(p) for p in v.variant.params()) for v in loaded]
+    other = () if seats_b == seats else seats_b
     specs = [
-        PairSpec(seed, first, min(chunk_size, games - first), params[0], params[1], info[0].name, info[1].name, seats)
+        PairSpec(
+            seed, first, min(chunk_size, games - first), params[0], params[1], info[0].name, info[1].name, seats, other
+        )
         for first in range(0, games, chunk_size)
     ]
     warm_up()

@@ -214,8 +214,9 @@ class GameResult:
 
     def rule_columns(self, names: list[str]) -> dict[str, object]:
         """Those of the house-rule columns ``names`` (:func:`skatsim.schema.rule_column_names`) that
-        describe the deal itself, as a dict: all but a list's ``list_id`` and ``deal_in_list``."""
-        return {name: getattr(self, name) for name in names if RULE_COLUMNS[name] != "list"}
+        describe the deal itself, as a dict: all but a list's ``list_id`` and ``deal_in_list`` and the
+        run's columns (``bot_out``: who sits out is the list's, not the deal's)."""
+        return {name: getattr(self, name) for name in names if RULE_COLUMNS[name] != "list" and name in self._values}
 
 
 # --------------------------------------------------------------------------- record <-> action record

@@ -80,7 +80,7 @@ class ChunkSpec:
     count: int
     params: tuple[int, ...]
     variant_name: str
-    bots: tuple[str, str, str]
+    bots: tuple[str, ...]
     record_play: bool
     out_dir: str
 
@@ -95,7 +95,7 @@ def simulate_frame(
     first: int,
     count: int,
     params: np.ndarray,
-    bots: tuple[str, str, str],
+    bots: tuple[str, ...],
     variant_name: str,
     record_play: bool = False,
 ) -> pl.DataFrame:

@@ -35,7 +35,7 @@ class RunManifest(BaseModel):
     variant_path: str
     variant_name: str
     variant_text: str
-    bots: tuple[str, str, str]
+    bots: tuple[str, ...]
     seed: int
     games: int
     chunk_size: int

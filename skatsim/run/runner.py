@@ -285,7 +285,7 @@ def _check_numbers(games: int, seed: int, jobs: int, chunk_size: int | None) -> 
 
 
 def _new_manifest(
-    loaded: LoadedVariant, games: int, seed: int, bots: tuple[str, str, str], record_play: bool, chunk_size: int
+    loaded: LoadedVariant, games: int, seed: int, bots: tuple[str, ...], record_play: bool, chunk_size: int
 ) -> RunManifest:
     """The manifest of a run starting now, with its chunk plan."""
     chunks = [ChunkEntry(first=f, count=c, file=chunk_name(f, c)) for f, c in plan_chunks(games, chunk_size)]
@@ -363,8 +363,8 @@ def plan_run(
 ) -> RunPlan:
     """Check a run's settings and plan its chunks; reads the variant file, touches no other file."""
     _check_numbers(games, seed, 1, chunk_size)
-    seats = parse_bots(bots)
     loaded = load_variant(variant_path)
+    seats = parse_bots(bots, loaded.variant.table.players)
     length = loaded.variant.list_length
     size = whole_lists(chunk_size or default_chunk_size(games, record_play), length)
     fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
@@ -493,8 +493,8 @@ def run_simulation(
 ) -> RunResult:
     """Simulate games ``0 .. games - 1`` into ``out_dir`` (Parquet chunk files and ``manifest.json``).
 
-    ``bots``: one name or three (FH,MH,RH). ``resume``: complete the run
-    already in ``out_dir`` (same variant text, bots, seed, games, record flag).
+    ``bots``: one name, or one per player (FH,MH,RH of the first deal; four at a four-player table).
+    ``resume``: complete the run already in ``out_dir`` (same variant text, bots, seed, games, record flag).
     ``chunk_size`` changes only how rows are split into files. ``backend``
     (with ``backend_options``) chooses where chunks run (:data:`BACKENDS`).
     ``out_dir`` may be an fsspec URL (``s3://bucket/run``). Expected problems
