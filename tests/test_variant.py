@@ -576,3 +576,51 @@ def test_simulate_with_a_broken_variant_gives_each_problem_a_line(
 
 def test_quoted_yaml_boolean_word_is_text(tmp_path: Path) -> None:
     assert load_variant(write(tmp_path / "q.yaml", "name: 'off'\n")).variant.name == "off"
+
+
+# --- options kept for files that extend ---------------------------------------------------
+
+
+def test_unused_options_are_kept_only_where_a_file_says_so(tmp_path: Path) -> None:
+    """`unused_options: allowed` keeps a file's options of rules it leaves off; a file extending it gets
+    them (and plays them once it switches the rule on), but not the allowance for its own keys."""
+    write(tmp_path / "base.yaml", "name: base\nunused_options: allowed\nkontra:\n  when: after_declaration\n")
+    assert load_variant(tmp_path / "base.yaml").variant.kontra.when == "after_declaration"
+    child = load_variant(write(tmp_path / "child.yaml", "extends: base.yaml\nkontra:\n  enabled: true\n")).variant
+    assert (child.kontra.enabled, child.kontra.when, child.unused_options) == (True, "after_declaration", "refused")
+    with pytest.raises(SkatsimError, match=r"own.yaml:3: bock.multiplier: set while bock.enabled is false"):
+        load_variant(write(tmp_path / "own.yaml", "extends: base.yaml\nbock:\n  multiplier: 3\n"))
+    with pytest.raises(SkatsimError, match="bock.events: no event while bock.enabled is true"):
+        load_variant(write(tmp_path / "conflict.yaml", "unused_options: allowed\nbock:\n  enabled: true\n"))
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (
+            "bock:\n  enabled: true\n  events: [value_100]\n  zero_total_counts: true\n",
+            "bock.zero_total_counts: set, but no running-total event is in bock.events",
+        ),
+        (
+            "bock:\n  enabled: true\n  events: [value_100]\n  ramsch_round_after: true\n"
+            "  ramsch_round_grand_hand: deals_again\n",
+            "bock.ramsch_round_grand_hand: set, but no Ramsch round offers a Grand hand instead",
+        ),
+        (
+            "all_pass: ramsch\nramsch:\n  grand_hand_instead: ramsch_rounds\n",
+            "ramsch.grand_hand_instead: ramsch_rounds, but no Bock list here has a Ramsch round",
+        ),
+        ("table:\n  players: 4\nbock:\n  enabled: true\n  events: [value_100]\n  list_length: 36\n", None),
+        (
+            "table:\n  players: 4\nbock:\n  enabled: true\n  events: [value_100]\n  list_length: 30\n",
+            "bock.list_length: 30 is not a multiple of 4",
+        ),
+    ],
+)
+def test_the_new_options_need_their_rules(tmp_path: Path, text: str, problem: str | None) -> None:
+    path = write(tmp_path / "v.yaml", text)
+    if problem is None:
+        assert load_variant(path).variant.list_length == 36
+        return
+    with pytest.raises(SkatsimError, match=problem):
+        load_variant(path)
