@@ -624,3 +624,13 @@ def test_the_new_options_need_their_rules(tmp_path: Path, text: str, problem: st
         return
     with pytest.raises(SkatsimError, match=problem):
         load_variant(path)
+
+
+def test_a_value_that_fits_no_member_of_a_union_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`ramsch.grand_hand_instead` takes true, false or ramsch_rounds: a wrong word is one line naming all three."""
+    path = write(tmp_path / "u.yaml", "all_pass: ramsch\nramsch:\n  grand_hand_instead: rounds\n")
+    code, _, err = validate(capsys, path)
+    assert code == 2
+    assert err.splitlines() == [
+        f"{path}:3: ramsch.grand_hand_instead: 'rounds' is not allowed (allowed: true, false or ramsch_rounds)"
+    ]

@@ -315,7 +315,9 @@ def _validation_messages(root: Path, tree: _Tree, exc: ValidationError) -> list[
     """
     found: list[tuple[tuple[str, ...], str]] = []
     for err in exc.errors():
-        found += _describe_error(err, lambda loc: _written_word(loc, tree))
+        for problem in _describe_error(err, lambda loc: _written_word(loc, tree)):
+            if problem not in found:  # a value that fits no member of a union: one line, not one per member
+                found.append(problem)
     lines = []
     for loc, problem in found:
         path, line = _source(loc, tree.sources, root)
@@ -356,16 +358,34 @@ def _source(
     return root, None
 
 
+def _key_path(loc: tuple[str, ...]) -> tuple[str, ...]:
+    """The key path of an error's location without pydantic's union-member tags (``bool``,
+    ``literal['ramsch_rounds']``) after the key whose value fits no member."""
+    while loc and field_at(loc) == (None, None) and field_at(loc[:-1]) != (None, None):
+        if field_at(loc[:-1])[0] is Variant or _is_section(field_at(loc[:-1])[0]):
+            break  # an unknown key of a section: keep it
+        loc = loc[:-1]
+    return loc
+
+
+def _is_section(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
 def _describe_error(err: Any, written: Written | None = None) -> list[tuple[tuple[str, ...], str]]:
     """One pydantic error as (key path, problem with what is allowed) pairs: one, or one per combination.
 
     ``written(loc)`` gives the value as the file wrote it, to explain YAML
     reading an unquoted ``off`` as ``false``.
     """
-    loc = tuple(str(part) for part in err["loc"])
+    raw = tuple(str(part) for part in err["loc"])
+    loc = _key_path(raw)
     kind = err["type"]
     if kind == "impossible_combination":
         return [(tuple(path.split(".")), problem) for path, problem in err["ctx"]["problems"]]
+    if loc != raw:  # a value that fits no member of a union (true, false or ramsch_rounds)
+        annotation, info = field_at(loc)
+        return [(loc, f"{_show(err['input'])} is not allowed (allowed: {describe_type(annotation, info)})")]
     if kind == "extra_forbidden":
         return [(loc, _unknown_key(loc))]
     annotation, info = field_at(loc)
