@@ -65,7 +65,10 @@ SP_DECL_GT = 22  # the game he declared
 SP_DECL_OUVERT = 23  # 1 when declared ouvert
 SP_BID = 24  # the final bid (what the declarer declared for)
 SP_MAX_TRIES = 25  # worlds drawn at most per rollout in the consistent mode
-N_SPEC = 26
+SP_POOL_BOT = 26  # 1: the pool's discards are its player's for the game (bin A holds all its unseen cards)
+SP_POOL_GT = 27  # the game the pool's declarer discarded for
+SP_POOL_BARRED = 28  # the cards his final hand cannot hold among its unseen ones (voids shown)
+N_SPEC = 29
 
 FIXED, SAMPLE, CONSISTENT = 0, 1, 2
 BIN_A, BIN_B, BIN_S = 1, 2, 4
@@ -191,6 +194,27 @@ def _declares_as_recorded(st: np.void, spec: np.ndarray, discards: np.uint32) ->
 
 
 @kernel
+def _discards_as_seen(st: np.void, spec: np.ndarray, world: np.ndarray) -> bool:
+    """The pool's declarer's player puts away two of his twelve cards for his game: neither may be a
+    card he has been seen to hold after the pickup (played, or shown open), and the ten he keeps
+    must fit the voids he showed. Sets the world's discards."""
+    d = spec[SP_POOL]
+    dealt = st.hands[d]
+    twelve = dealt | st.skat[0]
+    st.hands[d] = twelve
+    chosen = seam.discard_for(st, d, spec[SP_POOL_GT])
+    st.hands[d] = dealt
+    if chosen == seam.NONE:
+        return True
+    discards = np.uint32(chosen)
+    seen = np.uint32(spec[SP_HAND0 + d])
+    if discards & seen or twelve & ~discards & ~seen & np.uint32(spec[SP_POOL_BARRED]):
+        return False
+    world[W_DISCARD] = discards
+    return True
+
+
+@kernel
 def sample_world(
     st: np.void,
     seed: np.uint64,
@@ -221,6 +245,8 @@ def sample_world(
             return tries
         _set_world(st, world)
         seam.new_deal(st)
+        if spec[SP_POOL] >= 0 and spec[SP_POOL_BOT] and not _discards_as_seen(st, spec, world):
+            continue
         if not _bids_as_recorded(st, spec):
             continue
         if spec[SP_DECL_SEAT] >= 0 and not _declares_as_recorded(st, spec, np.uint32(world[W_DISCARD])):

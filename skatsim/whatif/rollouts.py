@@ -558,6 +558,8 @@ def _knowledge(start: Start, decisions: Sequence[Decision], played: _Played | No
             declaration = (declarer, int(played.picked_up), gt, int(bool(played.flags & OUVERT)), played.bid)
     barred = _voids(gt, cards, seats) if cards else [0, 0, 0]
     barred[decider] = 0
+    if pool >= 0 and others[0] != pool:
+        others.reverse()  # the pool is bin A
     holes = [10 - bin(hands[s]).count("1") for s in others]
     return Knowledge(
         decider,
@@ -570,6 +572,7 @@ def _knowledge(start: Start, decisions: Sequence[Decision], played: _Played | No
         pool=pool,
         bounds=tuple(bounds),
         declaration=declaration,
+        game_type=gt,
     )
 
 

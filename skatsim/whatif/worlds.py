@@ -11,7 +11,7 @@ from (see :mod:`skatsim.whatif.kernels`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from ..errors import SkatsimError
 from . import kernels as k
 
 #: Worlds drawn at most per rollout before the consistent mode gives up on a rollout.
-MAX_TRIES = 200_000
+MAX_TRIES = 1_000_000
 #: No bound on a seat's ceiling.
 NO_BOUND = 1 << 20
 
@@ -35,7 +35,7 @@ class Knowledge:
     ``barred[s]``: cards seat ``s`` cannot hold among its unseen ones (voids shown).
     ``bounds[s]``: ``(lo, hi)`` on seat ``s``'s bidding ceiling implied by its bids, or ``None``
     (not checked); ``declaration``: ``(declarer, picked_up, game_type, ouvert, bid)`` to check
-    the declarer's player against, or ``None``.
+    the declarer's player against, or ``None``; ``game_type``: the game declared (-1 none yet).
     """
 
     decider: int
@@ -48,6 +48,7 @@ class Knowledge:
     pool: int = -1
     bounds: tuple[tuple[int, int] | None, ...] = (None, None, None)
     declaration: tuple[int, int, int, int, int] | None = None
+    game_type: int = -1
 
     @property
     def unknown(self) -> int:
@@ -106,6 +107,15 @@ def world_arrays(
     and with ``consistent`` also on which the other seats' bots bid (and the declarer declared)
     as recorded. Raises :class:`SkatsimError` when no filling exists (the view contradicts itself)."""
     kn = knowledge
+    bot_discards = consistent and kn.pool >= 0
+    if bot_discards:
+        # the declarer's discards are his player's choice for the game on the world's twelve cards
+        # (checked in the kernel), so his unseen cards are one bin, barred only after the choice
+        barred = list(kn.barred)
+        pool_barred = barred[kn.pool]
+        barred[kn.pool] = 0
+        holes = (kn.holes[0] + kn.holes[2], kn.holes[1], 0) if kn.seat_a == kn.pool else kn.holes
+        kn = replace(kn, barred=tuple(barred), holes=holes)  # type: ignore[arg-type]
     unknown = kn.unknown
     cards = [c for c in range(32) if unknown >> c & 1]
     if len(cards) != sum(kn.holes):
@@ -151,6 +161,10 @@ def world_arrays(
         spec[k.SP_DECL_OUVERT] = ouvert
         spec[k.SP_BID] = bid
     spec[k.SP_MAX_TRIES] = max_tries
+    if bot_discards:
+        spec[k.SP_POOL_BOT] = 1
+        spec[k.SP_POOL_GT] = kn.game_type
+        spec[k.SP_POOL_BARRED] = pool_barred
     return spec, order, allowed, ways
 
 
