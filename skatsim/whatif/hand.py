@@ -251,8 +251,8 @@ class HandEvaluation:
             head[0] += ", skat " + " ".join(display_name(c) for c in self.skat)
         head[0] += f"; {self.variant}; {self.samples:,} deals per game, seed {self.seed})"
         rest = "the other 20 cards" if self.skat else "the other 22 cards"
-        head.append(f"{rest} dealt at random; the seat wins the auction at the game's bid value, the others pass;")
-        head.append("the bots discard (for the game), play the cards and double where the variant lets them")
+        head.append(f"{rest} dealt at random; the seat wins the auction at the game's bid value and the others")
+        head.append("pass; the bots discard (for the game), play the cards and double where the variant lets them")
         header = (
             f"{'game':<24}{'bid':>4}  {'value':>11}  {'win %':>17}  {'Schn %':>6}  {'Schw %':>6}  {'points':>6}  "
             f"{'expected score':>14}"
