@@ -381,3 +381,25 @@ def _bid_limit(buf: np.ndarray, kinds: np.ndarray, bots: np.ndarray, seat: int, 
 def bid_limit_of(params: np.ndarray, kinds: np.ndarray, bots: np.ndarray, seat: int, hand: np.uint32) -> int:
     """How high the bot at ``seat`` would bid with the ten cards ``hand`` (-1: it does not bid by a ceiling)."""
     return _bid_limit(new_state(params), kinds, bots, seat, hand)
+
+
+@kernel
+def _bid_limits(buf: np.ndarray, kinds: np.ndarray, bots: np.ndarray, hands: np.ndarray, out: np.ndarray) -> None:
+    st = buf[0]
+    for s in range(3):
+        st.kinds[s] = kinds[s]
+        for j in range(bots.shape[1]):
+            st.bots[s, j] = bots[s, j]
+    for i in range(hands.shape[0]):
+        seam.new_deal(st)
+        for s in range(3):
+            st.hands[s] = hands[i, s]
+        for s in range(3):
+            out[i, s] = seam.bid_limit(st, s) if hands[i, s] else -1
+
+
+@allocating_kernel
+def bid_limits(params: np.ndarray, kinds: np.ndarray, bots: np.ndarray, hands: np.ndarray, out: np.ndarray) -> None:
+    """Per row of ``hands`` (``(n, 3)`` dealt hands of FH, MH, RH as masks): how high each seat's bot would
+    bid (``out``, -1 where the hand is unknown or the bot does not bid by a ceiling)."""
+    _bid_limits(new_state(params), kinds, bots, hands, out)
