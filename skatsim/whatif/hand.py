@@ -254,12 +254,12 @@ class HandEvaluation:
         head.append(f"{rest} dealt at random; the seat wins the auction at the game's bid value and the others")
         head.append("pass; the bots discard (for the game), play the cards and double where the variant lets them")
         header = (
-            f"{'game':<24}{'bid':>4}  {'value':>11}  {'win %':>17}  {'Schn %':>6}  {'Schw %':>6}  {'points':>6}  "
+            f"{'game':<24}{'bid':>4}  {'value':>11}  {'win %':>19}  {'Schn%':>5}  {'Schw%':>5}  {'points':>6}  "
             f"{'expected score':>14}"
         )
         lines = [*head, "", header]
         rows = [(o.expected_score.value or 0.0, self._row(o)) for o in self.options]
-        blank = f"{'':>4}  {'':>11}  {'':>17}  {'':>6}  {'':>6}  {'':>6}"
+        blank = f"{'':>4}  {'':>11}  {'':>19}  {'':>5}  {'':>5}  {'':>6}"
         rows.append((self.passing.value or 0.0, f"{'pass':<24}{blank}  {_mean(self.passing, 1):>14}"))
         rows.sort(key=lambda r: -r[0])
         lines += [r for _, r in rows]
@@ -269,8 +269,8 @@ class HandEvaluation:
     @staticmethod
     def _row(o: HandOption) -> str:
         return (
-            f"{o.label:<24}{o.bid_value:>4}  {_mean(o.game_value, 1):>11}  {_pct_ci(o.win_probability):>17}  "
-            f"{_pct(o.schneider_probability):>6}  {_pct(o.schwarz_probability):>6}  "
+            f"{o.label:<24}{o.bid_value:>4}  {_mean(o.game_value, 1):>11}  {_pct_ci(o.win_probability):>19}  "
+            f"{_pct(o.schneider_probability):>5}  {_pct(o.schwarz_probability):>5}  "
             f"{_plain(o.declarer_points):>6}  {_mean(o.expected_score, 1):>14}"
         )
 
