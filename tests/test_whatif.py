@@ -374,3 +374,26 @@ def test_whatif_mistakes(capsys: pytest.CaptureFixture[str], args: list[object],
     code, out, err = _cli(capsys, *args)
     assert code == 2 and out == ""
     assert len(err.splitlines()) == 1 and message in err
+
+
+def test_could_i_have_won_a_game_of_a_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """RUN_DIR --game N plays the run's game again from its seed: the declaration as recorded, played out by
+    the bots with the real cards, is the run's own row."""
+    import json
+
+    import polars as pl
+
+    from skatsim.run.runner import run_simulation
+
+    run_simulation(str(ROOT / "variants" / "kontra_re.yaml"), 60, 8, str(tmp_path / "run"), jobs=1, progress=False)
+    games = pl.read_parquet(tmp_path / "run" / "*.parquet").filter(pl.col("declarer").is_not_null())
+    row = games.row(0, named=True)
+    code, out, err = _cli(capsys, tmp_path / "run", "--game", row["game_id"], "--declare", "null", "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert data["declarer"] == ("FH", "MH", "RH")[row["declarer"]] and data["bid"] == row["bid"]
+    recorded, other = data["outcomes"]
+    assert recorded["win_probability"] == float(row["won"]) and recorded["expected_score"] == row["score"]
+    assert other["declaration"] == "null"
+    code, out, err = _cli(capsys, tmp_path / "run", "--game", 60, "--declare", "null")
+    assert code == 2 and "out of range" in err and len(err.splitlines()) == 1

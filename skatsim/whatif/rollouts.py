@@ -45,6 +45,7 @@ from ..engine.layout import (
     COL_SCORE_FH,
     EMPTY,
     LOG_BIDS,
+    LOG_BOCK,
     LOG_CARDS,
     LOG_DISCARD,
     LOG_END,
@@ -56,6 +57,7 @@ from ..engine.layout import (
     LOG_N_BIDS,
     LOG_PICKUP,
     LOG_PUSH,
+    LOG_ROUND,
     LOG_WIDTH,
     N_COLUMNS,
     N_KONTRA_SLOTS,
@@ -342,8 +344,8 @@ def _synthetic_log(seat: int, bid: int) -> np.ndarray:
     for n, (s, action) in enumerate(_auction_won(seat, bid)):
         log[LOG_BIDS + n] = s * 1024 + action + 1
     log[LOG_KIND] = 0
-    log[-2] = 0  # LOG_ROUND
-    log[-1] = 1  # LOG_BOCK
+    log[LOG_ROUND] = 0
+    log[LOG_BOCK] = 1
     return log
 
 
@@ -386,8 +388,8 @@ def _hand_templates(start: Start, decisions: Sequence[Decision], params: np.ndar
             log = np.full(LOG_WIDTH, EMPTY, dtype=np.int16)
             log[LOG_N_BIDS] = 0
             log[LOG_KIND] = 0
-            log[-2] = 0
-            log[-1] = 1
+            log[LOG_ROUND] = 0
+            log[LOG_BOCK] = 1
             if d.value is not None:
                 ceilings[seat] = d.value
         elif isinstance(d, Declare | Pickup | Discard):
