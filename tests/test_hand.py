@@ -195,6 +195,13 @@ def test_the_reversed_game_where_allowed(capsys: pytest.CaptureFixture[str]) -> 
     data = json.loads(out)
     assert data["variant"] == "saechsische_spitze"
     assert {o["game"] for o in data["options"]} == {"reversed"} and len(data["options"]) == 5
+    # four jacks: a reversed ouvert is worth 220, no bid value; the seat wins the auction at 198 and plays it
+    code, out, err = _hand(
+        capsys, "DJ HJ SJ CJ C7 C8 S7 S8 H7 D7", "--variant", variant, "--game", "reversed", "--samples", 100, "--json"
+    )
+    assert (code, err) == (0, "")
+    ouvert = next(o for o in json.loads(out)["options"] if o["ouvert"])
+    assert (ouvert["bid_value"], ouvert["game_value"], ouvert["win_probability"]) == (220, 220.0, 1.0)
 
 
 def test_mistakes_in_the_library_too() -> None:

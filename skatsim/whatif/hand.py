@@ -359,7 +359,8 @@ def evaluate_hand(
     """Evaluate ten ``cards`` at ``seat`` (0 FH, 1 MH, 2 RH): every declaration the variant ``params``
     allows (only those of ``games`` when given), passing, and the bots' own choice, each rolled out
     ``samples`` times on the same deals (the other cards random, ``skat`` fixed when given).
-    ``bid``: play every declaration at this final bid instead of its own bid value. Rollout ``i``
+    ``bid``: play every declaration at this final bid instead of its own bid value (the highest bid
+    value it covers, where the value itself is none, as a reversed game's 220). Rollout ``i``
     is a pure function of ``(seed, i)``: the same seed gives the same numbers on any machine."""
     params = official_params() if params is None else np.asarray(params, dtype=np.int64)
     _check_cards(cards, skat, seat)
