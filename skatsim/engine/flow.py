@@ -226,7 +226,8 @@ def _take_skat(st: DealState, log: np.ndarray, declarer: int) -> np.int64:
         _fail(st, PHASE_RECORD, R_DISCARDS_MISSING, 1, declarer, 1)
         return -1
     else:
-        chosen = seam.discard(st, declarer)
+        gt = log[LOG_GAME]  # decided before the discards only in a what-if: discard for that game
+        chosen = seam.discard_for(st, declarer, gt) if gt >= 0 else seam.discard(st, declarer)
         if chosen == seam.NONE:
             if _forfeits_before_discarding(log, declarer):
                 st.hands[declarer] = ten
