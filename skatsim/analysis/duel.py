@@ -35,7 +35,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import polars as pl
@@ -87,7 +87,6 @@ class DuelResult:
     jobs: int = 1
     out_dir: str | None = None
     version: str = __version__
-    notes: list[str] = field(default_factory=list)
 
     @property
     def games(self) -> int:
