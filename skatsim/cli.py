@@ -224,7 +224,11 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output folder (new or empty).")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
 @click.option(
-    "--bots", default=DEFAULT_BOTS, show_default=True, help="One bot name for all seats, or three as FH,MH,RH."
+    "--bots",
+    default=DEFAULT_BOTS,
+    show_default=True,
+    help="One bot name for every player, or one per player: three as FH,MH,RH of the first deal (four at a "
+    "four-player table, the fourth dealing it).",
 )
 @click.option("--resume", is_flag=True, help="Complete the interrupted run in --out (same settings).")
 @click.option("--record-play", is_flag=True, help="Also store every game's actions (a 'record' column, for replay).")
@@ -335,7 +339,8 @@ def _resume_command(extra: tuple[str, ...]) -> str:
     multiple=True,
     default=(DEFAULT_BOTS,),
     show_default=True,
-    help="A bot setting (one name, or FH,MH,RH); repeat the option for several.",
+    help="A bot setting (one name, or one per player: FH,MH,RH, four at a four-player table); repeat the "
+    "option for several.",
 )
 @click.option("--games", required=True, type=COUNT, help="Games (deals) per run: 1000000, 1e6 or 1M.")
 @click.option(
@@ -414,7 +419,11 @@ def validate_command(files: tuple[Path, ...]) -> None:
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
 @click.option(
-    "--bots", default=DEFAULT_BOTS, show_default=True, help="One bot name for all seats, or three as FH,MH,RH."
+    "--bots",
+    default=DEFAULT_BOTS,
+    show_default=True,
+    help="One bot name for every player, or one per player: three as FH,MH,RH of the first deal (four at a "
+    "four-player table, the fourth dealing it).",
 )
 @click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals.")
 @click.option("--bootstrap", "n_boot", default=1000, show_default=True, type=COUNT, help="Bootstrap resamples.")

@@ -27,7 +27,8 @@ from skatsim.bots import BOTS
 from skatsim.cli import main
 from skatsim.engine.duel import deal_list_points
 from skatsim.engine.layout import COL_DECLARER, COL_LIST_POINTS_FH, COL_SCORE, COL_SCORE_FH, COL_WON, N_COLUMNS
-from skatsim.engine.rules import LIST_SCORING
+from skatsim.engine.lists import N_COUNTED
+from skatsim.engine.rules import BOCK_ENABLED, LIST_LENGTH, LIST_SCORING, TABLE_PLAYERS
 from skatsim.errors import SkatsimError
 from skatsim.run import storage
 from skatsim.run.chunks import simulate_frame
@@ -88,7 +89,7 @@ def _row(declarer: int, won: bool, score: int) -> np.ndarray:
 
 def _list_points(rows: np.ndarray, variant: str = OFFICIAL) -> list[list[int]]:
     score = duel_params(load_variant(variant).variant.params())[1]
-    deal_list_points(rows, score, np.zeros(3, dtype=np.int64))
+    deal_list_points(rows, score, np.zeros(N_COUNTED, dtype=np.int64))
     return rows[:, COL_LIST_POINTS_FH : COL_LIST_POINTS_FH + 3].tolist()
 
 
@@ -261,16 +262,17 @@ def test_swapping_the_bots_swaps_the_sides() -> None:
     assert ab["single_sq"].to_list() == ba["single_sq"].to_list()
 
 
-def test_lists_and_bock_rounds_do_not_enter_a_duel() -> None:
-    """Deals are played on their own: the tournament variant (36-deal lists) plays and scores the
-    duel exactly as the official rules, and Bock rounds never double a duel's score."""
+@pytest.mark.parametrize("variant", ["tournament.yaml", "tournament4.yaml"])
+def test_lists_tables_and_bock_rounds_do_not_enter_a_duel(variant: str) -> None:
+    """Deals are played on their own at a three-player table and scored +50/-50/+40: the tournament
+    variants (36-deal lists; four players, 48-deal lists and +30) play and score the duel exactly as
+    the official rules, and Bock rounds never double a duel's score."""
     official = duel_frame(2, 72, 144, official_params(), "heuristic", "random")
-    tournament = duel_frame(
-        2, 72, 144, load_variant(VARIANTS / "tournament.yaml").variant.params(), "heuristic", "random"
-    )
+    tournament = duel_frame(2, 72, 144, load_variant(VARIANTS / variant).variant.params(), "heuristic", "random")
     assert tournament.equals(official)
     play, score = duel_params(load_variant(VARIANTS / "bock.yaml").variant.params())
-    assert (play[[31]] == 0).all() and score[LIST_SCORING] == 1 and score[26] == 0  # LIST_LENGTH, BOCK_ENABLED
+    assert play[LIST_LENGTH] == 0 and play[TABLE_PLAYERS] == 3
+    assert score[LIST_SCORING] == 1 and score[BOCK_ENABLED] == 0
 
 
 def test_heuristic_is_ahead_of_random_with_the_interval_above_zero() -> None:

@@ -368,10 +368,11 @@ def scores_section(lf: pl.LazyFrame, level: float, people: Sequence[str] = ()) -
         lengths = sorted(set(tb.list_lengths(listed).values()))
         blocks.append(
             Text(
-                "Lists: a run that plays lists (Bock, tournament scoring) is read in its own lists; any other run "
-                "in blocks of 36 consecutive deals. In both the deal passes round the table, so each total is a "
-                "player's (player 0 sits in forehand in the first deal, middlehand in the second, ...), never "
-                f"a seat's. Deals per list: {', '.join(map(str, lengths))}."
+                "Lists: a run that plays lists (Bock, tournament scoring, a four-player table) is read in its own "
+                "lists; any other run in blocks of 36 consecutive deals. In both the deal passes round the table, "
+                "so each total is a player's (player 0 sits in forehand in the first deal and deals the second: "
+                "rearhand at three players, sitting out at four), never a seat's. Deals per list: "
+                f"{', '.join(map(str, lengths))}."
             )
         )
         blocks.append(_figure(lambda: fg.list_totals_figure(totals), "A player's total over a list"))

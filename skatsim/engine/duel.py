@@ -6,8 +6,8 @@ points at a three-player table, whether or not the variant keeps lists. This mod
 one kernel that does it, over a block of scored rows: each row is scored as the only deal of
 a list of its own (:func:`skatsim.engine.lists.score_in_list`, multiplier 1), so the rule
 (:func:`skatsim.engine.scoring.list_points`: +50 and the score for a won game, -50 and the
-score for a lost one, +40 to each defender of a lost game, a Ramsch counting its scores, a
-passed deal nothing) exists once, in the engine.
+score for a lost one, +40 to each defender of a lost game at a three-player table, a Ramsch
+counting its scores, a passed deal nothing) exists once, in the engine.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ def deal_list_points(rows: np.ndarray, params: np.ndarray, counted: np.ndarray) 
 
     ``rows`` are scored deals played on their own (``simulate_block`` under a variant without
     lists); ``params`` the compiled variant with ``LIST_SCORING`` set (the caller sets it: the
-    duel's yardstick, not the variant's own scoring) and ``BOCK_ENABLED`` clear, so each row
-    keeps its scores; ``counted`` a 3-slot scratch.
+    duel's yardstick, not the variant's own scoring), ``BOCK_ENABLED`` clear, so each row keeps
+    its scores, and ``TABLE_PLAYERS`` 3; ``counted`` a scratch of ``lists.N_COUNTED`` slots.
     """
     for i in range(rows.shape[0]):
         score_in_list(rows[i], 1, params, counted)

@@ -44,9 +44,19 @@ from ..bots import bot_arrays, parse_bots
 from ..engine.block import simulate_block
 from ..engine.duel import deal_list_points
 from ..engine.layout import COL_DECLARER, COL_LIST_POINTS_FH, COL_SCORE_FH, COL_WON, LOG_WIDTH, N_COLUMNS
-from ..engine.rules import BOCK_ENABLED, LIST_LENGTH, LIST_SCORING
+from ..engine.lists import N_COUNTED
+from ..engine.rules import (
+    BOCK_ENABLED,
+    LIST_DEFENDER_BONUS,
+    LIST_LENGTH,
+    LIST_LOST_MALUS,
+    LIST_SCORING,
+    LIST_WON_BONUS,
+    TABLE_PLAYERS,
+)
 from ..errors import SkatsimError
 from ..variant import LoadedVariant, Variant, load_variant
+from ..variant.model import Tournament
 from . import storage
 from .manifest import RunManifest, chunk_name
 from .runner import RunPlan, _new_manifest, check_chunk_size, check_run_numbers
@@ -106,15 +116,24 @@ def seating_bots(a: str, b: str) -> list[tuple[str, ...]]:
 def duel_params(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The rules a duel plays by and those it scores by, from the compiled variant.
 
-    Play: the variant with independent deals (``LIST_LENGTH`` 0: no lists, hence no Bock
-    rounds). Scoring: the same with Seeger-Fabian list points on (``LIST_SCORING``, the
-    variant's own bonuses, 50/50/40 unless it sets others) and Bock off (multiplier 1).
-    The bots see only the play rules, so the yardstick never changes how they play.
+    Play: the variant with independent deals at a three-player table (``LIST_LENGTH`` 0: no
+    lists, hence no Bock rounds; ``TABLE_PLAYERS`` 3: a four-player variant's dealer sitting
+    out plays no part in a single deal). Scoring: the same with Seeger-Fabian list points on
+    (``LIST_SCORING``) at their standard values, +50, -50 and +40 per defender
+    (:class:`skatsim.variant.model.Tournament`'s defaults: a variant's own bonuses belong to its
+    lists and its table, the duel's yardstick is the same under every variant), Kontra doubling
+    them when the variant says so, and Bock off (multiplier 1). The bots see only the play
+    rules, so the yardstick never changes how they play.
     """
     play = np.array(params, dtype=np.int64)
     play[LIST_LENGTH] = 0
+    play[TABLE_PLAYERS] = 3
     score = play.copy()
+    standard = Tournament()
     score[LIST_SCORING] = 1
+    score[LIST_WON_BONUS] = standard.won_bonus
+    score[LIST_LOST_MALUS] = standard.lost_malus
+    score[LIST_DEFENDER_BONUS] = standard.defender_bonus
     score[BOCK_ENABLED] = 0
     return play, score
 
@@ -157,7 +176,7 @@ def duel_frame(seed: int, first: int, count: int, params: np.ndarray, a: str, b:
     totals = np.zeros((count, 2, 4), dtype=np.int64)
     single = np.zeros((count, 2), dtype=np.int64)
     logs = np.zeros((0, LOG_WIDTH), dtype=np.int16)
-    counted = np.zeros(3, dtype=np.int64)
+    counted = np.zeros(N_COUNTED, dtype=np.int64)
     rows = np.zeros((min(BLOCK_DEALS, count), N_COLUMNS), dtype=np.int64)
     for start in range(0, count, BLOCK_DEALS):
         n = min(BLOCK_DEALS, count - start)
@@ -177,7 +196,7 @@ def duel_frame(seed: int, first: int, count: int, params: np.ndarray, a: str, b:
 def warm_up_duel() -> None:
     """Compile (or load from numba's disk cache) the duel's scoring kernel in this process."""
     rows = np.zeros((1, N_COLUMNS), dtype=np.int64)
-    deal_list_points(rows, duel_params(Variant().params())[1], np.zeros(3, dtype=np.int64))
+    deal_list_points(rows, duel_params(Variant().params())[1], np.zeros(N_COUNTED, dtype=np.int64))
 
 
 @dataclass(frozen=True)

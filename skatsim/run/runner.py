@@ -428,8 +428,8 @@ def plan_run(
     """
     check_run_numbers(games, seed, 1)
     check_chunk_size(chunk_size)
-    seats = parse_bots(bots)
     loaded = load_variant(variant_path)
+    seats = parse_bots(bots, loaded.variant.table.players)
     length = loaded.variant.list_length
     size = whole_lists(whole_lists(chunk_size or default_chunk_size(games, record_play), length), list_multiple or 0)
     fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
@@ -685,11 +685,11 @@ def run_simulation(
 ) -> RunResult:
     """Simulate games ``0 .. games - 1`` into ``out_dir`` (Parquet chunk files and ``manifest.json``).
 
-    ``bots``: one name or three (FH,MH,RH). ``resume``: complete the run
-    already in ``out_dir`` (same variant text, bots, seed, games, record flag,
-    skatsim version). ``chunk_size`` changes only how rows are split into
-    files. ``backend`` (with ``backend_options``) chooses where chunks run
-    (:data:`BACKENDS`). ``force``: start even when the disk looks too small.
+    ``bots``: one setting, or one per player (FH,MH,RH of the first deal; four at a four-player
+    table). ``resume``: complete the run already in ``out_dir`` (same variant text, bots, seed,
+    games, record flag, skatsim version). ``chunk_size`` changes only how rows are split into
+    files. ``backend`` (with ``backend_options``) chooses where chunks run (:data:`BACKENDS`).
+    ``force``: start even when the disk looks too small.
     ``out_dir`` may be an fsspec URL (``s3://bucket/run``). Expected problems
     raise :class:`SkatsimError` with a one-line message; a run stopped midway
     raises :class:`RunStopped`.
