@@ -493,6 +493,73 @@ def compare_command(
         write_comparison(result, out_file)
 
 
+@app.command("duel")
+@click.argument("bot_a")
+@click.argument("bot_b")
+@click.option("--games", required=True, type=COUNT, help="Deals, each played in the six seatings (6x as many games).")
+@click.option("--variant", type=click.Path(dir_okay=False), help="Variant file; default: the official rules.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    help="Keep the duel's chunk files in this folder (for --resume); default: a temporary folder, removed.",
+)
+@click.option("--resume", is_flag=True, help="Complete the interrupted duel in --out (same settings).")
+@click.option("--chunk-size", type=Count(min=1), help="Deals per Parquet file (never changes the result).")
+@click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the interval.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@_run_options("As for simulate (needs --out reachable from every worker).")
+def duel_command(
+    bot_a: str,
+    bot_b: str,
+    games: int,
+    variant: str | None,
+    seed: int,
+    jobs: int | None,
+    out_dir: str | None,
+    resume: bool,
+    chunk_size: int | None,
+    level: float,
+    as_json: bool,
+    quiet: bool,
+    backend: str,
+    scheduler: str | None,
+    force: bool,
+) -> None:
+    """Duplicate match of two bot settings BOT_A and BOT_B (as in --bots: heuristic:risk=0.7).
+
+    Every deal is played in the six seatings that mix them (ABB BAB BBA BAA ABA AAB), so the
+    luck of the cards cancels. Reports each bot's Seeger-Fabian points per game it sat in
+    (three-player list points: +50 and the value per won game, -50 and twice the value per
+    lost one, +40 per lost game it defended) and the variant's own score, A - B with its
+    interval, and the deals a one-point interval needs. See docs/duel.md.
+    """
+    from .analysis.duel import format_json, format_text, run_duel
+
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler needs --backend dask")
+    with _resumable():
+        result = run_duel(
+            bot_a,
+            bot_b,
+            games,
+            variant,
+            seed,
+            jobs or os.cpu_count() or 1,
+            out_dir,
+            resume,
+            chunk_size,
+            level,
+            progress=not quiet,
+            backend=backend,
+            backend_options={"scheduler": scheduler} if backend == "dask" else None,
+            force=force,
+        )
+    click.echo(format_json(result) if as_json else format_text(result), nl=False)
+
+
 @app.command("report")
 @click.argument("runs", nargs=-1, required=True, type=click.Path())
 @click.option("--out", "out_file", required=True, type=click.Path(), help="The report, NAME.html.")

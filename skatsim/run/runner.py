@@ -390,7 +390,7 @@ class RunPlan:
     chunk_size: int | None
     resume: bool
 
-    def spec(self, manifest: RunManifest, i: int, out_dir: str) -> ChunkSpec:
+    def spec(self, manifest: RunManifest, i: int, out_dir: str) -> ChunkJob:
         """The picklable spec of chunk ``i`` of this run, writing into ``out_dir`` (absolute)."""
         first, count = manifest.chunk(i)
         return ChunkSpec(
@@ -457,7 +457,7 @@ class _OpenRun:
         """The folder as the caller named it."""
         return self.plan.out_dir
 
-    def specs(self) -> Iterator[ChunkSpec]:
+    def specs(self) -> Iterator[ChunkJob]:
         """Specs of the chunks not done when the run was opened, in game order, made as they are asked for."""
         for i in DoneChunks(self.done.ranges()).missing(self.manifest.n_chunks):
             yield self.plan.spec(self.manifest, i, self.out_abs)
