@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel, lowest_bit, popcount
+from ..engine.bidding import BID_VALUES
 from ..engine.cards import JACKS, SUIT_MASKS
 from ..engine.gametypes import BASE_VALUE, GRAND, NULL, POWER, REVERSED, TRUMPS
 from ..engine.rules import REVERSED_ALLOWED, SCHIEBE_DOUBLING
@@ -212,7 +213,7 @@ def bid_ceilings(
     bot: np.ndarray, params: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool, first_word: bool
 ) -> tuple[int, bool]:
     """The highest value the seat bids or holds once someone has bid (0: none), and, when
-    ``first_word`` (nobody has bid yet), whether it makes the first bid.
+    ``first_word``, whether it makes the first bid when nobody has (else False).
 
     Once someone has bid, a game counts when its expected score (:func:`skatsim.bots.expected.expected`)
     beats what the seat expects as a defender: its log-odds reach the block's threshold for that
@@ -223,11 +224,11 @@ def bid_ceilings(
     """
     limit = 0
     opens = False
-    open_value = 0.0
+    open_value = bot[V_PASS]
     if first_word:
         open_value = pass_value(bot, cards, seat, False)
-        first_word = open_value != bot[V_PASS]  # else the first bid is a bid like any other
-    zmin = V_ZMIN_FLOOR if first_word else V_ZMIN_PASS
+    exact = open_value != bot[V_PASS]  # else the first bid is a bid like any other
+    zmin = V_ZMIN_FLOOR if exact else V_ZMIN_PASS
     suits = suit_logits(BEFORE_PICKUP, cards, seat)
     for k in range(_candidates(reversed_ok)):
         gt = _CANDIDATE_GT[k]
@@ -256,13 +257,25 @@ def bid_ceilings(
             slot = threshold_slot(gt, hand, ouvert, mat)
             if z >= bot[V_ZSTAR_PASS + slot]:
                 limit = max(limit, _value(gt, mat, hand, ouvert))
-            if first_word and not opens and z >= bot[V_ZSTAR_FLOOR + slot]:
+                opens |= open_value <= bot[V_PASS]
+            if exact and not opens and z >= bot[V_ZSTAR_FLOOR + slot]:
                 situation = HAND_GAME if hand else BEFORE_PICKUP
                 flags = _flags(k, hand)
                 opens = expected(bot, params, cls, situation, gt, flags, mat, 0, cards, z) >= open_value
-    if not first_word:
-        opens = limit > 0
-    return limit, opens
+    return limit, opens and first_word
+
+
+@kernel
+def ceiling(bot: np.ndarray, params: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> int:
+    """How high the seat bids or holds: the highest value of a game worth more than defending
+    (:func:`bid_ceilings`), and at least the first bid, 18, when some game is worth more than passing
+    before anyone has bid. One ceiling whatever the auction: a seat speaks first before anyone has
+    bid, except forehand, whose first-bid question is the one he faces alone (after two passes); when
+    he answers a bid of 18 instead, he holds it on that ceiling too (a documented approximation)."""
+    limit, opens = bid_ceilings(bot, params, cards, seat, reversed_ok, True)
+    if opens:
+        return max(limit, BID_VALUES[0])
+    return limit
 
 
 @kernel

@@ -28,13 +28,13 @@ from ..engine.rules import RAMSCH_DURCHMARSCH, REVERSED_ALLOWED, SCHIEBE_JACKS
 from ..engine.scoring import HAND
 from ..engine.state import DealState
 from . import HEURISTIC, N_PREPARED, RANDOM, RECORDED, cardplay, expected, heuristic, random_bot
+from .handeval import choose_discard
 
 #: "No decision": the player has none to give (the recorded player, asked beyond its record).
 NONE = -9
 
 # The heuristic bot's memory slots (``DealState.memo[seat]``), -1 when not worked out yet.
-_LIMIT = 0  # how high it bids or holds once someone has bid
-_OPENS = 5  # 1 when it makes the first bid (asked when nobody has bid yet), 0 when it passes then
+_LIMIT = 0  # how high it bids or holds (heuristic.ceiling)
 _PLAN = 1  # 1 when the declaration plan below holds
 _PLAN_GT = 2  # the game it plans to declare
 _PLAN_FLAGS = 3  # its flags (HAND set for a hand game)
@@ -87,32 +87,28 @@ def _reversed_ok(st: DealState) -> bool:
 
 
 @kernel
-def ceilings(st: DealState, seat: int) -> tuple[int, int]:
-    """The heuristic seat's bidding plan, worked out at its first word and kept: how high it bids or
-    holds once someone has bid, and whether it makes the first bid when nobody has (1, 0; -1 when its
-    first word came after a bid). :func:`bid` bids by it; a what-if checks a resampled hand with it."""
-    if st.memo[seat, _LIMIT] < 0:
-        first_word = st.bidding[bidding.BID] == 0
-        limit, opens = heuristic.bid_ceilings(
-            st.bots[seat], st.params, st.hands[seat], seat, _reversed_ok(st), first_word
-        )
-        st.memo[seat, _LIMIT] = limit
-        st.memo[seat, _OPENS] = (1 if opens else 0) if first_word else -1
-    return st.memo[seat, _LIMIT], st.memo[seat, _OPENS]
-
-
-@kernel
 def bid(st: DealState, seat: int) -> int:
     """The seat's bidding action at its turn: a bid value, ``bidding.HOLD`` or ``bidding.PASS``."""
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.bid_action(st.bidding, st.rng)
     if kind == HEURISTIC:
-        limit, opens = ceilings(st, seat)
-        if st.bidding[bidding.BID] == 0:  # the first bid: made when it beats passing now
-            limit = max(limit, bidding.next_bid(0)) if opens == 1 else 0
-        return bidding.bot_action(st.bidding, limit)
+        return bidding.bot_action(st.bidding, bid_limit(st, seat))
     return NONE
+
+
+@kernel
+def bid_limit(st: DealState, seat: int) -> int:
+    """The highest value the seat's player would bid or hold with its ten cards, -1 when it does not
+    bid by a ceiling (the random bot, a recorded game's player): what a what-if checks a resampled
+    hand against (:mod:`skatsim.whatif`: the bots must bid on it as they did). Asks nothing new of
+    the bot: the heuristic's ceiling (:func:`skatsim.bots.heuristic.ceiling`) is the one :func:`bid`
+    bids by, worked out once per deal."""
+    if st.kinds[seat] == HEURISTIC:
+        if st.memo[seat, _LIMIT] < 0:
+            st.memo[seat, _LIMIT] = heuristic.ceiling(st.bots[seat], st.params, st.hands[seat], seat, _reversed_ok(st))
+        return st.memo[seat, _LIMIT]
+    return -1
 
 
 @kernel
@@ -156,6 +152,20 @@ def discard(st: DealState, seat: int) -> int:
             st.memo[seat, _PLAN_FLAGS] = flags
             st.memo[seat, _PLAN_SKAT] = dskat
         return st.memo[seat, _PLAN_SKAT]
+    return NONE
+
+
+@kernel
+def discard_for(st: DealState, seat: int, gt: int) -> int:
+    """The two cards (a mask) the declarer puts away after picking up when his game ``gt`` is already
+    decided (a what-if forces the declaration; the discards stay the player's): the heuristic's
+    discard rule for that game (the one its own declaration uses), the random bot's random two."""
+    kind = st.kinds[seat]
+    twelve = st.hands[seat]
+    if kind == RANDOM:
+        return np.int64(random_bot.discard(twelve, st.rng))
+    if kind == HEURISTIC:
+        return np.int64(choose_discard(gt, twelve))
     return NONE
 
 

@@ -72,6 +72,7 @@ from ..engine.rules import (
     LIST_SCORING,
     RAMSCH_EVERY_DEAL,
     RAMSCH_GRAND_HAND,
+    TABLE_PLAYERS,
 )
 from ..engine.scoring import HAND, OUVERT
 from ..engine.state import new_state
@@ -349,7 +350,7 @@ def _shift(z: np.ndarray, y: np.ndarray) -> float:
     return d
 
 
-def _rows_for(vec: np.ndarray, players: int = 3) -> tuple[np.ndarray, np.ndarray]:
+def _rows_for(vec: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray]:
     """Kinds and bot rows (registry defaults, then ``vec``) of ``players`` default heuristic bots."""
     from . import BOTS
 
@@ -367,7 +368,7 @@ def _fit_ramsch(params: np.ndarray, vec: np.ndarray, deals: int, seed: int, info
     """Fit the Ramsch models (``CAL_RAMSCH``, ``CAL_PUSH``) on forced-Ramsch self-play into ``vec``."""
     from .expected import prepare
 
-    _, rows = _rows_for(vec)
+    _, rows = _rows_for(vec, 3)
     bots = prepare(rows, params)
     kind = int(params[ALL_PASS] or params[BOCK_RAMSCH_ROUND] or 1)
     select = bool(params[ALL_PASS]) and not params[RAMSCH_EVERY_DEAL]
@@ -405,7 +406,7 @@ def _self_play(params: np.ndarray, vec: np.ndarray, deals: int, seed: int, info:
     length = int(params[LIST_LENGTH])
     if length:
         deals = max(deals // length, 1) * length
-    kinds, rows_in = _rows_for(vec)
+    kinds, rows_in = _rows_for(vec, int(params[TABLE_PLAYERS]))
     rows = np.zeros((deals, N_COLUMNS), dtype=np.int64)
     logs = np.zeros((deals, LOG_WIDTH), dtype=np.int16)
     simulate_block(np.uint64(seed), 0, kinds, rows_in, params, rows, logs)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -205,7 +206,9 @@ def _write(target: Path, write: Callable[[IO[bytes]], object]) -> None:
 _ID = re.compile(r"ID\[(\d+)\]")
 
 
-def find_iss_line(path: str | Path, line: int | None = None, game_id: int | None = None) -> tuple[int, IssGame]:
+def find_iss_line(
+    path: str | os.PathLike[str], line: int | None = None, game_id: int | None = None
+) -> tuple[int, IssGame]:
     """The game on line ``line`` (1-based) of an ISS file, or the first with ``ID[game_id]``."""
     path = Path(path)
     for number, text in _lines(path):

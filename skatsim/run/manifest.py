@@ -105,6 +105,10 @@ class RunManifest(BaseModel):
     format: Literal["skatsim-run"]
     format_version: Literal[2]
     run_id: str
+    #: The command whose output the folder holds: ``simulate`` (one row per game, the game
+    #: table every analysis reads) or another job's (``duel``: one row per deal of a duplicate
+    #: match, :mod:`skatsim.run.duel`). Readers check it (:func:`skatsim.run.reader.finished_run`).
+    job: str = "simulate"
     skatsim_version: str
     variant_path: str
     variant_name: str
@@ -220,6 +224,11 @@ def check_same_run(manifest: RunManifest, fresh: RunManifest, out_dir: str) -> N
     a run whose bots had parameters this skatsim no longer has (:data:`skatsim.bots.RETIRED`) is
     refused, naming what replaced them, and so is one made with another calibration of the bots.
     """
+    if manifest.job != fresh.job:
+        raise SkatsimError(
+            f"{out_dir}: cannot resume: the folder holds the output of skatsim {manifest.job}, "
+            f"not of skatsim {fresh.job}"
+        )
     from ..bots import retired
 
     for names in manifest.bot_parameters:
