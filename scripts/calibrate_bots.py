@@ -42,7 +42,16 @@ from skatsim.bots.defence import NULL_FEATURE_NAMES as DEFENCE_NULL_FEATURE_NAME
 from skatsim.bots.expected import prepare
 from skatsim.bots.handeval import FEATURE_NAMES, N_CLASSES, N_FEATURES, N_SITUATIONS, NULL_FEATURE_NAMES
 from skatsim.bots.variantcal import DEALS, RAMSCH_DEALS, SEED, SHIPPED_DIR, cache_dir, calibrate, neutral, write
-from skatsim.bots.winprob import CALIBRATION_FILE, N_OUTCOME_COEFFICIENTS, O_LOST, O_WON, O_WON_SCHNEIDER, O_WON_SCHWARZ
+from skatsim.bots.winprob import (
+    CALIBRATION_FILE,
+    N_OUTCOME_COEFFICIENTS,
+    O_LOST,
+    O_WON,
+    O_WON_SCHNEIDER,
+    O_WON_SCHWARZ,
+    hand_gaps,
+    tabulate,
+)
 from skatsim.errors import SkatsimError
 from skatsim.variant import load_variant, official_params
 
@@ -114,6 +123,7 @@ def card_play(args: argparse.Namespace) -> None:
     x, y, rows = x[:n], y[:n], rows[:n]
     print(f"{n:,} samples from {args.deals:,} deals in {time.perf_counter() - start:.1f} s")
     summary, coefficients, outcomes = outcome_model(x, y, rows)
+    model = np.array(coefficients, dtype=np.float64)
     data = json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
     data.update(
         {
@@ -128,6 +138,8 @@ def card_play(args: argparse.Namespace) -> None:
             "rows": summary,
             "coefficients": coefficients,
             "outcome_models": outcomes,
+            # a shade above the exact maxima, so that rounding never makes them a hair too small
+            "hand_gaps": [round(float(g), 6) + 1e-6 for g in hand_gaps(model, tabulate(model))],
         }
     )
     data.pop("partial_fits", None)

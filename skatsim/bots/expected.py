@@ -43,6 +43,7 @@ from ..engine.scoring import (
     deal_score,
     game_value,
     list_points,
+    null_value,
     outcome,
 )
 from .handeval import (
@@ -88,11 +89,13 @@ from .slots import (
     V_ZSTAR_FLOOR,
     V_ZSTAR_PASS,
 )
-from .winprob import O_LOST, O_WON, Z_MAX, Z_MIN, outcome_probs
+from .winprob import O_WON, Z_MAX, Z_MIN, outcome_probs
 
 #: Card points and tricks that stand for each outcome when the engine's outcome kernel judges it.
 _POINTS = np.array([0, 20, 45, 75, 100, 120], dtype=np.int64)
 _TRICKS = np.array([0, 1, 3, 6, 8, 10], dtype=np.int64)
+#: Where the outcome loop starts (an array, so that the compiler keeps the loop rather than unroll it).
+_FIRST = np.zeros(1, dtype=np.int64)
 #: Outcomes in which Schneider, Schwarz is reached (by either side).
 _SCHNEIDER = np.array([1, 1, 0, 0, 1, 1], dtype=np.bool_)
 _SCHWARZ = np.array([1, 0, 0, 0, 0, 1], dtype=np.bool_)
@@ -175,22 +178,21 @@ def expected_at(
     needs them (the engine's :func:`~skatsim.engine.scoring.outcome` charges it)."""
     p = outcome_probs(row, z)
     e = 0.0
-    if gt == NULL:
-        for o in (O_LOST, O_WON):
-            won, value, _, _, _, _ = outcome(NULL, flags, bid, cards, 0, 0 if o == O_WON else 1, False, True)
-            score = multiplier * deal_score(won, value, flags, params) + _bonus(bot, won, multiplier)
-            e += p[o] * utility(bot, score)
-        return e
     ann = announced(flags) * N_OUTCOMES
-    for o in range(N_OUTCOMES):
-        if p[o] <= 0.0:
+    for o in range(_FIRST[0], N_OUTCOMES):  # the bound is read from an array: the loop stays a loop
+        q = p[o]
+        if q <= 0.0:
             continue
-        won = bot[V_WON + ann + o] > 0.5
-        value = game_value(gt, flags, mat, _SCHNEIDER[o], _SCHWARZ[o])
+        if gt == NULL:
+            won = o == O_WON
+            value = null_value(flags)
+        else:
+            won = bot[V_WON + ann + o] > 0.5
+            value = game_value(gt, flags, mat, _SCHNEIDER[o], _SCHWARZ[o])
         if value < bid:  # overbid: lost, charged as the rules say
             won, value, _, _, _, _ = outcome(gt, flags, bid, cards, _POINTS[o], _TRICKS[o], False, True)
         score = multiplier * deal_score(won, value, flags, params) + _bonus(bot, won, multiplier)
-        e += p[o] * utility(bot, score)
+        e += q * utility(bot, score)
     return e
 
 
@@ -208,27 +210,6 @@ def kontra_probability(bot: np.ndarray, cls: int, z: float) -> float:
 
 
 @kernel
-def answered(
-    bot: np.ndarray,
-    params: np.ndarray,
-    row: int,
-    gt: int,
-    flags: int,
-    mat: int,
-    bid: int,
-    cards: np.uint32,
-    z: float,
-    multiplier: int,
-) -> float:
-    """Expected utility once the defenders have doubled to ``multiplier``, the declarer answering with
-    the next call (Re) when it is allowed and pays more (:func:`skatsim.bots.heuristic.re`)."""
-    e = expected_at(bot, params, row, gt, flags, mat, bid, cards, z, multiplier)
-    if bot[V_TOP_LEVEL] >= 2:
-        e = max(e, expected_at(bot, params, row, gt, flags, mat, bid, cards, z, 2 * multiplier))
-    return e
-
-
-@kernel
 def expected(
     bot: np.ndarray,
     params: np.ndarray,
@@ -243,14 +224,23 @@ def expected(
 ) -> float:
     """Expected utility of a declaration (see :func:`expected_at`), Kontra anticipated where the
     variant has it: it comes with :func:`kontra_probability`, moves the declarer's log-odds by the
-    calibrated shift, and he answers it as :func:`answered` says."""
+    calibrated shift, and he answers it with Re (x4) when that pays more than x2 (as
+    :func:`skatsim.bots.heuristic.re` decides)."""
     row = cls * N_SITUATIONS + situation
     if bot[V_KONTRA] == 0.0:
         return expected_at(bot, params, row, gt, flags, mat, bid, cards, z, 1)
     k = kontra_fields(cls)
     pk = kontra_probability(bot, cls, z)
-    quiet = expected_at(bot, params, row, gt, flags, mat, bid, cards, z + bot[k + K_SHIFT_NONE], 1)
-    doubled = answered(bot, params, row, gt, flags, mat, bid, cards, z + bot[k + K_SHIFT_KONTRA], 2)
+    # one call site in a loop (the compiled flow stays small): no Kontra, Kontra, Kontra and Re
+    cases = 3 if bot[V_TOP_LEVEL] >= 2 else 2
+    quiet = doubled = 0.0
+    for case in range(cases):
+        shift = bot[k + K_SHIFT_NONE] if case == 0 else bot[k + K_SHIFT_KONTRA]
+        e = expected_at(bot, params, row, gt, flags, mat, bid, cards, z + shift, 1 << case)
+        if case == 0:
+            quiet = e
+        elif case == 1 or e > doubled:  # the declarer answers with Re when it pays more
+            doubled = e
     return (1.0 - pk) * quiet + pk * doubled
 
 

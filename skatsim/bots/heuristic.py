@@ -37,9 +37,19 @@ import numpy as np
 from .._jit import kernel, lowest_bit, popcount
 from ..engine.bidding import BID_VALUES
 from ..engine.cards import JACKS, SUIT_MASKS
+from ..engine.declaration import normalise_flags
 from ..engine.gametypes import BASE_VALUE, GRAND, NULL, POWER, REVERSED, TRUMPS
 from ..engine.rules import REVERSED_ALLOWED, SCHIEBE_DOUBLING
-from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED, deal_score, matadors, null_value
+from ..engine.scoring import (
+    HAND,
+    OUVERT,
+    SCHNEIDER_ANNOUNCED,
+    SCHWARZ_ANNOUNCED,
+    deal_score,
+    game_value,
+    matadors,
+    null_value,
+)
 from ..engine.tricks import card_points
 from . import defence, ramschmodel
 from .cardsel import bit, highest, lowest
@@ -51,6 +61,7 @@ from .expected import (
     open_pass_value,
     sigmoid,
     threshold_slot,
+    utility,
 )
 from .handeval import (
     AFTER_PICKUP,
@@ -81,16 +92,19 @@ from .slots import (
     P_SUIT_BIAS,
     V_BONUS_DOUBLES,
     V_DEFENDER_BONUS,
+    V_KONTRA,
+    V_LOGITS,
     V_LOST_MALUS,
     V_PASS,
     V_RAMSCH,
+    V_SCRATCH,
     V_WON_BONUS,
     V_ZMIN_FLOOR,
     V_ZMIN_PASS,
     V_ZSTAR_FLOOR,
     V_ZSTAR_PASS,
 )
-from .winprob import COEFFICIENTS, TABLES, game_logit, suit_logits
+from .winprob import HAND_GAPS, game_logit, outcome_probs, suit_logits, win_probability
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate); the last,
 # the reversed game, only where the variant allows it.
@@ -107,29 +121,8 @@ _ANNOUNCEMENTS = np.array(
 )
 
 
-def _hand_gaps() -> np.ndarray:
-    """Per game class, an upper bound over every hand of the model's hand log-odds minus its
-    before-pickup log-odds (each suit's and the jacks' table entries at their largest difference):
-    a game whose log-odds with the skat plus this cannot reach a hand threshold is not worth
-    computing hand."""
-    gaps = np.zeros(5)
-    for cls in range(5):
-        before, hand = cls * N_SITUATIONS + BEFORE_PICKUP, cls * N_SITUATIONS + HAND_GAME
-        d = TABLES[hand] - TABLES[before]
-        c = COEFFICIENTS[hand] - COEFFICIENTS[before]
-        gap = c[0] + max(0.0, c[11])
-        if cls in (NULL_CLASS, NULL_OUVERT_CLASS):
-            gap += 4 * d[0].max() + max(0.0, 7 * c[3])
-        elif cls in (GRAND_CLASS, REVERSED_CLASS):
-            gap += d[2, :16].max() + 4 * d[0].max() + max(0.0, 7 * c[13])
-        else:
-            gap += d[2, :16].max() + d[1].max() + 3 * d[0].max() + max(0.0, 7 * c[13])
-        gaps[cls] = gap
-    gaps.flags.writeable = False
-    return gaps
-
-
-_HAND_GAP = _hand_gaps()
+#: Per game class, how far hand log-odds can exceed before-pickup log-odds (:func:`winprob.hand_gaps`).
+_HAND_GAP = HAND_GAPS
 
 
 @kernel
@@ -209,6 +202,45 @@ def pass_value(bot: np.ndarray, cards: np.uint32, seat: int, anyone_bid: bool) -
 
 
 @kernel
+def _bid_caution(bot: np.ndarray, gt: int) -> float:
+    """What the player adds to his Grand and Null estimates when deciding how high to bid."""
+    if gt == GRAND:
+        return bot[P_GRAND_BID_BIAS]
+    if gt == NULL:
+        return bot[P_NULL_BID_BIAS]
+    return 0.0
+
+
+@kernel
+def _weigh_bid(
+    bot: np.ndarray,
+    params: np.ndarray,
+    cards: np.uint32,
+    k: int,
+    hand: bool,
+    z: float,
+    mat: int,
+    limit: int,
+    opens: bool,
+    exact: bool,
+    open_value: float,
+) -> tuple[int, bool]:
+    """Candidate ``k`` (hand or not, log-odds ``z``, ``mat`` matadors) against the ceiling so far and
+    the first-bid question (:func:`bid_ceilings`)."""
+    gt = _CANDIDATE_GT[k]
+    ouvert = _CANDIDATE_OUVERT[k] == 1
+    slot = threshold_slot(gt, hand, ouvert, mat)
+    if z >= bot[V_ZSTAR_PASS + slot]:
+        limit = max(limit, _value(gt, mat, hand, ouvert))
+        opens |= open_value <= bot[V_PASS]
+    if exact and not opens and z >= bot[V_ZSTAR_FLOOR + slot]:
+        situation = HAND_GAME if hand else BEFORE_PICKUP
+        cls = _CANDIDATE_CLASS[k]
+        opens = expected(bot, params, cls, situation, gt, _flags(k, hand), mat, 0, cards, z) >= open_value
+    return limit, opens
+
+
+@kernel
 def bid_ceilings(
     bot: np.ndarray, params: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool, first_word: bool
 ) -> tuple[int, bool]:
@@ -229,39 +261,44 @@ def bid_ceilings(
         open_value = pass_value(bot, cards, seat, False)
     exact = open_value != bot[V_PASS]  # else the first bid is a bid like any other
     zmin = V_ZMIN_FLOOR if exact else V_ZMIN_PASS
+    n = _candidates(reversed_ok)
     suits = suit_logits(BEFORE_PICKUP, cards, seat)
-    for k in range(_candidates(reversed_ok)):
+    # with the skat: every game's log-odds (kept for the hand games below)
+    for k in range(n):
+        gt = _CANDIDATE_GT[k]
+        if k < 4:
+            z = suits[k] + _bias(bot, SUIT_CLASS)
+        else:
+            z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat) + _bid_caution(bot, gt)
+        bot[V_LOGITS + k] = z
+        ouvert = _CANDIDATE_OUVERT[k] == 1
+        if z < bot[zmin + least_slot(gt, False, ouvert)]:
+            continue
+        limit, opens = _weigh_bid(bot, params, cards, k, False, z, _mat(gt, cards), limit, opens, exact, open_value)
+    # hand: only games whose hand log-odds can reach a threshold, and (no first bid in question) whose
+    # hand value would raise the ceiling; the four suits' hand log-odds share their lookups
+    hand_suits = (0.0, 0.0, 0.0, 0.0)
+    have_suits = False
+    for k in range(n):
         gt = _CANDIDATE_GT[k]
         cls = _CANDIDATE_CLASS[k]
         ouvert = _CANDIDATE_OUVERT[k] == 1
-        caution = 0.0
-        if gt == GRAND:
-            caution = bot[P_GRAND_BID_BIAS]
-        elif gt == NULL:
-            caution = bot[P_NULL_BID_BIAS]
+        least = bot[zmin + least_slot(gt, True, ouvert)]
+        if bot[V_LOGITS + k] + _HAND_GAP[cls] + _hand_bias(bot, cls) < least:
+            continue
         if k < 4:
-            z = suits[k] + _bias(bot, SUIT_CLASS) + caution
+            if not have_suits:
+                hand_suits = suit_logits(HAND_GAME, cards, seat)
+                have_suits = True
+            z = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
         else:
-            z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat) + caution
-        mat = -1
-        for hand in (False, True):
-            least = bot[zmin + least_slot(gt, hand, ouvert)]
-            if hand:
-                if z + _HAND_GAP[cls] + _hand_bias(bot, cls) < least:
-                    continue
-                z = _z(bot, k, HAND_GAME, cards, 0.0, seat) + caution
-            if z < least:
-                continue
-            if mat < 0:
-                mat = _mat(gt, cards)
-            slot = threshold_slot(gt, hand, ouvert, mat)
-            if z >= bot[V_ZSTAR_PASS + slot]:
-                limit = max(limit, _value(gt, mat, hand, ouvert))
-                opens |= open_value <= bot[V_PASS]
-            if exact and not opens and z >= bot[V_ZSTAR_FLOOR + slot]:
-                situation = HAND_GAME if hand else BEFORE_PICKUP
-                flags = _flags(k, hand)
-                opens = expected(bot, params, cls, situation, gt, flags, mat, 0, cards, z) >= open_value
+            z = _z(bot, k, HAND_GAME, cards, 0.0, seat) + _bid_caution(bot, gt)
+        if z < least:
+            continue
+        mat = _mat(gt, cards)
+        if not (exact and not opens) and _value(gt, mat, True, ouvert) <= limit:
+            continue
+        limit, opens = _weigh_bid(bot, params, cards, k, True, z, mat, limit, opens, exact, open_value)
     return limit, opens and first_word
 
 
@@ -285,46 +322,218 @@ def contested_ceiling(bot: np.ndarray, params: np.ndarray, cards: np.uint32, sea
 
 
 @kernel
+def _fill_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
+    """The player's log-odds of every candidate with these ten cards, with the skat
+    (``bot[V_LOGITS + k]``) and hand (``bot[V_LOGITS + N_CANDIDATES + k]``): what declaring weighs."""
+    suits = suit_logits(BEFORE_PICKUP, cards, seat)
+    hand_suits = suit_logits(HAND_GAME, cards, seat)
+    for k in range(4):
+        bot[V_LOGITS + k] = suits[k] + _bias(bot, SUIT_CLASS)
+        bot[V_LOGITS + N_CANDIDATES + k] = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
+    for k in range(4, _candidates(reversed_ok)):
+        bot[V_LOGITS + k] = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
+        bot[V_LOGITS + N_CANDIDATES + k] = _z(bot, k, HAND_GAME, cards, 0.0, seat)
+
+
+@kernel
+def _bound(bot: np.ndarray, params: np.ndarray, row: int, gt: int, flags: int, mat: int, z: float) -> float:
+    """An upper bound of :func:`skatsim.bots.expected.expected` cheaper than it (no table): the chance
+    of winning times the best a win can score, plus the chance of losing times the least a loss costs
+    (without Kontra: with it, no bound)."""
+    if bot[V_KONTRA] != 0.0:
+        return 1e18
+    won = min(1.0, win_probability(z) + 1e-9)  # the outcome tables' own chance of winning, to rounding
+    if gt == NULL:
+        best, least = null_value(flags), null_value(flags)
+    else:
+        best, least = game_value(gt, flags, mat, True, True), game_value(gt, flags, mat, False, False)
+    win = utility(bot, deal_score(True, best, flags, params) + bot[V_WON_BONUS])
+    lose = utility(bot, deal_score(False, least, flags, params) - bot[V_LOST_MALUS])
+    return won * win + (1.0 - won) * lose
+
+
+@kernel
+def _next(bot: np.ndarray, n: int, done: int) -> int:
+    """The candidate with the largest bound (``bot[V_SCRATCH + k]``) not yet in ``done`` (bits); -1 none."""
+    best = -1
+    for k in range(n):
+        if not done >> k & 1 and (best < 0 or bot[V_SCRATCH + k] > bot[V_SCRATCH + best]):
+            best = k
+    return best
+
+
+@kernel
 def _best_hand_game(
-    bot: np.ndarray, params: np.ndarray, hand: np.uint32, seat: int, bid: int, reversed_ok: bool, floor: float
+    bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool, floor: float
 ) -> tuple[int, int, float]:
-    """The hand game (candidate, flags with announcements) worth most, and its expected score; only
-    games that may beat ``floor`` (a game's log-odds under the block's threshold for ``V_PASS`` are
-    worth less than that: pass a ``floor`` below it to weigh every game). ``(-1, 0, floor)``: none."""
-    best_k = -1
-    best_flags = 0
-    best = floor
-    below = floor < bot[V_PASS]
-    for k in range(_candidates(reversed_ok)):
+    """The hand game (candidate, flags with announcements) worth most, and its expected score, among
+    the games that may beat ``floor``; ``(-1, 0, floor)``: none. Reads the log-odds of
+    :func:`_fill_logits`. Games are weighed in the order of a cheap upper bound of their expected
+    score (:func:`_bound`) until no bound beats the best; announcements only for the best plain game
+    (a stronger announcement needs what a weaker one missed)."""
+    n = _candidates(reversed_ok)
+    for k in range(n):
         gt = _CANDIDATE_GT[k]
+        row = _CANDIDATE_CLASS[k] * N_SITUATIONS + HAND_GAME
+        bot[V_SCRATCH + k] = _bound(
+            bot, params, row, gt, _flags(k, True), _mat(gt, hand), bot[V_LOGITS + N_CANDIDATES + k]
+        )
+    best_k = -1
+    best = floor
+    done = 0
+    while True:
+        k = _next(bot, n, done)
+        if k < 0 or bot[V_SCRATCH + k] <= best:
+            break
+        done |= 1 << k
+        gt = _CANDIDATE_GT[k]
+        e = expected(
+            bot,
+            params,
+            _CANDIDATE_CLASS[k],
+            HAND_GAME,
+            gt,
+            _flags(k, True),
+            _mat(gt, hand),
+            bid,
+            hand,
+            bot[V_LOGITS + N_CANDIDATES + k],
+        )
+        if e > best:
+            best_k, best = k, e
+    if best_k < 0:
+        return -1, 0, floor
+    best_flags = _flags(best_k, True)
+    gt = _CANDIDATE_GT[best_k]
+    if gt != NULL:
         mat = _mat(gt, hand)
-        z = _z(bot, k, HAND_GAME, hand, 0.0, seat)
-        if not below and z < bot[V_ZSTAR_PASS + threshold_slot(gt, True, _CANDIDATE_OUVERT[k] == 1, mat)]:
-            continue
-        cls = _CANDIDATE_CLASS[k]
-        n = 1 if gt == NULL else 4
-        for a in range(n):
-            flags = _flags(k, True) | _ANNOUNCEMENTS[a]
+        z = bot[V_LOGITS + N_CANDIDATES + best_k]
+        cls = _CANDIDATE_CLASS[best_k]
+        p = outcome_probs(cls * N_SITUATIONS + HAND_GAME, z)
+        for a in range(1, 4):
+            flags = normalise_flags(gt, _flags(best_k, True) | _ANNOUNCEMENTS[a])
+            # won only when the announced level is reached: bound as in _bound with that chance
+            reach = p[5] if a >= 2 else p[4] + p[5]
+            win = utility(
+                bot, deal_score(True, game_value(gt, flags, mat, True, True), flags, params) + bot[V_WON_BONUS]
+            )
+            lose = utility(
+                bot, deal_score(False, game_value(gt, flags, mat, True, a >= 2), flags, params) - bot[V_LOST_MALUS]
+            )
+            if bot[V_KONTRA] == 0.0 and (reach + 1e-4) * win + (1.0 - reach - 1e-4) * lose <= best:
+                break
             e = expected(bot, params, cls, HAND_GAME, gt, flags, mat, bid, hand, z)
-            if e > best:
-                best_k, best_flags, best = k, flags, e
-            elif a > 0:
-                break  # a stronger announcement needs what a weaker one missed
+            if e <= best:
+                break
+            best_flags, best = flags, e
     return best_k, best_flags, best
 
 
 @kernel
-def _pickup_estimate(
-    bot: np.ndarray, params: np.ndarray, hand: np.uint32, seat: int, bid: int, reversed_ok: bool
-) -> float:
-    """What picking up the skat promises: the best game's expected score as the ten cards show it."""
-    best = -1e18
-    suits = suit_logits(BEFORE_PICKUP, hand, seat)
+def _hand_worth_weighing(bot: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool) -> bool:
+    """Whether a hand game may be worth more than picking up; False when the block's thresholds
+    settle it: some game with the skat reaching the bid is worth more than passing (``V_PASS``) and
+    no hand game is (its log-odds under its threshold; announcements need more still). The exact
+    comparison (:func:`declare`) then picks up too: this only spares working it out. Reads the
+    log-odds of :func:`_fill_logits`."""
+    pickup_ok = False
     for k in range(_candidates(reversed_ok)):
         gt = _CANDIDATE_GT[k]
-        z = suits[k] + _bias(bot, SUIT_CLASS) if k < 4 else _z(bot, k, BEFORE_PICKUP, hand, 0.0, seat)
-        cls = _CANDIDATE_CLASS[k]
-        best = max(best, expected(bot, params, cls, BEFORE_PICKUP, gt, _flags(k, False), _mat(gt, hand), bid, hand, z))
+        ouvert = _CANDIDATE_OUVERT[k] == 1
+        z = bot[V_LOGITS + k]
+        zh = bot[V_LOGITS + N_CANDIDATES + k]
+        mat = -1
+        if not pickup_ok and z >= bot[V_ZMIN_PASS + least_slot(gt, False, ouvert)]:
+            mat = _mat(gt, hand)
+            pickup_ok = (
+                z >= bot[V_ZSTAR_PASS + threshold_slot(gt, False, ouvert, mat)]
+                and _value(gt, mat, False, ouvert) >= bid
+            )
+        if zh < bot[V_ZMIN_PASS + least_slot(gt, True, ouvert)]:
+            continue
+        if mat < 0:
+            mat = _mat(gt, hand)
+        if zh >= bot[V_ZSTAR_PASS + threshold_slot(gt, True, ouvert, mat)]:
+            return True
+    return not pickup_ok
+
+
+@kernel
+def _hand_may_beat(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool) -> bool:
+    """Whether some hand game's bound (:func:`_bound`, announcements at most what they can add) beats
+    the expected score of the game with the skat whose bound is highest: a lower bound of what
+    picking up promises, one expected score instead of all (the exact comparison follows when it may)."""
+    n = _candidates(reversed_ok)
+    best_k = -1
+    best_bound = -1e18
+    for k in range(n):
+        gt = _CANDIDATE_GT[k]
+        row = _CANDIDATE_CLASS[k] * N_SITUATIONS + BEFORE_PICKUP
+        b = _bound(bot, params, row, gt, _flags(k, False), _mat(gt, hand), bot[V_LOGITS + k])
+        if b > best_bound:
+            best_k, best_bound = k, b
+    gt = _CANDIDATE_GT[best_k]
+    floor = expected(
+        bot,
+        params,
+        _CANDIDATE_CLASS[best_k],
+        BEFORE_PICKUP,
+        gt,
+        _flags(best_k, False),
+        _mat(gt, hand),
+        bid,
+        hand,
+        bot[V_LOGITS + best_k],
+    )
+    for k in range(n):
+        gt = _CANDIDATE_GT[k]
+        if bot[V_KONTRA] != 0.0:
+            return True
+        flags = _flags(k, True)
+        mat = _mat(gt, hand)
+        won = min(1.0, win_probability(bot[V_LOGITS + N_CANDIDATES + k]) + 1e-9)
+        if gt == NULL:
+            most, least = null_value(flags), null_value(flags)
+        else:  # the most an announcement can be worth, the least a plain loss costs
+            most = game_value(gt, normalise_flags(gt, flags | OUVERT), mat, True, True)
+            least = game_value(gt, flags, mat, False, False)
+        win = utility(bot, deal_score(True, most, flags, params) + bot[V_WON_BONUS])
+        lose = utility(bot, deal_score(False, least, flags, params) - bot[V_LOST_MALUS])
+        if won * win + (1.0 - won) * lose > floor:
+            return True
+    return False
+
+
+@kernel
+def _pickup_estimate(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool) -> float:
+    """What picking up the skat promises: the best game's expected score as the ten cards show it
+    (the log-odds of :func:`_fill_logits`; games weighed in the order of their bounds)."""
+    n = _candidates(reversed_ok)
+    for k in range(n):
+        gt = _CANDIDATE_GT[k]
+        row = _CANDIDATE_CLASS[k] * N_SITUATIONS + BEFORE_PICKUP
+        bot[V_SCRATCH + k] = _bound(bot, params, row, gt, _flags(k, False), _mat(gt, hand), bot[V_LOGITS + k])
+    best = -1e18
+    done = 0
+    while True:
+        k = _next(bot, n, done)
+        if k < 0 or bot[V_SCRATCH + k] <= best:
+            break
+        done |= 1 << k
+        gt = _CANDIDATE_GT[k]
+        e = expected(
+            bot,
+            params,
+            _CANDIDATE_CLASS[k],
+            BEFORE_PICKUP,
+            gt,
+            _flags(k, False),
+            _mat(gt, hand),
+            bid,
+            hand,
+            bot[V_LOGITS + k],
+        )
+        best = max(best, e)
     return best
 
 
@@ -339,22 +548,43 @@ def _best_pickup_game(
     forced: np.uint32,
 ) -> tuple[int, np.uint32]:
     """The candidate (index) with the best expected score after picking up the skat, and its two
-    discards (``forced``: the discards already made, else 0 and the bot chooses per candidate)."""
-    best_k = -1
-    best_ev = -1e18
-    best_discard = np.uint32(0)
+    discards (``forced``: the discards already made, else 0 and the bot chooses per candidate).
+    Games are weighed in the order of their bounds (:func:`_bound`) until none beats the best."""
+    n = _candidates(reversed_ok)
     discard = forced
-    for k in range(_candidates(reversed_ok)):
+    for k in range(n):
         gt = _CANDIDATE_GT[k]
         if not forced and not (_CANDIDATE_OUVERT[k] == 1 and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
             discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
-        ten = twelve & ~discard
-        z = _z(bot, k, AFTER_PICKUP, ten, float(card_points(discard)), seat)
-        flags = _flags(k, False)
-        ev = expected(bot, params, _CANDIDATE_CLASS[k], AFTER_PICKUP, gt, flags, _mat(gt, twelve), bid, twelve, z)
-        if ev > best_ev:
-            best_k, best_ev, best_discard = k, ev, discard
-    return best_k, best_discard
+        z = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
+        bot[V_LOGITS + k] = z
+        bot[V_LOGITS + N_CANDIDATES + k] = discard
+        row = _CANDIDATE_CLASS[k] * N_SITUATIONS + AFTER_PICKUP
+        bot[V_SCRATCH + k] = _bound(bot, params, row, gt, _flags(k, False), _mat(gt, twelve), z)
+    best_k = -1
+    best = -1e18
+    done = 0
+    while True:
+        k = _next(bot, n, done)
+        if k < 0 or (best_k >= 0 and bot[V_SCRATCH + k] <= best):
+            break
+        done |= 1 << k
+        gt = _CANDIDATE_GT[k]
+        e = expected(
+            bot,
+            params,
+            _CANDIDATE_CLASS[k],
+            AFTER_PICKUP,
+            gt,
+            _flags(k, False),
+            _mat(gt, twelve),
+            bid,
+            twelve,
+            bot[V_LOGITS + k],
+        )
+        if e > best:
+            best_k, best = k, e
+    return best_k, np.uint32(bot[V_LOGITS + N_CANDIDATES + best_k])
 
 
 @kernel
@@ -373,10 +603,12 @@ def declare(
     what picking up promises (:func:`_pickup_estimate`); else the best game after the pickup with
     its discards (:func:`_best_pickup_game`). ``reversed_ok``: the variant allows the reversed game.
     """
-    pickup = _pickup_estimate(bot, params, hand, seat, bid, reversed_ok)
-    k, flags, _ = _best_hand_game(bot, params, hand, seat, bid, reversed_ok, pickup)
-    if k >= 0:
-        return _CANDIDATE_GT[k], flags, skat
+    _fill_logits(bot, hand, seat, reversed_ok)
+    if _hand_worth_weighing(bot, hand, bid, reversed_ok) and _hand_may_beat(bot, params, hand, bid, reversed_ok):
+        pickup = _pickup_estimate(bot, params, hand, bid, reversed_ok)
+        k, flags, _ = _best_hand_game(bot, params, hand, bid, reversed_ok, pickup)
+        if k >= 0:
+            return _CANDIDATE_GT[k], flags, skat
     k, discard = _best_pickup_game(bot, params, hand | skat, seat, bid, reversed_ok, np.uint32(0))
     return _CANDIDATE_GT[k], _flags(k, False), discard
 
@@ -386,7 +618,8 @@ def declare_hand(
     bot: np.ndarray, params: np.ndarray, hand: np.uint32, seat: int, bid: int, reversed_ok: bool
 ) -> tuple[int, int]:
     """The hand game to declare when the bot plays hand although it would not have chosen to."""
-    k, flags, _ = _best_hand_game(bot, params, hand, seat, bid, reversed_ok, -1e18)
+    _fill_logits(bot, hand, seat, reversed_ok)
+    k, flags, _ = _best_hand_game(bot, params, hand, bid, reversed_ok, -1e18)
     return _CANDIDATE_GT[k], flags
 
 

@@ -82,7 +82,11 @@ V_ZSTAR_FLOOR = V_ZSTAR_PASS + N_THRESHOLDS
 N_LEAST = 16
 V_ZMIN_PASS = V_ZSTAR_FLOOR + N_THRESHOLDS
 V_ZMIN_FLOOR = V_ZMIN_PASS + N_LEAST
-#: Scratch space the seat's kernels count features into (they allocate nothing).
-V_SCRATCH = V_ZMIN_FLOOR + N_LEAST
+#: Scratch: the seat's log-odds per candidate game while it works out its bids and its declaration,
+#: with the skat and hand (its kernels allocate nothing).
+V_LOGITS = V_ZMIN_FLOOR + N_LEAST
+N_LOGITS = 16
+#: Scratch space the seat's kernels count features into.
+V_SCRATCH = V_LOGITS + N_LOGITS
 N_SCRATCH = 16
 N_PREPARED = V_SCRATCH + N_SCRATCH

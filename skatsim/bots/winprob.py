@@ -132,11 +132,82 @@ def tabulate(coefficients: np.ndarray) -> np.ndarray:
     return tables
 
 
+def hand_gaps(coefficients: np.ndarray, tables: np.ndarray) -> np.ndarray:
+    """Per game class, the largest amount by which a ten-card hand's hand log-odds can exceed its
+    before-pickup log-odds: an exact maximum over every hand (a dynamic programme over the suits,
+    the cards counted to ten), so that a game whose before-pickup log-odds plus this cannot reach a
+    hand threshold need not be judged hand (:mod:`skatsim.bots.heuristic`). Written into
+    ``calibration.json`` beside the coefficients (``hand_gaps``) so importing costs nothing."""
+    neg = -1e18
+    plain = [b for b in range(256) if not b & (1 << JACK)]
+    gaps = np.zeros(N_CLASSES)
+    for cls in range(N_CLASSES):
+        before, hand = cls * N_SITUATIONS + 0, cls * N_SITUATIONS + 1  # BEFORE_PICKUP, HAND_GAME
+        d = tables[hand] - tables[before]
+        c = coefficients[hand] - coefficients[before]
+        if cls in (NULL_CLASS, NULL_OUVERT_CLASS):
+            states: dict[tuple[int, int], float] = {(0, 0): 0.0}
+            for _ in range(4):
+                nxt: dict[tuple[int, int], float] = {}
+                for (n, worst), v in states.items():
+                    for b in range(256):
+                        k = bin(b).count("1")
+                        key = (n + k, max(worst, int(NULL_WORST[b])))
+                        if n + k <= 10 and v + d[SIDE_Z, b] > nxt.get(key, neg):
+                            nxt[key] = v + d[SIDE_Z, b]
+                states = nxt
+            best = max(v + c[3] * w for (n, w), v in states.items() if n == 10)
+        else:
+            grand = cls != SUIT_CLASS
+            states = {(0, 0): 0.0}
+            for _ in range(4 if grand else 3):
+                nxt = {}
+                for (n, longest), v in states.items():
+                    for b in plain:
+                        k = int(N_PLAIN[b])
+                        key = (n + k, max(longest, k))
+                        if n + k <= 10 and v + d[SIDE_Z, b] > nxt.get(key, neg):
+                            nxt[key] = v + d[SIDE_Z, b]
+                states = nxt
+            trumps = [(0, 0.0)] if grand else [(int(N_PLAIN[b]), float(d[TRUMP_Z, b])) for b in plain]
+            jacks = [(bin(j).count("1"), float(d[JACKS_Z, j])) for j in range(16)]
+            best = neg
+            for (n, longest), v in states.items():
+                for kt, vt in trumps:
+                    for kj, vj in jacks:
+                        if n + kt + kj == 10:
+                            best = max(best, v + c[13] * longest + vt + vj)
+        gaps[cls] = c[0] + max(0.0, c[11]) + best
+    return gaps
+
+
+def load_hand_gaps(path: Path = CALIBRATION_FILE) -> np.ndarray:
+    """The hand gaps (:func:`hand_gaps`) a calibration file records."""
+    gaps = np.array(json.loads(path.read_text(encoding="utf-8"))["hand_gaps"], dtype=np.float64)
+    gaps.flags.writeable = False
+    return gaps
+
+
 COEFFICIENTS = load_model()
 TABLES = tabulate(COEFFICIENTS)
+HAND_GAPS = load_hand_gaps()
 OUTCOME_MODELS = load_outcome_models()
 OUTCOME_P = outcome_table(OUTCOME_MODELS)
 _BYTE = np.uint32(0xFF)
+
+
+#: The logistic function on the grid of :data:`OUTCOME_P`: the chance of winning at each grid point.
+WIN_P = outcome_table(np.zeros((1, N_OUTCOME_COEFFICIENTS)))[0, :, 3:].sum(axis=1)
+WIN_P.flags.writeable = False
+
+
+@kernel
+def win_probability(z: float) -> float:
+    """The chance of winning at log-odds ``z``, interpolated on the grid as :func:`outcome_probs` does
+    (the sum of its three won outcomes, to rounding): no exponential."""
+    t = (min(max(z, Z_MIN), Z_MAX - 1e-9) - Z_MIN) * Z_STEPS_PER_UNIT
+    i = int(t)
+    return WIN_P[i] + (t - i) * (WIN_P[i + 1] - WIN_P[i])
 
 
 @kernel

@@ -1,0 +1,180 @@
+"""The heuristic bot decides by its expected score under the variant's own scoring.
+
+Exact numbers: the outcome model's tables, the expected score against the engine's scoring
+worked out by hand, the bid thresholds against the expected score, calibration keys and
+reproducibility; and single decisions that change with the scoring, on hands written out
+card by card (found in seeded deals and frozen here).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from handmade import mask as _mask
+
+from skatsim.bots import bot_arrays, heuristic, seam, slots
+from skatsim.bots import variantcal as vc
+from skatsim.bots.expected import expected, expected_at, threshold_slot
+from skatsim.bots.handeval import BEFORE_PICKUP, GRAND_CLASS, HAND_GAME, N_SITUATIONS, SUIT_CLASS
+from skatsim.bots.winprob import N_Z, OUTCOME_P, Z_MIN, Z_STEPS_PER_UNIT, outcome_probs
+from skatsim.engine.gametypes import GRAND, REVERSED
+from skatsim.engine.scoring import HAND
+from skatsim.variant import Variant, load_variant
+
+VARIANTS = Path(__file__).resolve().parents[1] / "variants"
+FH, MH, RH = 0, 1, 2
+
+
+def _prepared(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A default heuristic bot's prepared row under a shipped variant, and the variant's parameters."""
+    params = load_variant(VARIANTS / f"{name}.yaml").variant.params()
+    kinds, rows = bot_arrays(("heuristic",) * 3, params)
+    return seam.prepare(kinds, rows, params)[0], params
+
+
+# ---------------------------------------------------------------- the outcome model
+
+
+def test_outcome_tables_are_distributions_and_order_the_outcomes_by_strength() -> None:
+    """At every grid point the six outcomes of every row sum to 1; in suit and Grand rows the chance of
+    winning, and of winning Schneider, rises with z and the chance of losing Schneider falls."""
+    assert OUTCOME_P.shape == (15, N_Z, 6)
+    assert np.allclose(OUTCOME_P.sum(axis=2), 1.0, atol=1e-12)
+    assert (OUTCOME_P >= 0).all()
+    for row in (SUIT_CLASS * N_SITUATIONS + BEFORE_PICKUP, GRAND_CLASS * N_SITUATIONS + HAND_GAME):
+        won = OUTCOME_P[row, :, 3:].sum(axis=1)
+        assert (np.diff(won) > 0).all()
+        assert (np.diff(OUTCOME_P[row, :, 4:].sum(axis=1)) > 0).all()
+        assert (np.diff(OUTCOME_P[row, :, :2].sum(axis=1)) < 0).all()
+    # on the grid the interpolation returns the table; between two points their mean
+    row, i = GRAND_CLASS * N_SITUATIONS + HAND_GAME, 101
+    z = Z_MIN + i / Z_STEPS_PER_UNIT
+    assert outcome_probs(row, z) == pytest.approx(tuple(OUTCOME_P[row, i]), abs=1e-12)
+    half = outcome_probs(row, z + 0.5 / Z_STEPS_PER_UNIT)
+    assert half == pytest.approx(tuple((OUTCOME_P[row, i] + OUTCOME_P[row, i + 1]) / 2), abs=1e-12)
+    assert sum(outcome_probs(row, z)[3:]) == pytest.approx(1 / (1 + math.exp(-z)), abs=1e-12)
+
+
+# ---------------------------------------------------------------- expected scores
+
+
+def test_expected_score_is_the_variants_own_scoring_worked_out_by_hand() -> None:
+    """Grand hand with 2 (value 24 x 4 = 96; Schneider 120, Schwarz 144) at log-odds 1.5: under the
+    official rules a loss costs twice the value, under pre-1999 scoring once, in a Seeger-Fabian list
+    +50 / -50 come on top."""
+    row, z = GRAND_CLASS * N_SITUATIONS + HAND_GAME, 1.5
+    lost_sw, lost_s, lost, won, won_s, won_sw = outcome_probs(row, z)
+    values = (144, 120, 96, 96, 120, 144)
+    probs = (lost_sw, lost_s, lost, won, won_s, won_sw)
+    official = sum(p * (v if k >= 3 else -2 * v) for k, (p, v) in enumerate(zip(probs, values, strict=True)))
+    pre1999 = sum(p * (v if k >= 3 else -v) for k, (p, v) in enumerate(zip(probs, values, strict=True)))
+    p_won = won + won_s + won_sw
+    tournament = official + 50 * p_won - 50 * (1 - p_won)
+    for name, by_hand in (("official", official), ("pre1999", pre1999), ("tournament", tournament)):
+        bot, params = _prepared(name)
+        e = expected_at(bot, params, row, GRAND, HAND, 2, 0, np.uint32(0), z, 1)
+        assert e == pytest.approx(by_hand, abs=1e-9), name
+    # Kontra: the score doubled (quadrupled with Re), the list bonuses not
+    bot, params = _prepared("official")
+    assert expected_at(bot, params, row, GRAND, HAND, 2, 0, np.uint32(0), z, 2) == pytest.approx(2 * official)
+    # loss aversion 2: every loss counts twice
+    bot[slots.P_LOSS_AVERSION] = 2.0
+    averse = sum(p * (v if k >= 3 else -4 * v) for k, (p, v) in enumerate(zip(probs, values, strict=True)))
+    assert expected_at(bot, params, row, GRAND, HAND, 2, 0, np.uint32(0), z, 1) == pytest.approx(averse)
+
+
+def test_an_announcement_is_won_only_when_its_level_is_reached() -> None:
+    """Clubs hand with 1, Schneider announced (value 12 x 5 = 60; reaching Schwarz 72): won only with
+    Schneider or Schwarz; a loss counts the announced Schneider too (60, or 72 when Schwarz is reached
+    by the defenders)."""
+    bot, params = _prepared("official")
+    row, z = SUIT_CLASS * N_SITUATIONS + HAND_GAME, 2.0
+    lost_sw, lost_s, lost, won, won_s, won_sw = outcome_probs(row, z)
+    by_hand = won_s * 60 + won_sw * 72 - 2 * (60 * (lost_s + lost + won) + 72 * lost_sw)
+    flags = HAND | 2  # SCHNEIDER_ANNOUNCED
+    assert expected_at(bot, params, row, 3, flags, 1, 0, np.uint32(0), z, 1) == pytest.approx(by_hand)
+
+
+def test_bid_thresholds_are_where_the_expected_score_meets_the_value_of_passing() -> None:
+    """For every game and matadors the block's threshold is the log-odds at which the game's expected
+    score reaches what the seat expects as a defender (0 under the official rules, about +7 in a
+    Seeger-Fabian list), to within the bisection's precision."""
+    for name in ("official", "tournament", "kontra_re"):
+        bot, params = _prepared(name)
+        target = bot[slots.V_PASS]
+        for gt, cls, mat in ((0, SUIT_CLASS, 1), (3, SUIT_CLASS, 4), (GRAND, GRAND_CLASS, 2)):
+            for hand, situation in ((False, BEFORE_PICKUP), (True, HAND_GAME)):
+                z = bot[slots.V_ZSTAR_PASS + threshold_slot(gt, hand, False, mat)]
+                flags = HAND if hand else 0
+                above = expected(bot, params, cls, situation, gt, flags, mat, 0, np.uint32(0), z)
+                below = expected(bot, params, cls, situation, gt, flags, mat, 0, np.uint32(0), z - 1e-6)
+                assert below < target <= above, (name, gt, mat, hand)
+    assert _prepared("official")[0][slots.V_PASS] == 0.0
+
+
+# ---------------------------------------------------------------- single decisions change with the scoring
+
+
+# ---------------------------------------------------------------- calibration per variant
+
+
+def test_a_calibration_is_keyed_by_the_rules_not_the_file() -> None:
+    """The same rules under another name share a key; the official rules, pre-1999 scoring and the
+    reversed game need no calibration; every shipped variant that needs one ships it."""
+    ramsch = load_variant(VARIANTS / "ramsch.yaml").variant
+    renamed = Variant.model_validate({**ramsch.model_dump(), "name": "my table", "description": "ours"})
+    assert vc.calibration_key(renamed.params()) == vc.calibration_key(ramsch.params()) != "none"
+    for path in sorted(VARIANTS.glob("*.yaml")):
+        params = load_variant(path).variant.params()
+        found = vc.find(params)
+        assert found is not None, path.name
+        if vc.needs_self_play(params):
+            assert found.source == f"shipped ({path.stem}.json)", path.name
+        else:
+            assert found.key == "none" and path.stem in ("official", "pre1999", "saechsische_spitze", "bock")
+
+
+def test_a_users_variant_is_calibrated_reproducibly_once_then_read_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A variant no file ships (Ramsch with shared ties and skat to the loser) is learnt on first use,
+    written to the cache under its key, and read from there after; learning it again gives the same
+    numbers."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(vc, "DEALS", 7_200)
+    monkeypatch.setattr(vc, "RAMSCH_DEALS", 20_000)
+    monkeypatch.setattr(vc, "_MEMO", {})
+    params = Variant.model_validate({"all_pass": "ramsch", "ramsch": {"tie": "share", "skat_to": "loser"}}).params()
+    key = vc.calibration_key(params)
+    assert vc.find(params) is None
+    first = vc.calibration_for(params)
+    assert first.source == "computed" and (tmp_path / "skatsim" / "calibrations" / f"{key}.json").exists()
+    monkeypatch.setattr(vc, "_MEMO", {})
+    again = vc.calibration_for(params)
+    assert again.source == "cache" and np.allclose(again.vector, first.vector, atol=1e-6)
+    assert np.array_equal(vc.calibrate(params).vector, first.vector)
+    ramsch = first.vector[slots.CAL_RAMSCH - slots.CAL0 :][: slots.N_RAMSCH_FEATURES]
+    assert ramsch[3] < ramsch[6] < 0  # the club jack costs more in a Ramsch than the diamond jack
+    assert first.info["ramsch"]["only_deals_nobody_would_bid"] is True
+
+
+def test_the_reversed_game_is_declared_only_where_allowed() -> None:
+    """A hand of jacks from DJ up, sevens and eights: in the reversed game it holds DJ HJ SJ and the top
+    of every suit (with 3: 20 x 5 = 100 hand); under the official rules it is a weak Grand."""
+    from skatsim.bots.handeval import choose_discard
+
+    bot, params = _prepared("saechsische_spitze")
+    hand = _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7")
+    skat = _mask("CA HA")
+    gt, flags, _ = heuristic.declare(bot, params, hand, skat, FH, 18, True)
+    assert (gt, flags & HAND) == (REVERSED, HAND)
+    assert heuristic.bid_ceilings(bot, params, hand, FH, True, False)[0] >= 100
+    official, oparams = _prepared("official")
+    gt, _, _ = heuristic.declare(official, oparams, hand, skat, FH, 18, False)
+    assert gt != REVERSED
+    assert heuristic.bid_ceilings(official, oparams, hand, FH, False, False)[0] < 100
+    # after a pickup the reversed declarer banks aces and tens of short suits in the skat
+    assert choose_discard(REVERSED, _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7 CA HT")) == _mask("CA HT")
