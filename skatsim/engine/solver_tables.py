@@ -1,0 +1,78 @@
+"""The open-hand solver's card order: every game type's cards renumbered so that bit order is trick order.
+
+The engine numbers a card ``suit * 8 + rank`` (:mod:`skatsim.engine.cards`); trick strength lives
+in the ``GROUP`` and ``POWER`` tables of :mod:`skatsim.engine.gametypes`. The solver searches
+millions of tricks, so it renumbers the cards once per game type ("positions" 0..31) such that
+
+* each group (a plain suit, or the trumps) occupies consecutive positions,
+* inside a group, a higher position is a stronger card (``POWER`` order),
+* the trump group sits above every plain group.
+
+Then the rules the search needs become single bit operations: the cards a seat may play are
+``hand & P_GROUP_MASK[led group]`` (or the hand); the winner of a trick is the card at the highest
+position among the cards of the led group and the trumps; the live card just below a card is the
+highest set bit under it. Every table here is *derived* from the engine's ``GROUP``, ``POWER``,
+``TRUMPS`` and ``CARD_POINTS`` at import time, and ``tests/test_solver.py`` checks the derived rules
+against :func:`skatsim.engine.tricks.trick_winner` and :func:`skatsim.engine.tricks.legal_moves` for
+every game type and every combination of cards, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel, lowest_bit
+from .cards import CARD_POINTS, N_CARDS
+from .gametypes import GROUP, N_GAME_TYPES, POWER, TRUMP_GROUP
+
+
+def _build() -> tuple[np.ndarray, ...]:
+    to_pos = np.zeros((N_GAME_TYPES, N_CARDS), dtype=np.int64)
+    from_pos = np.zeros((N_GAME_TYPES, N_CARDS), dtype=np.int64)
+    group_mask = np.zeros((N_GAME_TYPES, TRUMP_GROUP + 1), dtype=np.uint32)
+    pos_group = np.zeros((N_GAME_TYPES, N_CARDS), dtype=np.int64)
+    pos_points = np.zeros((N_GAME_TYPES, N_CARDS), dtype=np.int64)
+    below = np.zeros((N_GAME_TYPES, N_CARDS), dtype=np.uint32)
+    for gt in range(N_GAME_TYPES):
+        # Plain groups in suit order, the trumps last; inside a group by trick power.
+        order = sorted(range(N_CARDS), key=lambda c, gt=gt: (int(GROUP[gt, c]), int(POWER[gt, c])))
+        for p, c in enumerate(order):
+            to_pos[gt, c] = p
+            from_pos[gt, p] = c
+            pos_group[gt, p] = GROUP[gt, c]
+            pos_points[gt, p] = CARD_POINTS[c]
+            group_mask[gt, GROUP[gt, c]] |= np.uint32(1 << p)
+        for p in range(N_CARDS):
+            below[gt, p] = group_mask[gt, pos_group[gt, p]] & np.uint32((1 << p) - 1)
+    for table in (to_pos, from_pos, group_mask, pos_group, pos_points, below):
+        table.flags.writeable = False
+    return to_pos, from_pos, group_mask, pos_group, pos_points, below
+
+
+#: ``TO_POS[gt, card]``: the card's position in game type ``gt``; ``FROM_POS[gt, pos]`` the inverse.
+#: ``P_GROUP_MASK[gt, group]``: the positions of a group (plain suits 0..3, ``TRUMP_GROUP`` 4).
+#: ``P_GROUP[gt, pos]``: the group of a position. ``P_POINTS[gt, pos]``: its card points.
+#: ``P_BELOW[gt, pos]``: the positions of the same group below it (weaker cards).
+TO_POS, FROM_POS, P_GROUP_MASK, P_GROUP, P_POINTS, P_BELOW = _build()
+
+
+@kernel
+def to_positions(gt: int, mask: np.uint32) -> np.uint32:
+    """A card mask in the engine's numbering as a mask of positions of game type ``gt``."""
+    out = np.uint32(0)
+    while mask:
+        c = lowest_bit(mask)
+        mask &= mask - np.uint32(1)
+        out |= np.uint32(1) << np.uint32(TO_POS[gt, c])
+    return out
+
+
+@kernel
+def to_cards(gt: int, mask: np.uint32) -> np.uint32:
+    """A mask of positions of game type ``gt`` as a card mask in the engine's numbering."""
+    out = np.uint32(0)
+    while mask:
+        p = lowest_bit(mask)
+        mask &= mask - np.uint32(1)
+        out |= np.uint32(1) << np.uint32(FROM_POS[gt, p])
+    return out
