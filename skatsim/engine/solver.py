@@ -161,17 +161,18 @@ def _mtdf(
     upper: int,
     guess: int,
 ) -> int:
-    """Exact value by MTD(f): null-window searches around a guess until the bounds meet; the table
-    keeps what each search proved, so the next one re-searches little."""
+    """Exact value by null-window searches: the first at ``guess``, then bisecting between the bounds
+    proved so far (a fail-soft result can move a bound past the tested value). The table keeps what each
+    search proved, so the next one re-searches little."""
     lower = 0
-    g = min(max(guess, lower), upper)
+    beta = min(max(guess, lower + 1), upper)
     while lower < upper:
-        beta = g + 1 if g == lower else g
         g = search(tt, work, ctx, h0, h1, h2, leader, nin, t0, t1, rest, beta - 1, beta)
         if g < beta:
             upper = g
         else:
             lower = g
+        beta = (lower + upper + 1) // 2
     return lower
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from .._jit import highest_bit, kernel, lowest_bit, popcount
 from .gametypes import TRUMP_GROUP
-from .solver_tables import P_BELOW, P_GROUP, P_GROUP_MASK, P_POINTS
+from .solver_tables import P_BELOW, P_GROUP, P_GROUP_MASK, P_POINTS, cheapest, points_of
 
 # Bits of the search context ``ctx``; the context is part of every table key.
 TRICK_MODE = 1  # the value counts "good" tricks (1 each) instead of the declarer's card points
@@ -34,11 +34,11 @@ GENERATION = 1  # the current solve's generation (1..65535), for the table's rep
 STORES = 2  # table writes
 HITS = 3  # table probes that found their position
 N_COUNTERS = 8
-# Fields of one stack frame: the position, the window, the best value so far, the moves left to try
-# (``FIRST`` the table's move, then ``HIGH`` from the top, then ``LOW`` from the bottom), the card
-# being tried and the value its trick added.
-H0, H1, H2, LEAD, NIN, T0, T1, REST, ALPHA, BETA, A0, B0, BEST, BEST_CARD, FIRST, HIGH, LOW, CARD, GAIN = range(19)
-FRAME = 20
+# Fields of one stack frame: the position, the window, the best value so far, the card being tried
+# and the value its trick added, then the moves in search order and the index of the next one to try.
+H0, H1, H2, LEAD, NIN, T0, T1, REST, ALPHA, BETA, A0, B0, BEST, BEST_CARD, CARD, GAIN, N_MOVES, NEXT = range(18)
+MOVES = 18  # MOVES + i: the i-th move to try (at most 10)
+FRAME = 28
 MAX_DEPTH = 32  # 30 card plays at most, plus the root
 N_WORK = N_COUNTERS + FRAME * MAX_DEPTH
 
@@ -169,55 +169,106 @@ def _key(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> 
 
 
 @kernel
-def _save(work: np.ndarray, sp: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int, t0: int,
-          t1: int, rest: int, alpha: int, beta: int, a0: int, b0: int, best: int, best_card: int, first: int,
-          high: np.uint32, low: np.uint32, card: int, gain: int) -> None:  # fmt: skip
-    """Push the current frame (before descending into a child)."""
-    f = N_COUNTERS + sp * FRAME
-    work[f + H0] = h0
-    work[f + H1] = h1
-    work[f + H2] = h2
-    work[f + LEAD] = leader
-    work[f + NIN] = nin
-    work[f + T0] = t0
-    work[f + T1] = t1
-    work[f + REST] = rest
-    work[f + ALPHA] = alpha
-    work[f + BETA] = beta
-    work[f + A0] = a0
-    work[f + B0] = b0
-    work[f + BEST] = best
-    work[f + BEST_CARD] = best_card
-    work[f + FIRST] = first
-    work[f + HIGH] = high
-    work[f + LOW] = low
-    work[f + CARD] = card
-    work[f + GAIN] = gain
+def _beats(gt: int, top: int, c: int) -> bool:
+    """Whether card ``c`` takes the trick from ``top``, the card winning it so far (which is of the led
+    group or a trump)."""
+    return c > top and (P_GROUP_MASK[gt, P_GROUP[gt, top]] | P_GROUP_MASK[gt, TRUMP_GROUP]) >> np.uint32(c) & _ONE != 0
 
 
 @kernel
-def _moves(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int, t0: int, t1: int,
-           first: int) -> tuple[int, np.uint32, np.uint32]:  # fmt: skip
-    """The moves of the seat to move, one per class of equivalent cards, in search order: the table's
-    move (``first`` if it is one of them, else -1), then ``high`` from its top card down, then ``low``
-    from its bottom card up.
+def _can_beat(gt: int, hand: np.uint32, led_group: int, top: int) -> bool:
+    """Whether ``hand`` holds a legal card (in a trick of ``led_group``) that beats ``top``."""
+    follow = hand & P_GROUP_MASK[gt, led_group]
+    legal = follow if follow else hand
+    above = ~((_ONE << np.uint32(top)) | ((_ONE << np.uint32(top)) - _ONE))
+    return legal & (P_GROUP_MASK[gt, P_GROUP[gt, top]] | P_GROUP_MASK[gt, TRUMP_GROUP]) & above != 0
 
-    Equivalence: a card is skipped when the live card just below it in trick order (live: still in a
-    hand or in the current trick) is in the same hand, of the same group, and, in point mode, worth the
-    same points. The two then beat and lose to exactly the same cards for the rest of the game, so
-    either play gives the same outcome (exchange their names in every continuation).
 
-    Order: leading, high cards first. Following, when an opponent's card is winning the trick: the
-    cards that beat it (from the top), then the others (from the bottom); when the partner's card
-    is winning: the cards that do not overtake it (from the top: points onto the partner's trick),
-    then the overtaking ones.
-    """
+@kernel
+def _seat_hand(h0: np.uint32, h1: np.uint32, h2: np.uint32, seat: int) -> np.uint32:
+    """The hand of a seat."""
+    return h0 if seat == 0 else (h1 if seat == 1 else h2)
+
+
+@kernel
+def _score(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int, t0: int, t1: int,
+           c: int) -> int:  # fmt: skip
+    """Move-ordering score of card ``c`` for the seat to move (higher is tried first): tricks the mover's
+    side surely wins, with the most points; then cards that keep the partner's winning card on top
+    (with points: "schmieren"); last the cards that lose the trick, cheapest first. Only the order of
+    the search depends on it, never its result."""
     gt = (ctx >> GT_SHIFT) & 7
     d = (ctx >> (GT_SHIFT + 3)) & 3
     mover = leader + nin
     if mover >= 3:
         mover -= 3
-    hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
+    nxt = mover + 1 if mover < 2 else 0
+    third = nxt + 1 if nxt < 2 else 0
+    pts = P_POINTS[gt, c]
+    trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
+    if nin == 0:
+        g = P_GROUP[gt, c]
+        gmask = P_GROUP_MASK[gt, g]
+        above = ~((_ONE << np.uint32(c)) | ((_ONE << np.uint32(c)) - _ONE))
+        if mover == d:
+            opps = _seat_hand(h0, h1, h2, nxt) | _seat_hand(h0, h1, h2, third)
+        else:
+            opps = _seat_hand(h0, h1, h2, d)
+        if opps & gmask & above == 0:
+            safe = True
+            if g != TRUMP_GROUP:
+                for o in range(3):
+                    if o != mover and (mover == d or o == d):
+                        ho = _seat_hand(h0, h1, h2, o)
+                        if ho & gmask == 0 and ho & trumps != 0:
+                            safe = False
+            if safe:
+                return 3000 + 32 * pts - c
+        if mover == d and g == TRUMP_GROUP:
+            return 2000 + c
+        return 1000 - 32 * pts - popcount(P_BELOW[gt, c])
+    led = P_GROUP[gt, t0]
+    if nin == 1:
+        third_is_partner = mover != d and third != d
+        h3 = _seat_hand(h0, h1, h2, third)
+        if _beats(gt, t0, c):
+            if third_is_partner or not _can_beat(gt, h3, led, c):
+                return 3000 + 32 * (P_POINTS[gt, t0] + pts) - c
+            return 1000 - 32 * (P_POINTS[gt, t0] + pts) - c
+        if mover != d and leader != d:  # the partner led
+            if not _can_beat(gt, h3, led, t0):
+                return 2500 + 32 * pts - c
+            return 1500 - 32 * pts - c
+        if third_is_partner and _can_beat(gt, h3, led, t0):
+            return 2000 + 16 * pts - c
+        return 1500 - 32 * pts - c
+    top = t0
+    top_seat = leader
+    if _beats(gt, t0, t1):
+        top = t1
+        top_seat = leader + 1 if leader < 2 else 0
+    total = P_POINTS[gt, t0] + P_POINTS[gt, t1] + pts
+    if _beats(gt, top, c) or (mover != d and top_seat != d):
+        return 3000 + 32 * total - c
+    return 1000 - 32 * total - c
+
+
+@kernel
+def _order(work: np.ndarray, f: int, ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int,
+           t0: int, t1: int, first: int) -> int:  # fmt: skip
+    """Write the moves of the seat to move into frame ``f`` in search order; returns their number.
+
+    One move per class of equivalent cards: a card is skipped when the live card just below it in trick
+    order (live: in a hand or in the current trick) is in the same hand, of the same group, and, in point
+    mode, worth the same points. The two then beat and lose to exactly the same cards for the rest of
+    the game, so either play gives the same outcome (exchange their names in every continuation).
+    Order: the table's move ``first`` (if it is one of them), then by :func:`_score`.
+    """
+    gt = (ctx >> GT_SHIFT) & 7
+    mover = leader + nin
+    if mover >= 3:
+        mover -= 3
+    hand = _seat_hand(h0, h1, h2, mover)
     if nin == 0:
         moves = hand
         live = h0 | h1 | h2
@@ -227,7 +278,7 @@ def _moves(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, n
         live = h0 | h1 | h2 | (_ONE << np.uint32(t0))
         if nin == 2:
             live |= _ONE << np.uint32(t1)
-    reps = moves
+    n = 0
     m = moves
     while m:
         c = lowest_bit(m)
@@ -236,33 +287,143 @@ def _moves(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, n
         if below:
             b = highest_bit(below)
             if hand >> np.uint32(b) & _ONE and ((ctx & TRICK_MODE) != 0 or P_POINTS[gt, b] == P_POINTS[gt, c]):
-                reps &= ~(_ONE << np.uint32(c))
-    high = reps
-    low = np.uint32(0)
-    if nin > 0:
-        top = t0
-        win_seat = leader
-        if nin == 2:
-            led = P_GROUP_MASK[gt, P_GROUP[gt, t0]] | P_GROUP_MASK[gt, TRUMP_GROUP]
-            if led >> np.uint32(t1) & _ONE and t1 > t0:
-                top = t1
-                win_seat = leader + 1 if leader < 2 else 0
-        beat = (P_GROUP_MASK[gt, P_GROUP[gt, top]] | P_GROUP_MASK[gt, TRUMP_GROUP]) & ~(
-            (_ONE << np.uint32(top)) | ((_ONE << np.uint32(top)) - _ONE)
-        )
-        beaters = reps & beat
-        if (win_seat == d) == (mover == d):  # the partner's card is winning
-            high = reps & ~beaters
-            low = beaters
-        else:
-            high = beaters
-            low = reps & ~beaters
-    if first >= 0 and reps >> np.uint32(first) & _ONE:
-        high &= ~(_ONE << np.uint32(first))
-        low &= ~(_ONE << np.uint32(first))
+                continue
+        score = 1 << 14 if c == first else _score(ctx, h0, h1, h2, leader, nin, t0, t1, c) + (1 << 13)
+        key = score * 32 + c
+        k = n
+        while k > 0 and work[f + MOVES + k - 1] < key:  # insertion sort, best first
+            work[f + MOVES + k] = work[f + MOVES + k - 1]
+            k -= 1
+        work[f + MOVES + k] = key
+        n += 1
+    return n
+
+
+@kernel
+def _above(c: int) -> np.uint32:
+    """The positions above position ``c``."""
+    return ~((_ONE << np.uint32(c)) | ((_ONE << np.uint32(c)) - _ONE))
+
+
+@kernel
+def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> int:
+    """Card points the side on lead at a trick boundary is sure to take: a lower bound, by a plan the
+    other side cannot stop. The leader first leads his trumps that are higher than every opposing trump
+    (the opponents must follow with trumps while they have any: their cheapest ones count), then, in each
+    plain suit, his cards higher than every opposing card of the suit, as many times as no opponent who
+    still holds a trump can be void of it (an opponent following every such lead gives his cheapest cards
+    of the suit; one who may have discarded is counted as giving nothing). Each of these tricks is won,
+    so the leader keeps the lead; his partner's cards are counted as nothing."""
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
+    hand = _seat_hand(h0, h1, h2, leader)
+    if leader == d:
+        s1 = leader + 1 if leader < 2 else 0
+        s2 = s1 + 1 if s1 < 2 else 0
+        o1 = _seat_hand(h0, h1, h2, s1)
+        o2 = _seat_hand(h0, h1, h2, s2)
     else:
-        first = -1
-    return first, high, low
+        o1 = _seat_hand(h0, h1, h2, d)
+        o2 = np.uint32(0)
+    opp = o1 | o2
+    mine = hand & trumps
+    theirs = opp & trumps
+    masters = mine & _above(highest_bit(theirs)) if theirs else mine
+    n_cash = popcount(masters)
+    total = points_of(gt, masters)
+    n1 = popcount(o1 & trumps)
+    n2 = popcount(o2 & trumps)
+    total += cheapest(gt, o1 & trumps, n_cash) + cheapest(gt, o2 & trumps, n_cash)
+    r1 = n1 - n_cash  # trumps an opponent keeps after the trump leads
+    r2 = n2 - n_cash
+    for g in range(TRUMP_GROUP):
+        gm = P_GROUP_MASK[gt, g]
+        mine = hand & gm
+        if not mine:
+            continue
+        theirs = opp & gm
+        masters = mine & _above(highest_bit(theirs)) if theirs else mine
+        safe = popcount(masters)
+        c1 = popcount(o1 & gm)
+        c2 = popcount(o2 & gm)
+        if r1 > 0:
+            safe = min(safe, c1)
+        if r2 > 0:
+            safe = min(safe, c2)
+        if safe <= 0:
+            continue
+        total += points_of(gt, masters) - cheapest(gt, masters, popcount(masters) - safe)
+        if r1 > 0:
+            total += cheapest(gt, o1 & gm, safe)
+        if r2 > 0:
+            total += cheapest(gt, o2 & gm, safe)
+    return total
+
+
+@kernel
+def _last_trick(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int, t0: int, t1: int) -> int:
+    """Value of the last trick, where every seat has one card left (or none, having played it)."""
+    s1 = leader + 1 if leader < 2 else 0
+    s2 = s1 + 1 if s1 < 2 else 0
+    c0 = t0 if nin >= 1 else lowest_bit(_seat_hand(h0, h1, h2, leader))
+    c1 = t1 if nin == 2 else lowest_bit(_seat_hand(h0, h1, h2, s1))
+    c2 = lowest_bit(_seat_hand(h0, h1, h2, s2))
+    winner, gain, ends = close_trick(ctx, leader, c0, c1, c2)
+    return gain
+
+
+@kernel
+def _finish(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, t0: int, t1: int, c: int) -> int:
+    """Value of closing the second-to-last trick with ``c`` (the hands hold the last trick's cards)."""
+    winner, gain, ends = close_trick(ctx, leader, t0, t1, c)
+    if ends:
+        s = leader + 2 if leader == 0 else leader - 1
+        return gain + unplayed(ctx, _seat_hand(h0, h1, h2, s))
+    return gain + _last_trick(ctx, h0, h1, h2, winner, 0, -1, -1)
+
+
+@kernel
+def _legal(gt: int, hand: np.uint32, t0: int) -> np.uint32:
+    """Cards of ``hand`` that may follow ``t0`` (any card when leading: ``t0 < 0``)."""
+    if t0 < 0:
+        return hand
+    follow = hand & P_GROUP_MASK[gt, P_GROUP[gt, t0]]
+    return follow if follow else hand
+
+
+@kernel
+def _two_tricks(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int, t0: int, t1: int) -> int:
+    """Exact value of the last two tricks (the seat to move holds two cards): at most eight lines of
+    play, evaluated directly instead of as search nodes. Cards already in the trick are the only
+    "choice" of the seats that played them."""
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    s1 = leader + 1 if leader < 2 else 0
+    s2 = s1 + 1 if s1 < 2 else 0
+    m0 = _seat_hand(h0, h1, h2, leader) if nin == 0 else _ONE << np.uint32(t0)
+    best0 = -_INF if leader == d else _INF
+    while m0:
+        c0 = lowest_bit(m0)
+        m0 &= m0 - _ONE
+        x0 = ~(_ONE << np.uint32(c0)) if nin == 0 else ~np.uint32(0)
+        m1 = _legal(gt, _seat_hand(h0, h1, h2, s1), c0) if nin <= 1 else _ONE << np.uint32(t1)
+        best1 = -_INF if s1 == d else _INF
+        while m1:
+            c1 = lowest_bit(m1)
+            m1 &= m1 - _ONE
+            x1 = x0 & ~(_ONE << np.uint32(c1)) if nin <= 1 else x0
+            m2 = _legal(gt, _seat_hand(h0, h1, h2, s2), c0)
+            best2 = -_INF if s2 == d else _INF
+            while m2:
+                c2 = lowest_bit(m2)
+                m2 &= m2 - _ONE
+                x2 = x1 & ~(_ONE << np.uint32(c2))
+                v = _finish(ctx, h0 & x2, h1 & x2, h2 & x2, leader, c0, c1, c2)
+                best2 = max(best2, v) if s2 == d else min(best2, v)
+            best1 = max(best1, best2) if s1 == d else min(best1, best2)
+        best0 = max(best0, best1) if leader == d else min(best0, best1)
+    return best0
 
 
 @kernel
@@ -276,26 +437,25 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uin
     gt = (ctx >> GT_SHIFT) & 7
     trick_mode = (ctx & TRICK_MODE) != 0
     sp = 0
+    f = N_COUNTERS
     ret = 0
     a0 = alpha
     b0 = beta
     best = 0
     best_card = -1
-    first = -1
-    high = np.uint32(0)
-    low = np.uint32(0)
     card = -1
     gain = 0
     entering = True
     while True:
+        done = False
         if entering:
-            # A new node: bounds, the table, then its moves.
+            # A new node: bounds, the last two tricks, the table; else its moves.
             entering = False
             work[NODES] += 1
             mover = leader + nin
             if mover >= 3:
                 mover -= 3
-            hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
+            hand = _seat_hand(h0, h1, h2, mover)
             if trick_mode:
                 upper = popcount(hand)
             else:
@@ -309,8 +469,23 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uin
                 ret = upper
             elif beta <= 0:
                 ret = 0
+            elif popcount(hand) == 1:
+                ret = _last_trick(ctx, h0, h1, h2, leader, nin, t0, t1)
+            elif popcount(hand) == 2:
+                ret = _two_tricks(ctx, h0, h1, h2, leader, nin, t0, t1)
             else:
                 done = False
+                if nin == 0 and not trick_mode:
+                    # What the side on lead surely takes bounds the value from its side.
+                    sure = sure_points(ctx, h0, h1, h2, leader)
+                    if leader != d:
+                        if rest - sure <= alpha:
+                            ret = rest - sure
+                            done = True
+                    elif sure >= beta and (ctx & ENDS_ON_DECLARER) == 0:
+                        ret = sure
+                        done = True
+            if not done:
                 first = -1
                 if nin == 0:
                     w0, w1 = _key(ctx, h0, h1, h2, leader)
@@ -321,42 +496,79 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uin
                             work[HITS] += 1
                             lo = np.int64(e & _B8)
                             hi = np.int64((e >> np.uint64(8)) & _B8)
-                            if lo >= beta:
+                            if lo >= beta or lo == hi:
                                 ret = lo
                                 done = True
                             elif hi <= alpha:
                                 ret = hi
-                                done = True
-                            elif lo == hi:
-                                ret = lo
                                 done = True
                             else:
                                 alpha = max(alpha, lo)
                                 beta = min(beta, hi)
                                 first = np.int64((e >> np.uint64(16)) & _B8) - 1
                             break
-            if not done:
-                a0 = alpha
-                b0 = beta
-                first, high, low = _moves(ctx, h0, h1, h2, leader, nin, t0, t1, first)
-                best = -_INF if mover == d else _INF
-                best_card = -1
-        else:
-            done = False
+                if not done:
+                    a0 = alpha
+                    b0 = beta
+                    work[f + N_MOVES] = _order(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, first)
+                    work[f + NEXT] = 0
+                    best = -_INF if mover == d else _INF
+                    best_card = -1
         if not done:
-            # Try the next move; a child position is entered on the next turn of the loop.
-            if first >= 0:
-                c = first
-                first = -1
-            elif high:
-                c = highest_bit(high)
-                high &= ~(_ONE << np.uint32(c))
-            elif low:
-                c = lowest_bit(low)
-                low &= ~(_ONE << np.uint32(c))
+            k = work[f + NEXT]
+            if k < work[f + N_MOVES]:
+                # Try the next move; a child position is entered on the next turn of the loop.
+                c = work[f + MOVES + k] & 31
+                work[f + NEXT] = k + 1
+                bit = _ONE << np.uint32(c)
+                n0 = h0 & ~bit
+                n1 = h1 & ~bit
+                n2 = h2 & ~bit
+                left = rest - P_POINTS[gt, c]
+                g = 0
+                ends = False
+                winner = leader
+                if nin == 2:
+                    winner, g, ends = close_trick(ctx, leader, t0, t1, c)
+                if nin < 2 or not ends:
+                    work[f + H0] = h0
+                    work[f + H1] = h1
+                    work[f + H2] = h2
+                    work[f + LEAD] = leader
+                    work[f + NIN] = nin
+                    work[f + T0] = t0
+                    work[f + T1] = t1
+                    work[f + REST] = rest
+                    work[f + ALPHA] = alpha
+                    work[f + BETA] = beta
+                    work[f + A0] = a0
+                    work[f + B0] = b0
+                    work[f + BEST] = best
+                    work[f + BEST_CARD] = best_card
+                    work[f + CARD] = c
+                    work[f + GAIN] = g
+                    sp += 1
+                    f += FRAME
+                    h0, h1, h2, rest = n0, n1, n2, left
+                    if nin == 0:
+                        t0 = c
+                        nin = 1
+                    elif nin == 1:
+                        t1 = c
+                        nin = 2
+                    else:
+                        leader, nin, t0, t1 = winner, 0, -1, -1
+                        alpha -= g
+                        beta -= g
+                    entering = True
+                    continue
+                # The game ends with this trick.
+                closer = leader + 2 if leader == 0 else leader - 1
+                ret = g + unplayed(ctx, _seat_hand(n0, n1, n2, closer))
+                card = c
+                gain = 0
             else:
-                c = -1
-            if c < 0:
+                # Every move tried (or cut off): the node's value is ``best``.
                 if nin == 0:
                     w0, w1 = _key(ctx, h0, h1, h2, leader)
                     n = popcount(h0 | h1 | h2)
@@ -368,46 +580,12 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uin
                         _store(tt, work, w0, w1, best, best, best_card, n)
                 ret = best
                 done = True
-            else:
-                bit = _ONE << np.uint32(c)
-                n0 = h0 & ~bit
-                n1 = h1 & ~bit
-                n2 = h2 & ~bit
-                left = rest - P_POINTS[gt, c]
-                if nin < 2:
-                    _save(work, sp, h0, h1, h2, leader, nin, t0, t1, rest, alpha, beta, a0, b0, best, best_card,
-                          first, high, low, c, 0)  # fmt: skip
-                    sp += 1
-                    if nin == 0:
-                        t0 = c
-                    else:
-                        t1 = c
-                    nin += 1
-                    h0, h1, h2, rest = n0, n1, n2, left
-                    entering = True
-                    continue
-                winner, g, ends = close_trick(ctx, leader, t0, t1, c)
-                if not ends and (n0 | n1 | n2) != 0:
-                    _save(work, sp, h0, h1, h2, leader, nin, t0, t1, rest, alpha, beta, a0, b0, best, best_card,
-                          first, high, low, c, g)  # fmt: skip
-                    sp += 1
-                    h0, h1, h2, rest = n0, n1, n2, left
-                    leader, nin, t0, t1 = winner, 0, -1, -1
-                    alpha -= g
-                    beta -= g
-                    entering = True
-                    continue
-                mover = leader + 2 if leader == 0 else leader - 1
-                v = g + unplayed(ctx, n0 if mover == 0 else (n1 if mover == 1 else n2))
-                card = c
-                gain = 0
-                ret = v
         if done:
-            # The node is finished with value ``ret``: back to its parent.
+            # Back to the parent with the value ``ret``.
             if sp == 0:
                 return ret
             sp -= 1
-            f = N_COUNTERS + sp * FRAME
+            f -= FRAME
             h0 = np.uint32(work[f + H0])
             h1 = np.uint32(work[f + H1])
             h2 = np.uint32(work[f + H2])
@@ -422,12 +600,9 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uin
             b0 = work[f + B0]
             best = work[f + BEST]
             best_card = work[f + BEST_CARD]
-            first = work[f + FIRST]
-            high = np.uint32(work[f + HIGH])
-            low = np.uint32(work[f + LOW])
             card = work[f + CARD]
             gain = work[f + GAIN]
-        # Fold a child's value ``gain + ret`` into the current node.
+        # Fold the child's value ``gain + ret`` into the current node.
         v = gain + ret
         mover = leader + nin
         if mover >= 3:
@@ -444,6 +619,4 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uin
             if best < beta:
                 beta = best
         if alpha >= beta:  # cut: no more moves
-            first = -1
-            high = np.uint32(0)
-            low = np.uint32(0)
+            work[f + NEXT] = work[f + N_MOVES]

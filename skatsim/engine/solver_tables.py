@@ -21,9 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel, lowest_bit
+from .._jit import kernel, lowest_bit, popcount
 from .cards import CARD_POINTS, N_CARDS
 from .gametypes import GROUP, N_GAME_TYPES, POWER, TRUMP_GROUP
+
+#: The card point values, ascending (``P_BY_POINTS`` is indexed like this).
+POINT_VALUES = (0, 2, 3, 4, 10, 11)
+_POINT_VALUES = np.array(POINT_VALUES, dtype=np.int64)
 
 
 def _build() -> tuple[np.ndarray, ...]:
@@ -44,16 +48,21 @@ def _build() -> tuple[np.ndarray, ...]:
             group_mask[gt, GROUP[gt, c]] |= np.uint32(1 << p)
         for p in range(N_CARDS):
             below[gt, p] = group_mask[gt, pos_group[gt, p]] & np.uint32((1 << p) - 1)
-    for table in (to_pos, from_pos, group_mask, pos_group, pos_points, below):
+    by_points = np.zeros((N_GAME_TYPES, len(POINT_VALUES)), dtype=np.uint32)
+    for gt in range(N_GAME_TYPES):
+        for p in range(N_CARDS):
+            by_points[gt, POINT_VALUES.index(int(pos_points[gt, p]))] |= np.uint32(1 << p)
+    for table in (to_pos, from_pos, group_mask, pos_group, pos_points, below, by_points):
         table.flags.writeable = False
-    return to_pos, from_pos, group_mask, pos_group, pos_points, below
+    return to_pos, from_pos, group_mask, pos_group, pos_points, below, by_points
 
 
 #: ``TO_POS[gt, card]``: the card's position in game type ``gt``; ``FROM_POS[gt, pos]`` the inverse.
 #: ``P_GROUP_MASK[gt, group]``: the positions of a group (plain suits 0..3, ``TRUMP_GROUP`` 4).
 #: ``P_GROUP[gt, pos]``: the group of a position. ``P_POINTS[gt, pos]``: its card points.
 #: ``P_BELOW[gt, pos]``: the positions of the same group below it (weaker cards).
-TO_POS, FROM_POS, P_GROUP_MASK, P_GROUP, P_POINTS, P_BELOW = _build()
+#: ``P_BY_POINTS[gt, k]``: the positions worth ``POINT_VALUES[k]`` points.
+TO_POS, FROM_POS, P_GROUP_MASK, P_GROUP, P_POINTS, P_BELOW, P_BY_POINTS = _build()
 
 
 @kernel
@@ -76,3 +85,25 @@ def to_cards(gt: int, mask: np.uint32) -> np.uint32:
         mask &= mask - np.uint32(1)
         out |= np.uint32(1) << np.uint32(FROM_POS[gt, p])
     return out
+
+
+@kernel
+def points_of(gt: int, mask: np.uint32) -> int:
+    """Card points of a mask of positions."""
+    total = 0
+    for k in range(1, len(_POINT_VALUES)):
+        total += _POINT_VALUES[k] * popcount(mask & P_BY_POINTS[gt, k])
+    return total
+
+
+@kernel
+def cheapest(gt: int, mask: np.uint32, n: int) -> int:
+    """Card points of the ``n`` cheapest cards of a mask of positions (all of them if it has fewer)."""
+    total = 0
+    for k in range(len(_POINT_VALUES)):
+        if n <= 0:
+            break
+        take = min(n, popcount(mask & P_BY_POINTS[gt, k]))
+        total += take * _POINT_VALUES[k]
+        n -= take
+    return total
