@@ -191,6 +191,34 @@ def _seat_hand(h0: np.uint32, h1: np.uint32, h2: np.uint32, seat: int) -> np.uin
 
 
 @kernel
+def _null_score(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int, t0: int, t1: int,
+                c: int) -> int:  # fmt: skip
+    """Move-ordering score in Null (the declarer must not take a trick): the declarer plays his highest
+    card that still loses the trick, else his lowest; a defender plays under the declarer's winning
+    card (highest such first), else low; leads are low cards first."""
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    mover = leader + nin
+    if mover >= 3:
+        mover -= 3
+    rank = popcount(P_BELOW[gt, c])
+    if nin == 0:
+        return 1000 - rank
+    top = t0
+    top_seat = leader
+    if nin == 2 and _beats(gt, t0, t1):
+        top = t1
+        top_seat = leader + 1 if leader < 2 else 0
+    if mover == d:
+        if not _beats(gt, top, c):
+            return 2000 + rank
+        return 1000 - rank
+    if top_seat == d and not _beats(gt, top, c):
+        return 2000 + rank
+    return 1000 - rank
+
+
+@kernel
 def _score(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int, t0: int, t1: int,
            c: int) -> int:  # fmt: skip
     """Move-ordering score of card ``c`` for the seat to move (higher is tried first): tricks the mover's
@@ -204,6 +232,8 @@ def _score(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, n
         mover -= 3
     nxt = mover + 1 if mover < 2 else 0
     third = nxt + 1 if nxt < 2 else 0
+    if (ctx & GOOD_FOR_DEFENDERS) != 0 or (ctx & ENDS_ON_DECLARER) != 0:
+        return _null_score(ctx, h0, h1, h2, leader, nin, t0, t1, c)
     pts = P_POINTS[gt, c]
     trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
     if nin == 0:
@@ -226,6 +256,13 @@ def _score(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, n
                 return 3000 + 32 * pts - c
         if mover == d and g == TRUMP_GROUP:
             return 2000 + c
+        if mover != d:
+            partner = 3 - mover - d
+            hp = _seat_hand(h0, h1, h2, partner) & gmask
+            hd = _seat_hand(h0, h1, h2, d)
+            if hp and (hd & gmask & ~(_ONE << np.uint32(highest_bit(hp))) & _above(highest_bit(hp))) == 0:
+                if hd & gmask or (hd & trumps == 0):
+                    return 2500 - 32 * pts - popcount(P_BELOW[gt, c])
         return 1000 - 32 * pts - popcount(P_BELOW[gt, c])
     led = P_GROUP[gt, t0]
     if nin == 1:
