@@ -19,7 +19,17 @@ import numpy as np
 
 from .._jit import highest_bit, kernel, lowest_bit, popcount
 from .gametypes import TRUMP_GROUP
-from .solver_tables import P_BELOW, P_GROUP, P_GROUP_MASK, P_POINTS, cheapest, points_of
+from .solver_tables import (
+    P_BELOW,
+    P_GROUP,
+    P_GROUP_MASK,
+    P_POINTS,
+    canonical,
+    cheapest,
+    from_canonical,
+    points_of,
+    to_canonical,
+)
 
 # Bits of the search context ``ctx``; the context is part of every table key.
 TRICK_MODE = 1  # the value counts "good" tricks (1 each) instead of the declarer's card points
@@ -525,7 +535,8 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uin
             if not done:
                 first = -1
                 if nin == 0:
-                    w0, w1 = _key(ctx, h0, h1, h2, leader)
+                    k0, k1, k2 = canonical(gt, ctx & TRICK_MODE, h0, h1, h2)
+                    w0, w1 = _key(ctx, k0, k1, k2, leader)
                     s = _bucket(tt, w0, w1)
                     for k in range(2):
                         e = tt[s + k, 2]
@@ -543,6 +554,8 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uin
                                 alpha = max(alpha, lo)
                                 beta = min(beta, hi)
                                 first = np.int64((e >> np.uint64(16)) & _B8) - 1
+                                if first >= 0:
+                                    first = from_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, first)
                             break
                 if not done:
                     a0 = alpha
@@ -607,8 +620,11 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uin
             else:
                 # Every move tried (or cut off): the node's value is ``best``.
                 if nin == 0:
-                    w0, w1 = _key(ctx, h0, h1, h2, leader)
+                    k0, k1, k2 = canonical(gt, ctx & TRICK_MODE, h0, h1, h2)
+                    w0, w1 = _key(ctx, k0, k1, k2, leader)
                     n = popcount(h0 | h1 | h2)
+                    if best_card >= 0:
+                        best_card = to_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, best_card)
                     if best <= a0:
                         _store(tt, work, w0, w1, 0, best, best_card, n)
                     elif best >= b0:

@@ -57,12 +57,39 @@ def _build() -> tuple[np.ndarray, ...]:
     return to_pos, from_pos, group_mask, pos_group, pos_points, below, by_points
 
 
+def _runs() -> tuple[np.ndarray, np.ndarray]:
+    """``P_RUNS[mode, gt, k]``: the blocks of positions inside which live cards are interchangeable by
+    rank (``P_N_RUNS[mode, gt]`` of them). Mode 0 (card points): maximal runs of consecutive positions
+    of one group worth the same points (7 8 9, the jacks); mode 1 (tricks only): whole groups."""
+    runs = np.zeros((2, N_GAME_TYPES, 16), dtype=np.uint32)
+    n_runs = np.zeros((2, N_GAME_TYPES), dtype=np.int64)
+    for gt in range(N_GAME_TYPES):
+        for mode in (0, 1):
+            p = 0
+            while p < N_CARDS:
+                q = p
+                while (
+                    q + 1 < N_CARDS
+                    and P_GROUP[gt, q + 1] == P_GROUP[gt, p]
+                    and (mode == 1 or P_POINTS[gt, q + 1] == P_POINTS[gt, p])
+                ):
+                    q += 1
+                if q > p:
+                    runs[mode, gt, n_runs[mode, gt]] = np.uint32(((1 << (q + 1)) - 1) & ~((1 << p) - 1))
+                    n_runs[mode, gt] += 1
+                p = q + 1
+    runs.flags.writeable = False
+    n_runs.flags.writeable = False
+    return runs, n_runs
+
+
 #: ``TO_POS[gt, card]``: the card's position in game type ``gt``; ``FROM_POS[gt, pos]`` the inverse.
 #: ``P_GROUP_MASK[gt, group]``: the positions of a group (plain suits 0..3, ``TRUMP_GROUP`` 4).
 #: ``P_GROUP[gt, pos]``: the group of a position. ``P_POINTS[gt, pos]``: its card points.
 #: ``P_BELOW[gt, pos]``: the positions of the same group below it (weaker cards).
 #: ``P_BY_POINTS[gt, k]``: the positions worth ``POINT_VALUES[k]`` points.
 TO_POS, FROM_POS, P_GROUP_MASK, P_GROUP, P_POINTS, P_BELOW, P_BY_POINTS = _build()
+P_RUNS, P_N_RUNS = _runs()
 
 
 @kernel
@@ -107,3 +134,61 @@ def cheapest(gt: int, mask: np.uint32, n: int) -> int:
         total += take * _POINT_VALUES[k]
         n -= take
     return total
+
+
+@kernel
+def canonical(
+    gt: int, mode: int, h0: np.uint32, h1: np.uint32, h2: np.uint32
+) -> tuple[np.uint32, np.uint32, np.uint32]:
+    """The hands with the live cards of every block of ``P_RUNS[mode, gt]`` moved to the bottom of the
+    block, in order and with their owners. Positions that differ only by which cards of a block are gone
+    have the same canonical hands and the same value: inside a block, cards that are next to each other
+    among the live ones win and lose against the same cards (and are worth the same in mode 0)."""
+    live = h0 | h1 | h2
+    c0, c1, c2 = h0, h1, h2
+    for k in range(P_N_RUNS[mode, gt]):
+        run = P_RUNS[mode, gt, k]
+        m = live & run
+        base = lowest_bit(run)
+        x = m >> np.uint32(base)
+        if x & (x + np.uint32(1)) == 0:  # already at the bottom of the block
+            continue
+        c0 &= ~run
+        c1 &= ~run
+        c2 &= ~run
+        q = np.uint32(base)
+        while m:
+            p = lowest_bit(m)
+            m &= m - np.uint32(1)
+            b = np.uint32(1) << q
+            if h0 >> np.uint32(p) & np.uint32(1):
+                c0 |= b
+            elif h1 >> np.uint32(p) & np.uint32(1):
+                c1 |= b
+            else:
+                c2 |= b
+            q += np.uint32(1)
+    return c0, c1, c2
+
+
+@kernel
+def to_canonical(gt: int, mode: int, live: np.uint32, p: int) -> int:
+    """The canonical position (see :func:`canonical`) of the live position ``p``."""
+    for k in range(P_N_RUNS[mode, gt]):
+        run = P_RUNS[mode, gt, k]
+        if run >> np.uint32(p) & np.uint32(1):
+            return lowest_bit(run) + popcount(live & run & ((np.uint32(1) << np.uint32(p)) - np.uint32(1)))
+    return p
+
+
+@kernel
+def from_canonical(gt: int, mode: int, live: np.uint32, q: int) -> int:
+    """The live position whose canonical position is ``q`` (-1 if none)."""
+    for k in range(P_N_RUNS[mode, gt]):
+        run = P_RUNS[mode, gt, k]
+        if run >> np.uint32(q) & np.uint32(1):
+            m = live & run
+            for _ in range(q - lowest_bit(run)):
+                m &= m - np.uint32(1)
+            return lowest_bit(m) if m else -1
+    return q
