@@ -84,6 +84,7 @@ __all__ = [
     "best_moves",
     "clear_table",
     "declarer_avoids_tricks",
+    "declarer_reaches",
     "declarer_takes_all",
     "declarer_takes_one",
     "new_table",
@@ -206,6 +207,15 @@ def solve_points(state: np.ndarray, tt: np.ndarray, work: np.ndarray) -> int:
     (:mod:`skatsim.engine.play`) of a declared game, at any point; it is not modified."""
     d = state[DECLARER]
     return state[POINTS0 + d] + card_points(np.uint32(state[SKAT])) + _exact(state, tt, work, OBJ_POINTS)
+
+
+@kernel
+def declarer_reaches(state: np.ndarray, tt: np.ndarray, work: np.ndarray, points: int) -> bool:
+    """Whether the declarer ends with at least ``points`` card points (skat and tricks so far included)
+    against any defence: one null-window search, far cheaper than :func:`solve_points` (``points`` 61:
+    does he win; 90: Schneider)."""
+    d = state[DECLARER]
+    return _reaches(state, tt, work, OBJ_POINTS, points - state[POINTS0 + d] - card_points(np.uint32(state[SKAT])))
 
 
 @kernel
