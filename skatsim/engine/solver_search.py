@@ -353,6 +353,23 @@ def _above(c: int) -> np.uint32:
 
 
 @kernel
+def top_trump_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> tuple[int, int]:
+    """Card points of the declarer's trumps above every defender's trump, and of the defenders' trumps
+    above every trump of the declarer: such a trump takes the trick it is played in, however it is
+    played (no card beats a trump but a higher trump), so these points surely go to its side."""
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
+    mine = _seat_hand(h0, h1, h2, d) & trumps
+    theirs = (h0 | h1 | h2) & trumps & ~mine
+    if not mine:
+        return 0, points_of(gt, theirs)
+    if not theirs:
+        return points_of(gt, mine), 0
+    return points_of(gt, mine & _above(highest_bit(theirs))), points_of(gt, theirs & _above(highest_bit(mine)))
+
+
+@kernel
 def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> int:
     """Card points the side on lead at a trick boundary is sure to take: a lower bound, by a plan the
     other side cannot stop. The leader first leads his trumps that are higher than every opposing trump
@@ -525,12 +542,21 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uin
                 if nin == 0 and not trick_mode:
                     # What the side on lead surely takes bounds the value from its side.
                     sure = sure_points(ctx, h0, h1, h2, leader)
+                    mine, theirs = top_trump_points(ctx, h0, h1, h2)
                     if leader != d:
-                        if rest - sure <= alpha:
-                            ret = rest - sure
-                            done = True
-                    elif sure >= beta and (ctx & ENDS_ON_DECLARER) == 0:
-                        ret = sure
+                        sure = max(sure, theirs)
+                    else:
+                        sure = max(sure, mine)  # he leads: he can play them at once
+                    if leader != d:
+                        low = 0 if ctx & ENDS_ON_DEFENDERS else mine
+                    else:
+                        low = sure
+                    high = rest - (sure if leader != d else theirs)
+                    if high <= alpha:
+                        ret = high
+                        done = True
+                    elif low >= beta and (ctx & ENDS_ON_DECLARER) == 0:
+                        ret = low
                         done = True
             if not done:
                 first = -1
