@@ -325,7 +325,7 @@ def _order(work: np.ndarray, f: int, ctx: int, h0: np.uint32, h1: np.uint32, h2:
         live = h0 | h1 | h2 | (_ONE << np.uint32(t0))
         if nin == 2:
             live |= _ONE << np.uint32(t1)
-    n = 0
+    reps = moves
     m = moves
     while m:
         c = lowest_bit(m)
@@ -334,7 +334,15 @@ def _order(work: np.ndarray, f: int, ctx: int, h0: np.uint32, h1: np.uint32, h2:
         if below:
             b = highest_bit(below)
             if hand >> np.uint32(b) & _ONE and ((ctx & TRICK_MODE) != 0 or P_POINTS[gt, b] == P_POINTS[gt, c]):
-                continue
+                reps &= ~(_ONE << np.uint32(c))
+    if reps & (reps - _ONE) == 0:  # a single move: nothing to order
+        work[f + MOVES] = lowest_bit(reps)
+        return 1
+    n = 0
+    m = reps
+    while m:
+        c = lowest_bit(m)
+        m &= m - _ONE
         score = 1 << 14 if c == first else _score(ctx, h0, h1, h2, leader, nin, t0, t1, c) + (1 << 13)
         key = score * 32 + c
         k = n
@@ -491,12 +499,15 @@ def _two_tricks(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
 
 
 @kernel
-def search(tt: np.ndarray, work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int,
-           nin: int, t0: int, t1: int, rest: int, alpha: int, beta: int) -> int:  # fmt: skip
-    """Fail-soft alpha-beta value of the rest of the game from a position: hands ``h0 h1 h2`` (positions),
+def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: np.uint32, hand2: np.uint32,
+           leader: int, nin: int, t0: int, t1: int, rest: int, alpha: int, beta: int) -> int:  # fmt: skip
+    """Fail-soft alpha-beta value of the rest of the game from a position: hands ``hand0..2`` (positions),
     ``nin`` cards ``t0``, ``t1`` already in the trick led by ``leader``, ``rest`` card points left in
     the hands. The result ``g`` is exact inside ``(alpha, beta)``; ``g <= alpha`` is an upper bound and
     ``g >= beta`` a lower bound. The declarer maximises, the defenders minimise."""
+    h0 = np.uint32(hand0)  # whatever integer type the caller passes, the hands are uint32 masks
+    h1 = np.uint32(hand1)
+    h2 = np.uint32(hand2)
     d = (ctx >> (GT_SHIFT + 3)) & 3
     gt = (ctx >> GT_SHIFT) & 7
     trick_mode = (ctx & TRICK_MODE) != 0
