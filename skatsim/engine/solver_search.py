@@ -37,6 +37,7 @@ ENDS_ON_DECLARER = 2  # the game ends when the declarer takes a trick (Null)
 ENDS_ON_DEFENDERS = 4  # the game ends when a defender takes a trick (Schwarz announced)
 GOOD_FOR_DEFENDERS = 8  # trick mode: a "good" trick is one the declarer does NOT take (Null objective)
 GT_SHIFT = 4  # bits 4..6: game type; bits 7..8: declarer seat
+HINT = 512  # a table entry holding only a best lead, for every position of one trick structure
 
 # Fields of the ``work`` array (:func:`new_work`): counters, then the search stack.
 NODES = 0  # search nodes (positions entered), summed over solves until the caller resets it
@@ -594,6 +595,18 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                                 if first >= 0:
                                     first = from_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, first)
                             break
+                    if first < 0 and not done and not trick_mode:
+                        # A position of the same trick structure (other card points) suggests a lead.
+                        k0, k1, k2 = canonical(gt, 1, h0, h1, h2)
+                        w0, w1 = _key(ctx | HINT, k0, k1, k2, leader)
+                        s = _bucket(tt, w0, w1)
+                        for k in range(2):
+                            e = tt[s + k, 2]
+                            if tt[s + k, 0] == w0 and tt[s + k, 1] == w1 and (e >> np.uint64(24)) & _B16 != 0:
+                                first = np.int64((e >> np.uint64(16)) & _B8) - 1
+                                if first >= 0:
+                                    first = from_canonical(gt, 1, h0 | h1 | h2, first)
+                                break
                 if not done:
                     a0 = alpha
                     b0 = beta
@@ -668,6 +681,11 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         _store(tt, work, w0, w1, best, 255, best_card, n)
                     else:
                         _store(tt, work, w0, w1, best, best, best_card, n)
+                    if not trick_mode and best_card >= 0:
+                        k0, k1, k2 = canonical(gt, 1, h0, h1, h2)
+                        w0, w1 = _key(ctx | HINT, k0, k1, k2, leader)
+                        hint = to_canonical(gt, 1, h0 | h1 | h2, from_canonical(gt, 0, h0 | h1 | h2, best_card))
+                        _store(tt, work, w0, w1, 0, 255, hint, n)
                 ret = best
                 done = True
         if done:
