@@ -435,6 +435,22 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
 
 
 @kernel
+def _second_key(
+    ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, t0: int
+) -> tuple[np.uint64, np.uint64, np.uint32]:
+    """Hint key of a position after the lead ``t0``: its trick structure (the led card counted with the
+    leader's cards, its rank among them in the key) and the live cards, for mapping moves."""
+    gt = (ctx >> GT_SHIFT) & 7
+    bit = _ONE << np.uint32(t0)
+    live = h0 | h1 | h2 | bit
+    k0, k1, k2 = canonical(
+        gt, 1, h0 | bit if leader == 0 else h0, h1 | bit if leader == 1 else h1, h2 | bit if leader == 2 else h2
+    )
+    w0, w1 = _key((ctx & 511) | HINT | to_canonical(gt, 1, live, t0) << 10, k0, k1, k2, leader)
+    return w0, w1, live
+
+
+@kernel
 def _last_trick(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int, t0: int, t1: int) -> int:
     """Value of the last trick, where every seat has one card left (or none, having played it)."""
     s1 = leader + 1 if leader < 2 else 0
@@ -607,6 +623,16 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                                 if first >= 0:
                                     first = from_canonical(gt, 1, h0 | h1 | h2, first)
                                 break
+                if nin == 1 and not done:
+                    w0, w1, live1 = _second_key(ctx, h0, h1, h2, leader, t0)
+                    s = _bucket(tt, w0, w1)
+                    for k in range(2):
+                        e = tt[s + k, 2]
+                        if tt[s + k, 0] == w0 and tt[s + k, 1] == w1 and (e >> np.uint64(24)) & _B16 != 0:
+                            first = np.int64((e >> np.uint64(16)) & _B8) - 1
+                            if first >= 0:
+                                first = from_canonical(gt, 1, live1, first)
+                            break
                 if not done:
                     a0 = alpha
                     b0 = beta
@@ -686,6 +712,9 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         w0, w1 = _key(ctx | HINT, k0, k1, k2, leader)
                         hint = to_canonical(gt, 1, h0 | h1 | h2, from_canonical(gt, 0, h0 | h1 | h2, best_card))
                         _store(tt, work, w0, w1, 0, 255, hint, n)
+                elif nin == 1 and best_card >= 0:
+                    w0, w1, live1 = _second_key(ctx, h0, h1, h2, leader, t0)
+                    _store(tt, work, w0, w1, 0, 255, to_canonical(gt, 1, live1, best_card), popcount(live1))
                 ret = best
                 done = True
         if done:
