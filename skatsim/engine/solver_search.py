@@ -49,7 +49,8 @@ N_COUNTERS = 8
 # and the value its trick added, then the moves in search order and the index of the next one to try.
 H0, H1, H2, LEAD, NIN, T0, T1, REST, ALPHA, BETA, A0, B0, BEST, BEST_CARD, CARD, GAIN, N_MOVES, NEXT = range(18)
 MOVES = 18  # MOVES + i: the i-th move to try (at most 10)
-FRAME = 28
+KEY0, KEY1, HKEY0, HKEY1 = 28, 29, 30, 31  # the node's table key and hint key (uint64 bits)
+FRAME = 32
 MAX_DEPTH = 32  # 30 card plays at most, plus the root
 N_WORK = N_COUNTERS + FRAME * MAX_DEPTH
 
@@ -134,6 +135,22 @@ def _bucket(tt: np.ndarray, w0: np.uint64, w1: np.uint64) -> int:
     h = w0 * _M1 ^ w1 * _M2
     h ^= h >> np.uint64(31)
     return np.int64(h & np.uint64(tt.shape[0] - 2))
+
+
+@kernel
+def _probe(tt: np.ndarray, w0: np.uint64, w1: np.uint64) -> tuple[bool, int, int, int]:
+    """Look a key up: (found, lower bound, upper bound, best move or -1)."""
+    s = _bucket(tt, w0, w1)
+    for k in range(2):
+        e = tt[s + k, 2]
+        if tt[s + k, 0] == w0 and tt[s + k, 1] == w1 and (e >> np.uint64(24)) & _B16 != 0:
+            return (
+                True,
+                np.int64(e & _B8),
+                np.int64((e >> np.uint64(8)) & _B8),
+                np.int64((e >> np.uint64(16)) & _B8) - 1,
+            )
+    return False, 0, 255, -1
 
 
 @kernel
@@ -591,48 +608,40 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 if nin == 0:
                     k0, k1, k2 = canonical(gt, ctx & TRICK_MODE, h0, h1, h2)
                     w0, w1 = _key(ctx, k0, k1, k2, leader)
-                    s = _bucket(tt, w0, w1)
-                    for k in range(2):
-                        e = tt[s + k, 2]
-                        if tt[s + k, 0] == w0 and tt[s + k, 1] == w1 and (e >> np.uint64(24)) & _B16 != 0:
-                            work[HITS] += 1
-                            lo = np.int64(e & _B8)
-                            hi = np.int64((e >> np.uint64(8)) & _B8)
-                            if lo >= beta or lo == hi:
-                                ret = lo
-                                done = True
-                            elif hi <= alpha:
-                                ret = hi
-                                done = True
-                            else:
-                                alpha = max(alpha, lo)
-                                beta = min(beta, hi)
-                                first = np.int64((e >> np.uint64(16)) & _B8) - 1
-                                if first >= 0:
-                                    first = from_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, first)
-                            break
-                    if first < 0 and not done and not trick_mode:
+                    work[f + KEY0] = np.int64(w0)
+                    work[f + KEY1] = np.int64(w1)
+                    found, lo, hi, move = _probe(tt, w0, w1)
+                    if found:
+                        work[HITS] += 1
+                        if lo >= beta or lo == hi:
+                            ret = lo
+                            done = True
+                        elif hi <= alpha:
+                            ret = hi
+                            done = True
+                        else:
+                            alpha = max(alpha, lo)
+                            beta = min(beta, hi)
+                            if move >= 0:
+                                first = from_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, move)
+                    if not trick_mode and not done:
                         # A position of the same trick structure (other card points) suggests a lead.
                         k0, k1, k2 = canonical(gt, 1, h0, h1, h2)
                         w0, w1 = _key(ctx | HINT, k0, k1, k2, leader)
-                        s = _bucket(tt, w0, w1)
-                        for k in range(2):
-                            e = tt[s + k, 2]
-                            if tt[s + k, 0] == w0 and tt[s + k, 1] == w1 and (e >> np.uint64(24)) & _B16 != 0:
-                                first = np.int64((e >> np.uint64(16)) & _B8) - 1
-                                if first >= 0:
-                                    first = from_canonical(gt, 1, h0 | h1 | h2, first)
-                                break
-                if nin == 1 and not done:
+                        work[f + HKEY0] = np.int64(w0)
+                        work[f + HKEY1] = np.int64(w1)
+                        if first < 0:
+                            found, lo, hi, move = _probe(tt, w0, w1)
+                            if found and move >= 0:
+                                first = from_canonical(gt, 1, h0 | h1 | h2, move)
+                elif nin == 1:
+                    # The same for the second seat, by the structure after the lead.
                     w0, w1, live1 = _second_key(ctx, h0, h1, h2, leader, t0)
-                    s = _bucket(tt, w0, w1)
-                    for k in range(2):
-                        e = tt[s + k, 2]
-                        if tt[s + k, 0] == w0 and tt[s + k, 1] == w1 and (e >> np.uint64(24)) & _B16 != 0:
-                            first = np.int64((e >> np.uint64(16)) & _B8) - 1
-                            if first >= 0:
-                                first = from_canonical(gt, 1, live1, first)
-                            break
+                    work[f + HKEY0] = np.int64(w0)
+                    work[f + HKEY1] = np.int64(w1)
+                    found, lo, hi, move = _probe(tt, w0, w1)
+                    if found and move >= 0:
+                        first = from_canonical(gt, 1, live1, move)
                 if not done:
                     a0 = alpha
                     b0 = beta
@@ -695,26 +704,24 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 gain = 0
             else:
                 # Every move tried (or cut off): the node's value is ``best``.
+                n = popcount(h0 | h1 | h2)
                 if nin == 0:
-                    k0, k1, k2 = canonical(gt, ctx & TRICK_MODE, h0, h1, h2)
-                    w0, w1 = _key(ctx, k0, k1, k2, leader)
-                    n = popcount(h0 | h1 | h2)
-                    if best_card >= 0:
-                        best_card = to_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, best_card)
+                    w0 = np.uint64(work[f + KEY0])
+                    w1 = np.uint64(work[f + KEY1])
+                    move = to_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, best_card) if best_card >= 0 else -1
                     if best <= a0:
-                        _store(tt, work, w0, w1, 0, best, best_card, n)
+                        _store(tt, work, w0, w1, 0, best, move, n)
                     elif best >= b0:
-                        _store(tt, work, w0, w1, best, 255, best_card, n)
+                        _store(tt, work, w0, w1, best, 255, move, n)
                     else:
-                        _store(tt, work, w0, w1, best, best, best_card, n)
+                        _store(tt, work, w0, w1, best, best, move, n)
                     if not trick_mode and best_card >= 0:
-                        k0, k1, k2 = canonical(gt, 1, h0, h1, h2)
-                        w0, w1 = _key(ctx | HINT, k0, k1, k2, leader)
-                        hint = to_canonical(gt, 1, h0 | h1 | h2, from_canonical(gt, 0, h0 | h1 | h2, best_card))
-                        _store(tt, work, w0, w1, 0, 255, hint, n)
+                        hint = to_canonical(gt, 1, h0 | h1 | h2, best_card)
+                        _store(tt, work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), 0, 255, hint, n)
                 elif nin == 1 and best_card >= 0:
-                    w0, w1, live1 = _second_key(ctx, h0, h1, h2, leader, t0)
-                    _store(tt, work, w0, w1, 0, 255, to_canonical(gt, 1, live1, best_card), popcount(live1))
+                    live1 = h0 | h1 | h2 | (_ONE << np.uint32(t0))
+                    hint = to_canonical(gt, 1, live1, best_card)
+                    _store(tt, work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), 0, 255, hint, n + 1)
                 ret = best
                 done = True
         if done:
