@@ -24,7 +24,7 @@ from skatsim.engine.cards import CARD_POINTS, from_mask, iss_name
 from skatsim.engine.gametypes import BEATERS, GRAND, N_GAME_TYPES, NULL, RAMSCH, REVERSED
 from skatsim.engine.play import apply_card, declarer_result, legal_now, to_move
 from skatsim.engine.scoring import HAND, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
-from skatsim.engine.solver_search import GT_SHIFT, close_trick
+from skatsim.engine.solver_eval import GT_SHIFT, close_trick
 from skatsim.engine.solver_tables import FROM_POS, P_GROUP, P_GROUP_MASK, TO_POS, canonical, to_cards, to_positions
 from skatsim.engine.tricks import legal_moves, trick_winner
 from skatsim.errors import SkatsimError

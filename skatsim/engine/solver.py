@@ -1,33 +1,25 @@
 """Open-hand (double-dummy) solver: the exact value of a position when every seat sees every card.
 
 The value of a position is the outcome of the rest of the game when the declarer and the two
-defenders (one side) all play perfectly with all hands known. Three outcomes are searched, each
-with its own minimax (they are different games: a 0-point trick matters for Schwarz, not for points):
+defenders (one side) all play perfectly with all hands known. Each question is its own minimax (a
+line that is best for card points need not be best for tricks: a 0-point trick matters for Schwarz):
 
-* **points** (:func:`solve_points`): the declarer's final card points, the skat included as the rules
-  count it (RULES.md §3, §5). Won (>= 61, >= 90 with Schneider announced) and Schneider (a side
-  <= 30) follow from it.
-* **tricks** (:func:`declarer_takes_all`, :func:`declarer_takes_one`, :func:`solve_tricks`): whether the
-  declarer can take every remaining trick, and whether he can take at least one; Schwarz is about
-  tricks, never points. In Null "the declarer's trick" is inverted: :func:`declarer_takes_all` there asks
-  whether the declarer can leave every remaining trick to the defenders, i.e. win the Null.
-* Early ends follow the play kernels (:func:`skatsim.engine.play._ends_early`, asked once per solve):
-  Null stops at the declarer's first trick, an announced Schwarz at the defenders' first trick.
+* :func:`solve_points`: the declarer's final card points, the skat included as the rules count it
+  (RULES.md §3, §5); :func:`declarer_reaches` asks only whether he reaches a number (61: won; 90).
+* :func:`declarer_takes_all` / :func:`declarer_takes_one`: can the declarer take every remaining trick /
+  at least one (Schwarz is about tricks, never points); :func:`solve_tricks`: how many he can take.
+* :func:`declarer_avoids_tricks`: can he leave every remaining trick to the defenders (Null).
+* :func:`best_moves`: the legal cards that keep the optimal value of one of these objectives.
 
-Technique. Fail-soft alpha-beta over single card plays (a trick is three plies, so any position,
-mid-trick included, is a search node), driven by MTD(f) null-window searches for exact values and by
-one null-window search for a yes/no question. Positions at trick boundaries go into a transposition
-table (:func:`new_table`) under a perfect key: the three hands, the seat to lead and the search
-context (game type, declarer, objective, early-end rules), so an entry is correct whichever solve
-wrote it and a table can be reused across solves, deals and games without clearing; a generation
-counter only tells the replacement policy which entries are stale. Cards are searched in the solver's
-renumbering (:mod:`skatsim.engine.solver_tables`, bit order = trick order), where the trick winner,
-following suit and "the next live card below" are single bit operations. Equivalent cards are searched
-once: two cards of the mover's hand, of one group, with no live card (in a hand or in the current
-trick) between them in trick order, win and lose against exactly the same cards for the rest of the
-game, so playing either leads to the same outcome up to swapping the two names — for the trick
-outcomes always, for points when they are also worth the same points (7/8/9, the jacks).
-Every kernel here is allocation-free: the table and the counters are arrays the caller owns.
+Early ends follow the play kernels (:func:`skatsim.engine.play._ends_early`, asked once per solve):
+Null stops at the declarer's first trick, an announced Schwarz at the defenders' first trick.
+
+Every entry point takes a play state (:mod:`skatsim.engine.play`, any point of the game, mid-trick
+included; it is not modified), a transposition table from :func:`new_table` and a scratch array from
+:func:`new_work`, both allocated once by the caller and reused; nothing is allocated inside. The search
+itself is :func:`skatsim.engine.solver_search.search` (see there and ``docs/solver.md``): fail-soft
+alpha-beta over single cards with a perfectly keyed table, driven here by null-window searches, in
+the card renumbering of :mod:`skatsim.engine.solver_tables`.
 """
 
 from __future__ import annotations
@@ -51,24 +43,16 @@ from .play import (
     legal_now,
     to_move,
 )
-from .solver_search import (
+from .solver_eval import (
     ENDS_ON_DECLARER,
     ENDS_ON_DEFENDERS,
-    GENERATION,
     GOOD_FOR_DEFENDERS,
     GT_SHIFT,
-    HITS,
-    NODES,
-    STORES,
     TRICK_MODE,
-    clear_table,
     close_trick,
-    new_table,
-    new_work,
-    next_generation,
-    search,
     unplayed,
 )
+from .solver_search import GENERATION, HITS, NODES, STORES, clear_table, new_table, new_work, next_generation, search
 from .solver_tables import P_POINTS, TO_POS, to_positions
 from .tricks import card_points
 
@@ -147,7 +131,7 @@ def _start(
 
 
 @kernel
-def _mtdf(
+def _bisect(
     tt: np.ndarray,
     work: np.ndarray,
     ctx: int,
@@ -163,8 +147,9 @@ def _mtdf(
     guess: int,
 ) -> int:
     """Exact value by null-window searches: the first at ``guess``, then bisecting between the bounds
-    proved so far (a fail-soft result can move a bound past the tested value). The table keeps what each
-    search proved, so the next one re-searches little."""
+    proved so far (a fail-soft result can move a bound past the tested value). Plain MTD(f) creeps by one
+    point per search in a points game (a fail-high proves little more than the value tested); bisection
+    needs about seven. The table keeps what each search proved, so the next one re-searches little."""
     lower = 0
     beta = min(max(guess, lower + 1), upper)
     while lower < upper:
@@ -185,7 +170,7 @@ def _exact(state: np.ndarray, tt: np.ndarray, work: np.ndarray, objective: int) 
     next_generation(work)
     ctx, h0, h1, h2, leader, nin, t0, t1, rest, upper = _start(state, objective)
     guess = upper // 2 if objective == OBJ_POINTS else upper
-    return _mtdf(tt, work, ctx, h0, h1, h2, leader, nin, t0, t1, rest, upper, guess)
+    return _bisect(tt, work, ctx, h0, h1, h2, leader, nin, t0, t1, rest, upper, guess)
 
 
 @kernel
@@ -292,7 +277,7 @@ def best_moves(state: np.ndarray, tt: np.ndarray, work: np.ndarray, objective: i
     ctx, h0, h1, h2, leader, nin, t0, t1, rest, upper = _start(state, objective)
     maximise = to_move(state) == state[DECLARER]
     if objective == OBJ_POINTS:
-        value = _mtdf(tt, work, ctx, h0, h1, h2, leader, nin, t0, t1, rest, upper, upper // 2)
+        value = _bisect(tt, work, ctx, h0, h1, h2, leader, nin, t0, t1, rest, upper, upper // 2)
         target = value if maximise else value + 1  # the child must reach the value / stay below value + 1
         keep_high = maximise
     else:
