@@ -118,6 +118,47 @@ def test_bid_thresholds_are_where_the_expected_score_meets_the_value_of_passing(
 # ---------------------------------------------------------------- single decisions change with the scoring
 
 
+def test_a_hand_that_passes_under_the_official_rules_bids_in_a_tournament() -> None:
+    """Forehand with the club jack, heart jack, a few tops and no long suit: no game is worth a lost
+    game's -2 x value under the official scoring, so he passes (a redeal); in a Seeger-Fabian list the
+    +50 of a won game (and -50 of a lost one) tips his best game above passing, so he bids 18."""
+    hand = _mask("D9 DA H9 HJ HK S7 SK C9 CT CJ")
+    official, oparams = _prepared("official")
+    tournament, tparams = _prepared("tournament")
+    assert heuristic.ceiling(official, oparams, hand, FH, False) == 0
+    assert heuristic.ceiling(tournament, tparams, hand, FH, False) >= 18
+
+
+def test_a_hand_game_under_pre1999_scoring_is_a_pickup_under_the_official_rules() -> None:
+    """Forehand with seven spades to the ace and the heart jack: a lost hand game costs twice its value
+    under the official rules and once under pre-1999 scoring (:mod:`skatsim.engine.scoring`), so the
+    same spades game is played with the skat under the first and hand under the second."""
+    hand, skat = _mask("H7 H9 HT HJ S7 ST SQ SK SA CA"), _mask("D8 DT")
+    official, oparams = _prepared("official")
+    pre1999, pparams = _prepared("pre1999")
+    gt, flags, _ = heuristic.declare(official, oparams, hand, skat, FH, 18, False)
+    assert (gt, flags & HAND) == (2, 0)
+    gt, flags, _ = heuristic.declare(pre1999, pparams, hand, skat, FH, 18, False)
+    assert (gt, flags & HAND) == (2, HAND)
+
+
+def test_an_anticipated_kontra_turns_a_marginal_game_into_a_pass() -> None:
+    """Rearhand with a thin game: worth bidding 18 under the official rules; where the defenders may
+    double (kontra_re.yaml; a redeal after an all-pass there too, and a defender expects 0 either way)
+    the Kontra it would draw makes a loss cost four times the value, and the hand passes. The expected
+    score of its game is lower where Kontra is anticipated, at the same log-odds."""
+    hand = _mask("D7 D8 DA H9 HA SJ SQ SK CK CA")
+    official, oparams = _prepared("official")
+    kontra, kparams = _prepared("kontra_re")
+    assert heuristic.ceiling(official, oparams, hand, RH, False) >= 18
+    assert heuristic.ceiling(kontra, kparams, hand, RH, False) == 0
+    assert kontra[slots.V_PASS] == official[slots.V_PASS] == 0.0
+    for z in (0.5, 1.0, 2.0):
+        plain = expected(official, oparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, np.uint32(0), z)
+        doubled = expected(kontra, kparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, np.uint32(0), z)
+        assert doubled < plain, z
+
+
 # ---------------------------------------------------------------- calibration per variant
 
 
