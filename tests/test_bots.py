@@ -162,11 +162,16 @@ def test_an_anticipated_kontra_turns_a_marginal_game_into_a_pass() -> None:
 # ---------------------------------------------------------------- calibration per variant
 
 
-def test_a_calibration_is_keyed_by_the_rules_not_the_file() -> None:
-    """The same rules under another name share a key; the official rules, pre-1999 scoring and the
-    reversed game need no calibration; every shipped variant that needs one ships it."""
+def test_a_calibration_is_keyed_by_the_rules_not_the_file(tmp_path: Path) -> None:
+    """The same rules under another name, with other comments, share a key; the official rules,
+    pre-1999 scoring and the reversed game need no calibration; every shipped variant that needs one
+    ships it."""
+    text = (VARIANTS / "ramsch.yaml").read_text(encoding="utf-8")
     ramsch = load_variant(VARIANTS / "ramsch.yaml").variant
-    renamed = Variant.model_validate({**ramsch.model_dump(), "name": "my table", "description": "ours"})
+    ours = tmp_path / "ours.yaml"
+    ours.write_text("# our table\n" + text.replace(f"name: {ramsch.name}", "name: my table"), encoding="utf-8")
+    renamed = load_variant(ours).variant
+    assert renamed.name == "my table"
     assert vc.calibration_key(renamed.params()) == vc.calibration_key(ramsch.params()) != "none"
     for path in sorted(VARIANTS.glob("*.yaml")):
         params = load_variant(path).variant.params()
@@ -175,7 +180,7 @@ def test_a_calibration_is_keyed_by_the_rules_not_the_file() -> None:
         if vc.needs_self_play(params):
             assert found.source == f"shipped ({path.stem}.json)", path.name
         else:
-            assert found.key == "none" and path.stem in ("official", "pre1999", "saechsische_spitze", "bock")
+            assert found.key == "none" and path.stem in ("official", "pre1999", "saechsische_spitze", "bock", "xskat")
 
 
 def test_a_users_variant_is_calibrated_reproducibly_once_then_read_from_the_cache(

@@ -171,8 +171,8 @@ def retired(names: Iterable[str], spec_name: str = "heuristic") -> str | None:
     spec = BOTS[spec_name]
     now = ", ".join(p.name for p in spec.params)
     was = "; ".join(f"{n} -> {RETIRED[n]}" for n in old)
-    verb = "is" if len(old) == 1 else "are"
-    return f"{', '.join(old)} {verb} no longer heuristic parameters ({was}); its parameters now: {now}"
+    what = "is no longer a heuristic parameter" if len(old) == 1 else "are no longer heuristic parameters"
+    return f"{', '.join(old)} {what} ({was}); its parameters now: {now}"
 
 
 def _known() -> str:

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+# the seam module itself, not the bots' registry (skatsim.bots), which looks up variant calibrations
+# learnt by playing deals through this engine
+import skatsim.bots.seam as seam
+
 from .._jit import allocating_kernel, kernel
-from ..bots import seam
 from .deal import deal_game, unpack_deal
 from .flow import new_record, play_deal
 from .layout import LOG_BOCK, LOG_ROUND

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import allocating_kernel
-from ..bots import N_PREPARED
+from ..bots.slots import N_PREPARED
 from . import bidding, play, ramsch, result
 from .rules import N_PARAMS
 
