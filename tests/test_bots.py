@@ -224,3 +224,36 @@ def test_the_reversed_game_is_declared_only_where_allowed() -> None:
     assert heuristic.bid_ceilings(official, oparams, hand, FH, False, False)[0] < 100
     # after a pickup the reversed declarer banks aces and tens of short suits in the skat
     assert choose_discard(REVERSED, _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7 CA HT")) == _mask("CA HT")
+
+
+# ---------------------------------------------------------------- calls, pushes, Grand hand instead
+
+
+def test_kontra_pushes_and_grand_hand_instead_follow_the_models() -> None:
+    """Kontra (kontra_re.yaml): a defender with three jacks and three aces doubles a clubs game bid at
+    18, one with sevens to nines does not; against an open Grand only a trump above all the declarer's
+    (a sure defence in sight) makes him call. Schieberamsch: a hand with two jacks, aces and tens picks
+    up and pushes two of its costliest allowed cards (the jacks where they may be pushed); sevens to
+    nines pass the skat on unseen. Grand hand instead of a Ramsch (pub.yaml): a hand of four jacks and
+    the diamond top declares it, sevens to nines do not."""
+    from skatsim.engine.gametypes import CLUBS_GAME
+
+    bot, params = _prepared("kontra_re")
+    strong, weak = _mask("CJ SJ HJ CA CT SA HA S7 H7 D7"), _mask("D7 D8 D9 S7 S8 H7 H8 H9 C7 C8")
+    none = np.uint32(0)
+    assert heuristic.kontra(bot, params, strong, CLUBS_GAME, 0, 18, none, 0, True)
+    assert not heuristic.kontra(bot, params, weak, CLUBS_GAME, 0, 18, none, 0, True)
+    open_grand = _mask("SJ HJ DJ CK CQ SK SQ HK HQ DA")
+    assert heuristic.kontra(bot, params, _mask("CJ CA CT SA S7 H7 H8 D7 D8 D9"), GRAND, 0, 24, open_grand, 0, True)
+    closed = _mask("CJ SJ HJ CK CQ SK SQ HK HQ DA")
+    assert not heuristic.kontra(bot, params, _mask("DJ CA CT SA S7 H7 H8 D7 D8 D9"), GRAND, 0, 24, closed, 0, True)
+
+    bot, params = _prepared("schieberamsch")
+    hand, skat = _mask("CJ SJ CA SA HT DT D7 D8 D9 S7"), _mask("H7 H8")
+    assert heuristic.push(bot, params, hand, skat, FH, False) == _mask("CA HT")
+    assert heuristic.push(bot, params, hand, skat, FH, True) == _mask("CJ SJ")
+    assert heuristic.push(bot, params, _mask("D7 D8 D9 S7 S8 S9 H7 H8 H9 C7"), skat, FH, False) == 0
+
+    bot, params = _prepared("pub")
+    assert heuristic.grand_hand_instead(bot, params, _mask("CA CJ SK SJ HJ H7 DA DK DJ DT"), FH)
+    assert not heuristic.grand_hand_instead(bot, params, _mask("D7 D8 D9 S7 S8 S9 H7 H8 H9 C7"), MH)
