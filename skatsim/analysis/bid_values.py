@@ -5,9 +5,9 @@
 
 * ``hand_values``: per source and seat, the distribution of the seat's *hand bidding value*:
   the highest bid its best playable game covers, i.e. how high the default bot would bid
-  with the ten cards dealt (:func:`skatsim.bots.seam.bid_limit`: the bid value of the best
-  game whose calibrated win probability reaches the bot's ``risk``, or of its hand version
-  when that reaches ``hand_risk``; 0: no game worth bidding). The same yardstick for every
+  with the ten cards dealt (:func:`skatsim.bots.seam.bid_limit`: the highest value of a game,
+  with the skat or hand, whose expected score under the variant beats passing; 0: no game
+  worth bidding). The same yardstick for every
   source, bots and people alike, so the hands can be compared;
 * ``winning_bids``: per source, the distribution of the final bids of declared games;
 * ``by_bid`` and ``by_seat``: per source and winning bid value, and per source and the

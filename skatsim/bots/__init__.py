@@ -4,7 +4,7 @@ A bot is a kind code plus a parameter vector (``float64``), both per seat, so a
 deal can seat different bots and settings side by side. The registry below is
 the one place that names bots, their parameters, ranges, defaults and meaning;
 ``skatsim bots`` prints it. A bot setting is written ``name`` or
-``name:param=value:param=value`` (``heuristic:risk=0.7``); :func:`parse_bots`
+``name:param=value:param=value`` (``heuristic:loss_aversion=2``); :func:`parse_bots`
 turns ``--bots`` into canonical settings (parameters in registry order, defaults
 left out), which is what runs record and the ``bot_*`` columns show.
 
@@ -218,7 +218,7 @@ def parse_setting(text: str) -> tuple[BotSpec, dict[str, float]]:
 
 def canonical(spec: BotSpec, values: dict[str, float]) -> str:
     """The setting as runs record it: the name, then the parameters that differ from their defaults
-    in registry order (``heuristic:risk=0.7``)."""
+    in registry order (``heuristic:loss_aversion=2``)."""
     parts = [spec.name]
     for param in spec.params:
         value = values.get(param.name, param.default)

@@ -99,7 +99,8 @@ _COLUMN_SLOTS = {"sf": SF, "score": SCORE, "declared": DECLARED, "won": WON}
 
 
 def parse_duel_bot(text: str, which: str) -> str:
-    """One bot setting (``heuristic:risk=0.7``), canonical; mistakes are one line naming ``which`` (``BOT_A``)."""
+    """One bot setting (``heuristic:loss_aversion=2``), canonical; mistakes are one line naming ``which``
+    (``BOT_A``)."""
     if "," in text:
         raise SkatsimError(f"{which}: give one bot setting, got {text!r} (the duel seats it in every seating)")
     try:
