@@ -322,17 +322,46 @@ def contested_ceiling(bot: np.ndarray, params: np.ndarray, cards: np.uint32, sea
 
 
 @kernel
+def _fill_pickup_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
+    """The player's log-odds of every candidate with these ten cards, with the skat (``bot[V_LOGITS + k]``)."""
+    suits = suit_logits(BEFORE_PICKUP, cards, seat)
+    for k in range(4):
+        bot[V_LOGITS + k] = suits[k] + _bias(bot, SUIT_CLASS)
+    for k in range(4, _candidates(reversed_ok)):
+        bot[V_LOGITS + k] = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
+
+
+@kernel
+def _fill_hand_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
+    """The player's log-odds of every candidate with these ten cards, hand
+    (``bot[V_LOGITS + N_CANDIDATES + k]``)."""
+    hand_suits = suit_logits(HAND_GAME, cards, seat)
+    for k in range(4):
+        bot[V_LOGITS + N_CANDIDATES + k] = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
+    for k in range(4, _candidates(reversed_ok)):
+        bot[V_LOGITS + N_CANDIDATES + k] = _z(bot, k, HAND_GAME, cards, 0.0, seat)
+
+
+@kernel
 def _fill_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
     """The player's log-odds of every candidate with these ten cards, with the skat
     (``bot[V_LOGITS + k]``) and hand (``bot[V_LOGITS + N_CANDIDATES + k]``): what declaring weighs."""
-    suits = suit_logits(BEFORE_PICKUP, cards, seat)
-    hand_suits = suit_logits(HAND_GAME, cards, seat)
-    for k in range(4):
-        bot[V_LOGITS + k] = suits[k] + _bias(bot, SUIT_CLASS)
-        bot[V_LOGITS + N_CANDIDATES + k] = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
-    for k in range(4, _candidates(reversed_ok)):
-        bot[V_LOGITS + k] = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
-        bot[V_LOGITS + N_CANDIDATES + k] = _z(bot, k, HAND_GAME, cards, 0.0, seat)
+    _fill_pickup_logits(bot, cards, seat, reversed_ok)
+    _fill_hand_logits(bot, cards, seat, reversed_ok)
+
+
+@kernel
+def _hand_may_reach(bot: np.ndarray, reversed_ok: bool) -> bool:
+    """Whether some candidate's hand log-odds may reach the least hand threshold of its game, judged
+    from its log-odds with the skat (``_fill_pickup_logits``) and the largest amount by which a hand's
+    hand log-odds can exceed them (``_HAND_GAP``, an exact maximum over all hands): when none may, the
+    hand log-odds need not be worked out (:func:`_hand_worth_weighing` would skip every one)."""
+    for k in range(_candidates(reversed_ok)):
+        cls = _CANDIDATE_CLASS[k]
+        least = bot[V_ZMIN_PASS + least_slot(_CANDIDATE_GT[k], True, _CANDIDATE_OUVERT[k] == 1)]
+        if bot[V_LOGITS + k] + _HAND_GAP[cls] + _hand_bias(bot, cls) >= least:
+            return True
+    return False
 
 
 @kernel
@@ -603,8 +632,19 @@ def declare(
     what picking up promises (:func:`_pickup_estimate`); else the best game after the pickup with
     its discards (:func:`_best_pickup_game`). ``reversed_ok``: the variant allows the reversed game.
     """
-    _fill_logits(bot, hand, seat, reversed_ok)
-    if _hand_worth_weighing(bot, hand, bid, reversed_ok) and _hand_may_beat(bot, params, hand, bid, reversed_ok):
+    _fill_pickup_logits(bot, hand, seat, reversed_ok)
+    # the hand log-odds only where some may reach a hand threshold (else no hand game is worth
+    # weighing unless no game with the skat is, and then they are worked out too)
+    reach = _hand_may_reach(bot, reversed_ok)
+    if reach:
+        _fill_hand_logits(bot, hand, seat, reversed_ok)
+    else:  # below every least hand threshold: what _hand_worth_weighing needs of them
+        for k in range(_candidates(reversed_ok)):
+            bot[V_LOGITS + N_CANDIDATES + k] = -1e9
+    worth = _hand_worth_weighing(bot, hand, bid, reversed_ok)
+    if worth and not reach:
+        _fill_hand_logits(bot, hand, seat, reversed_ok)
+    if worth and _hand_may_beat(bot, params, hand, bid, reversed_ok):
         pickup = _pickup_estimate(bot, params, hand, bid, reversed_ok)
         k, flags, _ = _best_hand_game(bot, params, hand, bid, reversed_ok, pickup)
         if k >= 0:
