@@ -349,7 +349,7 @@ def replay_iss(game: IssGame) -> GameResult:
     try:
         evaluation = replay(game.record)
     except ReplayError as exc:
-        raise ReplayError(f"{_move_of(game, str(exc))}{exc}") from None
+        raise ReplayError(f"{_move_of(game, str(exc))}{exc}", exc.reason) from None
     _check_declarer(game, evaluation)
     _check_card_seats(game, evaluation)
     return evaluation
@@ -376,7 +376,8 @@ def _check_declarer(game: IssGame, evaluation: GameResult) -> None:
     if game.declarer is not None and evaluation.declarer is not None and game.declarer != evaluation.declarer:
         raise IssFormatError(
             f"{_move_label(game, game.declare_move)}seat {game.declarer} declares, "
-            f"but the bidding made seat {evaluation.declarer} the declarer"
+            f"but the bidding made seat {evaluation.declarer} the declarer",
+            WRONG_DECLARER,
         )
 
 
@@ -390,7 +391,8 @@ def _check_card_seats(game: IssGame, evaluation: GameResult) -> None:
         expected = (leader + k % 3) % 3
         if seat != expected:
             raise IssFormatError(
-                f"{_move_label(game, game.card_moves[k])}seat {seat} plays, but it is seat {expected}'s turn"
+                f"{_move_label(game, game.card_moves[k])}seat {seat} plays, but it is seat {expected}'s turn",
+                WRONG_SEAT,
             )
 
 

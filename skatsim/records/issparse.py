@@ -994,6 +994,9 @@ def parse_lines(
 
 # --- after the replay ---------------------------------------------------------------------------
 
+#: Verdicts of :func:`check_seats`.
+WRONG_DECLARER, WRONG_SEAT, UNDECIDED = 1, 2, 3
+
 
 @kernel
 def check_seats(
@@ -1001,19 +1004,19 @@ def check_seats(
 ) -> None:
     """The checks a replay alone cannot make, for the replayed lines ``lines`` (engine rows ``rows``):
     the seat that picked up or declared is the declarer the bidding made, and each card is played
-    by the seat whose turn it is. ``bad[j]``: 0 passed, 1 failed, 2 not decided here (cards
-    recorded for a deal the engine did not declare: left to the one-line check)."""
+    by the seat whose turn it is. ``bad[j]``: 0 passed, ``WRONG_DECLARER``, ``WRONG_SEAT``, or
+    ``UNDECIDED`` (cards recorded for a deal the engine did not declare: left to the one-line check)."""
     for j in range(lines.shape[0]):
         i = lines[j]
         bad[j] = 0
         gt = rows[j, COL_GAME_TYPE]
         engine = rows[j, COL_DECLARER] if rows[j, COL_DECLARER] >= 0 and gt >= 0 else -1
         if info[i, I_DECLARER] >= 0 and engine >= 0 and info[i, I_DECLARER] != engine:
-            bad[j] = 1
+            bad[j] = WRONG_DECLARER
             continue
         n = info[i, I_N_CARDS]
         if n > 0 and gt < 0:
-            bad[j] = 2
+            bad[j] = UNDECIDED
             continue
         leader = 0
         for k in range(min(n, card_seats.shape[1])):
@@ -1021,7 +1024,7 @@ def check_seats(
                 c = LOG_CARDS + k - 3
                 leader = (leader + trick_winner(gt, log[i, c], log[i, c + 1], log[i, c + 2])) % 3
             if card_seats[i, k] != (leader + k % 3) % 3:
-                bad[j] = 1
+                bad[j] = WRONG_SEAT
                 break
 
 
@@ -1147,3 +1150,39 @@ def write_json(deal: np.ndarray, log: np.ndarray, lines: np.ndarray, out: np.nda
             at = _put(out, at, _J_NULL)
         at = _put(out, at, _J_TAIL)
         ends[j] = at
+
+
+@kernel
+def join_spans(
+    buf: np.ndarray, info: np.ndarray, lines: np.ndarray, slot: int, count: int, out: np.ndarray, ends: np.ndarray
+) -> None:
+    """For each line of ``lines``, the text of the ``count`` byte spans ``info[i, slot + 2k]`` ..
+    ``info[i, slot + 2k + 1]`` (``DT[]``; ``P0[]`` to ``P2[]``) joined by ``,`` and ended by a
+    newline, into ``out``; a missing span (-1) is empty. ``ends[j]`` is where line j's text ends."""
+    at = 0
+    for j in range(lines.shape[0]):
+        i = lines[j]
+        for k in range(count):
+            if k:
+                out[at] = 44
+                at += 1
+            lo = info[i, slot + 2 * k]
+            if lo >= 0:
+                for b in range(lo, info[i, slot + 2 * k + 1]):
+                    out[at] = buf[b]
+                    at += 1
+        out[at] = 10
+        at += 1
+        ends[j] = at
+
+
+@kernel
+def card_seats(game_types: np.ndarray, cards: np.ndarray, counts: np.ndarray, seats: np.ndarray) -> None:
+    """The seat playing each card of game ``i`` (``cards[i, :counts[i]]`` of game type ``game_types[i]``):
+    forehand leads the first trick, each trick's winner the next (as an ISS line names them)."""
+    for i in range(cards.shape[0]):
+        leader = 0
+        for k in range(counts[i]):
+            if k >= 3 and k % 3 == 0:
+                leader = (leader + trick_winner(game_types[i], cards[i, k - 3], cards[i, k - 2], cards[i, k - 1])) % 3
+            seats[i, k] = (leader + k % 3) % 3
