@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 import polars as pl
 from pydantic import BaseModel, ValidationError
 from rich.console import Console
@@ -58,7 +59,7 @@ from ..run.manifest import RUN_ID_KEY, DoneChunks, chunk_name, parse_chunk_name,
 from ..run.runner import RunStopped, catch_interrupts
 from .iss import IssGame, parse_line
 from .issbatch import DUPLICATE, FIRST_LINES, Imported, Reason, import_lines, iss_table_schema
-from .issfile import BLOCK, Chunk, LineChunker, Source, file_digest, read_error, source_format
+from .issfile import Chunk, LineChunker, Source, file_digest, read_error, source_format
 from .record import GameRecord
 
 #: The import's manifest in its folder.
@@ -69,8 +70,8 @@ IMPORT_FORMAT_VERSION = 2
 ISS_TABLE = "iss_games.parquet"
 #: Parquet metadata key of a chunk file's own account (:class:`ChunkCounts`, as JSON).
 CHUNK_KEY = "skatsim_iss_chunk"
-#: Lines per chunk by default: ~25 MB of an ISS file in a worker at a time, ~1 s of work.
-DEFAULT_CHUNK_LINES = 50_000
+#: Lines per chunk by default: ~12 MB of an ISS file in a worker at a time, ~0.2 s of work.
+DEFAULT_CHUNK_LINES = 25_000
 #: A chunk also ends at the first line end past this many bytes (bounds a worker's memory).
 CHUNK_BYTES = 1 << 26
 #: Seconds between manifest rewrites while chunks finish (the chunk files are the truth).
@@ -474,22 +475,21 @@ class _Reader:
         """The chunks not done yet, in line order, made as the backend asks for them."""
         chunker = LineChunker(self.manifest.chunk_lines, self.manifest.chunk_bytes)
         with Source(self.source) as source:
-            while True:
-                try:
-                    block = source.stream.read(BLOCK)
-                except (OSError, EOFError, ValueError) as exc:  # damaged or cut-off compressed data
-                    self.error = str(read_error(self.source, exc, chunker.lines_done))
-                    block = b""
+            while not self.ended:
+                block, damage = source.read_block()
                 self.position = source.position()
-                for chunk in chunker.feed(block) if block else chunker.finish():
+                pieces = list(chunker.feed(block))
+                if damage is not None:  # damaged or cut-off compressed data: what came before is read
+                    self.error = str(read_error(self.source, damage, chunker.lines_done + chunker.lines_pending))
+                if damage is not None or not block:
+                    pieces += chunker.finish()
+                    self.ended = True
+                for chunk in pieces:
                     name = chunk_name(chunk.first, chunk.count)
                     self.index[name] = chunk.index
                     self.chunks = chunk.index + 1
                     if name not in self.done:
                         yield IssChunk(chunk, self.out_abs, self.manifest.run_id)
-                if not block:
-                    self.ended = True
-                    return
 
 
 def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, show: bool) -> ImportManifest:
@@ -501,7 +501,8 @@ def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, sho
     _warm_up()
     reader = _Reader(source, manifest, storage.absolute(out), done)
     indices = DoneChunks()
-    results = LocalBackend(jobs).map_unordered(import_chunk, reader.specs())
+    backend = LocalBackend(jobs)
+    results = backend.map_unordered(import_chunk, reader.specs())
     stopped: tuple[str, bool] | None = None
     last_write = time.monotonic()
     with catch_interrupts() as interrupts, _progress(show) as bar:
@@ -522,6 +523,7 @@ def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, sho
             close = getattr(results, "close", None)
             if close is not None:  # a generator stopped early stops its workers now
                 close()
+            backend.shut_down()  # the last pass runs here alone: the workers' memory back
     for path in _chunk_files(out):  # every chunk written, also those whose results never arrived
         name = storage.basename(path)
         indices.add(reader.index[name] if name in reader.index else _chunk_counts(path).index)
@@ -621,16 +623,19 @@ def _check_tiling(out: str, counts: list[ChunkCounts], manifest: ImportManifest)
 
 def _remove_repeated_ids(files: list[str], counts: list[ChunkCounts], run_id: str) -> None:
     """Keep each game ID's first line across chunks: later lines are removed from their chunk
-    files (rewritten atomically) and counted as :data:`DUPLICATE`."""
-    if not files:
+    files (rewritten atomically) and counted as :data:`DUPLICATE`. Reads the ``iss_id`` column
+    alone (8 bytes a game, sorted once), so memory stays small for millions of games."""
+    if len(files) < 2:
+        return  # within a chunk, its own import kept each ID once
+    ids = np.sort(np.concatenate([pl.read_parquet(path, columns=["iss_id"])["iss_id"].to_numpy() for path in files]))
+    repeated = np.unique(ids[1:][ids[1:] == ids[:-1]])
+    del ids
+    if repeated.size == 0:
         return
-    scan = pl.scan_parquet(files)
-    ids = scan.select("iss_id").filter(pl.col("iss_id").is_duplicated()).unique().collect()["iss_id"]
-    if ids.is_empty():
-        return
-    repeated = scan.filter(pl.col("iss_id").is_in(ids.implode())).select("iss_id", "iss_line").collect()
-    repeated = repeated.with_columns(pl.col("iss_line").min().over("iss_id").alias("first"))
-    later = repeated.filter(pl.col("iss_line") != pl.col("first"))
+    scan = pl.scan_parquet(files).filter(pl.col("iss_id").is_in(pl.Series(repeated).implode()))
+    lines = scan.select("iss_id", "iss_line").collect()
+    lines = lines.with_columns(pl.col("iss_line").min().over("iss_id").alias("first"))
+    later = lines.filter(pl.col("iss_line") != pl.col("first"))
     for k, (path, c) in enumerate(zip(files, counts, strict=True)):
         mine = later.filter(pl.col("iss_line").is_between(c.first + 1, c.first + c.count))
         if mine.is_empty():

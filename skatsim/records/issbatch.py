@@ -40,8 +40,8 @@ from . import issparse
 from .iss import REASONS, RESULTS, WRONG_DECLARER, WRONG_SEAT, IssFormatError, ParsedLines, parse_line, replay_iss
 from .record import BID_VALUE_REASON, CARDS_REASON, ReplayError, replay_reason
 
-#: Lines per call of the compiled parser and replay (bounds a batch's arrays to ~15 MB).
-BATCH = 16_384
+#: Lines per call of the compiled parser and replay (bounds a batch's arrays to ~10 MB).
+BATCH = 8_192
 #: Lines listed, with their message, per reason a line was skipped (all are counted).
 FIRST_LINES = 5
 #: Reason of a game whose ID an earlier line already imported.
@@ -229,7 +229,11 @@ def _texts(out: np.ndarray, ends: np.ndarray, encoding: str) -> list[str]:
 
 def _records(parsed: ParsedLines, lines: np.ndarray) -> list[str]:
     """The ``record`` column: each game's :meth:`GameRecord.to_json`, written by the compiled writer."""
-    out = np.empty(lines.size * issparse.MAX_JSON, dtype=np.uint8)
+    info = parsed.info[lines]
+    bids = np.minimum(info[:, issparse.I_N_BIDS], layout.MAX_LOGGED_BIDS)
+    cards = np.minimum(info[:, issparse.I_N_CARDS], 30)
+    size = lines.size * issparse.JSON_FIXED + int(np.sum(bids)) * issparse.JSON_PER_BID
+    out = np.empty(size + int(np.sum(cards)) * issparse.JSON_PER_CARD, dtype=np.uint8)
     ends = np.zeros(lines.size, dtype=np.int64)
     issparse.write_json(parsed.deal, parsed.log, lines, out, ends)
     return _texts(out, ends, "ascii")

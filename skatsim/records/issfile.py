@@ -16,6 +16,7 @@ import bz2
 import gzip
 import hashlib
 import lzma
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,6 +71,23 @@ class Source:
         """Bytes of the stored file read so far."""
         return self.raw.tell()
 
+    def read_block(self) -> tuple[bytes, BaseException | None]:
+        """About :data:`BLOCK` more bytes of the decompressed stream (empty at its end), and the error
+        that stopped the reading, if the compressed data is damaged or cut off: the bytes before
+        the damage come first, so every line before it is read."""
+        parts: list[bytes] = []
+        size = 0
+        try:
+            while size < BLOCK:
+                piece = self.stream.read1(BLOCK - size)  # type: ignore[attr-defined]
+                if not piece:
+                    break
+                parts.append(piece)
+                size += len(piece)
+        except (OSError, EOFError, ValueError, lzma.LZMAError, zlib.error) as exc:
+            return b"".join(parts), exc
+        return b"".join(parts), None
+
     def __enter__(self) -> Source:
         return self
 
@@ -81,7 +99,7 @@ class Source:
 def read_error(path: Path, exc: BaseException, line: int) -> SkatsimError:
     """A read or decompression failure after ``line`` complete lines, as one line."""
     reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-    if isinstance(exc, EOFError | lzma.LZMAError | gzip.BadGzipFile) or "invalid" in reason.lower():
+    if isinstance(exc, EOFError | lzma.LZMAError | gzip.BadGzipFile | zlib.error) or "invalid" in reason.lower():
         reason = f"the compressed data is damaged or cut off ({reason})"
     return SkatsimError(f"{path}: cannot read past line {line}: {reason}")
 
@@ -169,6 +187,11 @@ class LineChunker:
     def lines_done(self) -> int:
         """Lines in the chunks made so far."""
         return self._first
+
+    @property
+    def lines_pending(self) -> int:
+        """Complete lines read into the chunk being made."""
+        return self._lines
 
     def _long_line_in(self, block: bytes) -> bool:
         """Whether ``block`` may hold (part of) a line longer than ``max_line``: the line carried over

@@ -497,7 +497,8 @@ def _move_fail(err: np.ndarray, code: int, n: int, wlo: int, whi: int, alo: int,
 @kernel
 def _check_players(buf: np.ndarray, lo: int, hi: int, err: np.ndarray) -> int:
     """Count the tokens of ``MV[]`` and check every move's first token names a player
-    (``w``, ``0``, ``1``, ``2``); returns the number of moves, or -1 after an error."""
+    (``w``, ``0``, ``1``, ``2``); returns the number of moves, or -1 after an error (written into
+    ``err``; nothing is written when there is none)."""
     tokens = 0
     bad = 0
     i = lo
@@ -579,9 +580,12 @@ def _parse_line(
     for s in range(3):
         info[I_PLAYERS + 2 * s] = spans[F_P0 + s, 0]
         info[I_PLAYERS + 2 * s + 1] = spans[F_P0 + s, 1]
-    return _read_moves(
-        buf, spans[F_MV, 0], spans[F_MV, 1], info, err, deal, log, bids, bid_moves, cards, card_moves, card_seats, moves
-    )
+    mv_lo = spans[F_MV, 0]
+    mv_hi = spans[F_MV, 1]
+    code = _read_moves(buf, mv_lo, mv_hi, info, err, deal, log, bids, bid_moves, cards, card_moves, card_seats, moves)
+    if code and _check_players(buf, mv_lo, mv_hi, err) < 0:
+        return err[X_CODE]  # an odd number of tokens, or a move naming no player: these come first
+    return code
 
 
 @kernel
@@ -634,11 +638,9 @@ def _read_moves(
     card_seats: np.ndarray,
     moves: np.ndarray,
 ) -> int:
-    """Walk ``MV[]`` once, phase by phase, writing the action record."""
-    n_moves = _check_players(buf, lo, hi, err)
-    if n_moves < 0:
-        return err[X_CODE]
-    info[I_N_MOVES] = n_moves
+    """Walk ``MV[]`` once, phase by phase, writing the action record. A move that names no player,
+    or a last token without its pair, stops the walk with that code; the caller then finds which
+    of those problems comes first (:func:`_check_players`), as they come before any other."""
     end_kind = _NO_KIND
     end_seat = 0
     pend_kind = _NO_KIND
@@ -656,13 +658,21 @@ def _read_moves(
     dealt30 = np.uint32(0)  # known cards of the three hands (a shown skat card must not be one)
     shape = 0
     i = lo
-    for n in range(1, n_moves + 1):
+    n = 0
+    while True:
         i = _skip_space(buf, i, hi)
+        if i >= hi:
+            break
         wlo = i
         whi = _token_end(buf, i, hi)
         alo = _skip_space(buf, whi, hi)
+        if alo >= hi:
+            return E_ODD_TOKENS
         ahi = _token_end(buf, alo, hi)
         i = ahi
+        n += 1
+        if not (whi - wlo == 1 and (buf[wlo] == 119 or 48 <= buf[wlo] <= 50)):
+            return E_UNKNOWN_PLAYER
         if n - 1 < moves.shape[0]:
             moves[n - 1, 0] = wlo
             moves[n - 1, 1] = whi
@@ -838,8 +848,9 @@ def _read_moves(
         if n_bids < bid_moves.shape[0]:
             bid_moves[n_bids] = n
         n_bids += 1
-    if n_moves == 0:
+    if n == 0:
         return _fail(err, E_FIRST_MOVE, 0, 0, 0)
+    info[I_N_MOVES] = n
     if end_kind == _NO_KIND and game_type >= 0:
         end_kind = pend_kind
         end_seat = pend_seat
@@ -1061,9 +1072,11 @@ _JSON, _JSON_AT = _fragments(
 )
 _SUIT_LETTERS = np.frombuffer(b"DHSC", dtype=np.uint8).copy()
 _RANK_LETTERS = np.frombuffer(b"789TJQKA", dtype=np.uint8).copy()
-#: Longest JSON text :func:`write_json` writes for one game (32 + 30 + 2 cards, 130 bids of up to
-#: ``[2, 999]``, the fixed keys): the caller's buffer holds this many bytes per game.
-MAX_JSON = 64 * 6 + MAX_LOGGED_BIDS * 10 + len(_JSON) + 64
+#: Bytes :func:`write_json` writes at most for a game: ``JSON_FIXED`` (the deal, the discards, every key),
+#: plus ``JSON_PER_BID`` a bid (``[2, 999], ``), plus ``JSON_PER_CARD`` a card played (``"CJ", ``).
+JSON_PER_CARD = 6
+JSON_PER_BID = 10
+JSON_FIXED = 34 * JSON_PER_CARD + len(_JSON) + 16
 
 
 @kernel
