@@ -70,8 +70,8 @@ IMPORT_FORMAT_VERSION = 2
 ISS_TABLE = "iss_games.parquet"
 #: Parquet metadata key of a chunk file's own account (:class:`ChunkCounts`, as JSON).
 CHUNK_KEY = "skatsim_iss_chunk"
-#: Lines per chunk by default: ~12 MB of an ISS file in a worker at a time, ~0.2 s of work.
-DEFAULT_CHUNK_LINES = 25_000
+#: Lines per chunk by default: ~5 MB of an ISS file in a worker at a time, ~0.1 s of work.
+DEFAULT_CHUNK_LINES = 10_000
 #: A chunk also ends at the first line end past this many bytes (bounds a worker's memory).
 CHUNK_BYTES = 1 << 26
 #: Seconds between manifest rewrites while chunks finish (the chunk files are the truth).
@@ -498,7 +498,6 @@ def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, sho
     done = {storage.basename(p) for p in _chunk_files(out)}
     if manifest.chunks_total is not None and len(done) == manifest.chunks_total:
         return manifest
-    _warm_up()
     reader = _Reader(source, manifest, storage.absolute(out), done)
     indices = DoneChunks()
     backend = LocalBackend(jobs)
@@ -536,11 +535,6 @@ def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, sho
         lines = sum(_chunk_counts(p).count for p in _chunk_files(out))
         raise ImportStopped(stopped[0], stopped[1], lines, out)
     return manifest
-
-
-def _warm_up() -> None:
-    """Compile (or load) the parser and replay kernels here, so the workers load numba's disk cache."""
-    import_lines(b"(;GM[Skat]ID[1]MV[w]R[passed];)\n", 0, 1)
 
 
 def _progress(show: bool) -> Progress:
