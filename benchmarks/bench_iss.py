@@ -3,6 +3,7 @@
 Usage::
 
     python benchmarks/bench_iss.py --games 1000000 --jobs 1,2 --formats plain,gz,bz2,xz --cache /tmp/iss-bench
+    python benchmarks/bench_iss.py --games 1000000 --repeat 9 --jobs 2 --formats plain   # 9 million games
 
 1. The archive: ``--games`` games simulated under the official rules with the default bots and
    ``--record-play``, written as ISS lines by ``skatsim export-iss`` (its speed timed in CPU
@@ -70,6 +71,26 @@ def archive(cache: Path, games: int, jobs: int, time_export: bool) -> tuple[Path
     if target != plain:
         target.unlink()
     return plain, rate
+
+
+def repeated(plain: Path, games: int, times: int) -> Path:
+    """``times`` copies of the archive one after the other, game IDs renumbered (made if missing): a file
+    of ``times * games`` distinct games, to see that memory does not grow with the file."""
+    if times == 1:
+        return plain
+    path = plain.with_name(f"archive-{games}x{times}.sgf")
+    if not path.exists():
+        print(f"writing {times} copies ...", flush=True)
+        tmp = path.with_name(path.name + ".tmp")
+        with tmp.open("wb") as out:
+            for k in range(times):
+                with plain.open("rb") as f:
+                    for line in f:
+                        head, rest = line.split(b"ID[", 1)
+                        number, tail = rest.split(b"]", 1)
+                        out.write(b"%sID[%d]%s" % (head, int(number) + k * games, tail))
+        tmp.rename(path)
+    return path
 
 
 def compressed(plain: Path, kind: str) -> Path:
@@ -152,13 +173,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/skatsim-iss-bench"), help="folder of the archive")
     parser.add_argument("--sample", type=int, default=5_000, help="lines timed on the one-line path")
     parser.add_argument("--time-export", action="store_true", help="time export-iss even when the archive exists")
+    parser.add_argument("--repeat", type=int, default=1, help="import this many copies of the archive as one file")
     args = parser.parse_args(argv)
     args.cache.mkdir(parents=True, exist_ok=True)
     jobs = [int(j) for j in args.jobs.split(",")]
     formats = args.formats.split(",")
     plain, export_rate = archive(args.cache, args.games, max(jobs), args.time_export)
+    plain = repeated(plain, args.games, args.repeat)
+    games = args.games * args.repeat
     sources = {kind: compressed(plain, kind) for kind in formats}
-    print(f"\nskatsim import-iss, {args.games:,} games; {os.cpu_count()} CPUs; load average {os.getloadavg()}")
+    print(f"\nskatsim import-iss, {games:,} games; {os.cpu_count()} CPUs; load average {os.getloadavg()}")
     if export_rate:
         print(f"export-iss: {export_rate:,.0f} games per CPU-s (one process)")
     header = f"{'format':>6} {'MB':>7} {'jobs':>4} {'wall s':>7} {'games/s':>9} {'per job':>9} {'CPU s':>6}"
@@ -168,12 +192,12 @@ def main(argv: list[str] | None = None) -> int:
         reader = reader_rate(source)
         for j in jobs:
             wall, cpu, peak, summary = measure_import(source, args.cache / "import", j)
-            assert f"{args.games} games imported, 0 skipped" in summary, summary
-            rate = args.games / wall
-            per_cpu[(kind, j)] = args.games / cpu
+            assert f"{games} games imported, 0 skipped" in summary, summary
+            rate = games / wall
+            per_cpu[(kind, j)] = games / cpu
             print(
                 f"{kind:>6} {source.stat().st_size / 1e6:7.1f} {j:4d} {wall:7.1f} {rate:9,.0f} {rate / j:9,.0f} "
-                f"{cpu:6.1f} {args.games / cpu:9,.0f} {peak / MIB:8.0f} {reader:18,.0f}",
+                f"{cpu:6.1f} {games / cpu:9,.0f} {peak / MIB:8.0f} {reader:18,.0f}",
                 flush=True,
             )
     baseline = one_line_rate(plain, args.sample)

@@ -70,7 +70,7 @@ def app() -> None:
 )
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes parsing and replaying; default: the CPUs.")
 @click.option("--resume", is_flag=True, help="Complete the stopped import in --out (same file, same settings).")
-@click.option("--chunk-size", type=Count(min=1), help="Lines per Parquet file (default 50,000; never changes rows).")
+@click.option("--chunk-size", type=Count(min=1), help="Lines per Parquet file (default 10,000; never changes rows).")
 @click.option("--strict", is_flag=True, help="Stop at the first line that cannot be imported (exit 2); write nothing.")
 @click.option("--force", is_flag=True, help="Replace an import already in --out.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")

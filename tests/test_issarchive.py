@@ -314,6 +314,37 @@ def test_a_stopped_import_resumes_with_only_the_missing_chunks(
     assert import_iss(source, out, resume=True).imported == summary.imported and calls == []
 
 
+def test_a_full_disk_stops_the_import_in_one_line_and_resume_completes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skatsim.records import importer
+    from skatsim.run.chunks import DiskFullError
+
+    real = importer.write_parquet_atomic
+    written: list[str] = []
+
+    def full_after_two(frame, path, run_id="", metadata=None):  # type: ignore[no-untyped-def]
+        if len(written) == 2:
+            raise DiskFullError(f"{path}: cannot write chunk file: the disk is full (No space left on device)")
+        written.append(path)
+        real(frame, path, run_id, metadata)
+
+    monkeypatch.setattr(importer, "write_parquet_atomic", full_after_two)
+    out = tmp_path / "out"
+    args = ("import-iss", FIXTURE, "--out", out, "--chunk-size", "10", "--jobs", "1")
+    code, stdout, err = cli(capsys, *args)
+    assert (code, stdout) == (2, "") and err.count("\n") == 1
+    assert err.startswith("skatsim: error: ") and "the disk is full" in err
+    assert err.rstrip().endswith(
+        f"the chunks done (20 lines) are kept in {out}; to continue: skatsim "
+        + " ".join(str(a) for a in args)
+        + " --resume"
+    )
+    monkeypatch.setattr(importer, "write_parquet_atomic", real)
+    code, stdout, err = cli(capsys, *args, "--resume")
+    assert (code, err) == (0, "") and "46 games imported" in stdout
+
+
 def test_resume_checks_the_source_the_settings_and_the_chunk_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

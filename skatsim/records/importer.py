@@ -4,8 +4,8 @@ An import folder holds::
 
     import.json                              what made it, how far it got, and (finished) what it found
     run.lock                                 while a writer works on it (:mod:`skatsim.run.lock`)
-    chunk-000000000000-50000.parquet         the games on lines 1 .. 50,000
-    chunk-000000050000-50000.parquet         ...
+    chunk-000000000000-10000.parquet         the games on lines 1 .. 10,000 (as a table: docs/schema.md)
+    chunk-000000010000-10000.parquet         ...
 
 One reader streams the source (plain, ``.bz2``, ``.gz`` or ``.xz``: :mod:`skatsim.records.issfile`)
 and cuts it into chunks of whole lines; each chunk is a picklable spec (:class:`IssChunk`, its
@@ -76,8 +76,6 @@ DEFAULT_CHUNK_LINES = 10_000
 CHUNK_BYTES = 1 << 26
 #: Seconds between manifest rewrites while chunks finish (the chunk files are the truth).
 MANIFEST_INTERVAL = 1.0
-#: The table's columns (:func:`skatsim.records.issbatch.iss_table_schema`): kept importable from here.
-__all__ = ["IMPORT_MANIFEST", "ISS_TABLE", "ImportSummary", "import_iss", "iss_table_schema"]
 
 
 # --------------------------------------------------------------------------- manifest and chunk counts

@@ -28,6 +28,11 @@ How the move list maps to a record:
   decline a claim). The end is recorded as the action that ended the game
   (kinds ``claim``, ``resign``, ``timeout``, ``left``; see
   :func:`skatsim.records.record._apply_end` for what each gives to whom).
+
+The parsing itself is compiled (:mod:`skatsim.records.issparse`, the one parser, which the
+archive import runs on whole batches of lines); this module builds the :class:`IssGame` from
+its arrays (:class:`ParsedLines`) and turns its error codes into the messages, each with a
+``reason`` that names the kind of problem (:data:`REASONS`).
 """
 
 from __future__ import annotations

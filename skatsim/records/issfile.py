@@ -1,8 +1,9 @@
 """Reading an ISS file as it comes: plain or compressed, cut into chunks of whole lines.
 
-:func:`open_source` opens ``.sgf``, ``.sgf.bz2``, ``.sgf.gz`` and ``.sgf.xz`` alike: the format is
+:class:`Source` opens ``.sgf``, ``.sgf.bz2``, ``.sgf.gz`` and ``.sgf.xz`` alike: the format is
 told by the file's first bytes, not its name, and the stream decompresses as it is read (one
-reader, one pass, memory independent of the file's size). :class:`LineChunker` cuts the
+reader, one pass, memory independent of the file's size); damaged or cut-off compressed data
+ends the stream after the last bytes that could be read. :class:`LineChunker` cuts the
 decompressed bytes into chunks of ``chunk_lines`` lines (fewer when ``chunk_bytes`` is reached
 first) without looking at each line in Python: it counts newlines per block and finds a chunk's
 end only where one falls. A line longer than :data:`MAX_LINE` (no ISS record comes near) is
@@ -30,7 +31,7 @@ from ..errors import SkatsimError
 BLOCK = 1 << 22
 #: The longest line kept; a longer one is skipped as too long (ISS records are under 2 kB).
 MAX_LINE = 1 << 16
-#: Formats by their magic bytes: name, opener.
+#: Compressed formats by the bytes their files start with.
 FORMATS = {
     b"BZh": "bz2",
     b"\x1f\x8b": "gz",
