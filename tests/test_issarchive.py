@@ -548,3 +548,20 @@ def test_the_chunk_files_carry_their_counts(tmp_path: Path) -> None:
         meta = pl.read_parquet_metadata(path)
         counts.append(json.loads(meta[CHUNK_KEY]))
     assert [(c["first"], c["count"], c["imported"]) for c in counts] == [(0, 20, 20), (20, 20, 20), (40, 6, 6)]
+
+
+def test_an_import_made_before_chunks_is_still_read_and_replaced_only_with_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skatsim import analysis
+
+    import_iss(FIXTURE, tmp_path / "new")
+    old = tmp_path / "old"
+    old.mkdir()
+    read_import(tmp_path / "new").drop("iss_line").write_parquet(old / "iss_games.parquet")
+    (old / IMPORT_MANIFEST).write_text(json.dumps({"format": "skatsim-iss-import", "format_version": 1}))
+    assert analysis.scan(old).collect().height == 46
+    code, _, err = cli(capsys, "import-iss", FIXTURE, "--out", old)
+    assert code == 2 and "an import made by an older skatsim" in err and err.count("\n") == 1
+    code, _, err = cli(capsys, "import-iss", FIXTURE, "--out", old, "--force", "--jobs", "1")
+    assert code == 0 and sorted(p.name for p in old.iterdir()) == ["chunk-000000000000-46.parquet", IMPORT_MANIFEST]

@@ -88,11 +88,11 @@ def _folder_sources(folder: str) -> list[Source]:
     """The run or import in ``folder``, else its Parquet files, else the runs in its direct subfolders."""
     if os.path.isfile(os.path.join(folder, MANIFEST)):
         return [_run_source(folder)]
-    if os.path.isfile(os.path.join(folder, IMPORT_MANIFEST)):
-        return [Source(_folder_name(folder), folder, "iss", tuple(finished_import(folder)[1]))]
     table = os.path.join(folder, ISS_TABLE)  # an import made before imports were chunked
     if os.path.isfile(table):
         return [Source(_folder_name(folder), folder, "iss", (table,))]
+    if os.path.isfile(os.path.join(folder, IMPORT_MANIFEST)):
+        return [Source(_folder_name(folder), folder, "iss", tuple(finished_import(folder)[1]))]
     parquet = sorted(e.path for e in os.scandir(folder) if e.is_file() and e.name.endswith(".parquet"))
     if parquet:
         return [Source(_folder_name(folder), folder, "parquet", tuple(parquet))]
