@@ -372,17 +372,53 @@ def test_resume_checks_the_source_the_settings_and_the_chunk_files(
     assert code == 2 and "holds other files than an ISS import" in err
 
 
-def test_kill_9_then_resume_gives_the_table_of_an_import_never_stopped(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def big_source(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """40,000 games in a gzip file, for the tests that stop a real import process."""
     lines = [with_id(LINES[k % len(LINES)], k) for k in range(40_000)]
-    source = tmp_path / "games.sgf.gz"
+    source = tmp_path_factory.mktemp("big") / "games.sgf.gz"
     source.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), compresslevel=1))
-    out = tmp_path / "out"
-    args = [SKATSIM, "import-iss", str(source), "--out", str(out), "--jobs", "2", "--chunk-size", "1000", "--quiet"]
-    child = subprocess.Popen(args, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return source, lines
+
+
+def start_import(source: Path, out: Path, chunks: int) -> tuple[subprocess.Popen[str], list[str]]:
+    """The installed ``skatsim import-iss`` in its own process group, once ``chunks`` chunk files are written."""
+    args = ["import-iss", str(source), "--out", str(out), "--jobs", "2", "--chunk-size", "1000", "--quiet"]
+    child = subprocess.Popen(
+        [SKATSIM, *args], start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     deadline = time.monotonic() + 120
-    while len(list(out.glob("chunk-*.parquet"))) < 3:
+    while len(list(out.glob("chunk-*.parquet"))) < chunks:
         assert child.poll() is None and time.monotonic() < deadline, child.communicate()
         time.sleep(0.02)
+    return child, args
+
+
+def test_ctrl_c_stops_the_workers_and_the_printed_command_completes_the_import(
+    tmp_path: Path, big_source: tuple[Path, list[str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, _ = big_source
+    out = tmp_path / "out"
+    child, args = start_import(source, out, 2)
+    os.killpg(child.pid, signal.SIGINT)
+    stopped = time.monotonic()
+    stdout, stderr = child.communicate(timeout=30)
+    assert time.monotonic() - stopped < 3.0 and (child.returncode, stdout) == (130, "")
+    kept = 1000 * len(list(out.glob("chunk-*.parquet")))
+    command = " ".join(["skatsim", *args, "--resume"])
+    kept_line = f"skatsim: interrupted; the chunks done ({kept:,} lines) are kept in {out}"
+    assert stderr == f"{kept_line}; to continue: {command}\n"
+    assert not (out / "run.lock").exists() and 0 < kept < 40_000
+    code, stdout, err = cli(capsys, *args, "--resume")
+    assert (code, err) == (0, "") and "40000 games imported" in stdout
+
+
+def test_kill_9_then_resume_gives_the_table_of_an_import_never_stopped(
+    tmp_path: Path, big_source: tuple[Path, list[str]]
+) -> None:
+    source, lines = big_source
+    out = tmp_path / "out"
+    child, _ = start_import(source, out, 3)
     os.killpg(child.pid, signal.SIGKILL)
     child.communicate()
     kept = len(list(out.glob("chunk-*.parquet")))
