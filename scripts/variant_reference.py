@@ -56,7 +56,9 @@ validates its variant first.
   replaced; in a list later files override earlier ones, and this file overrides them all. A
   cycle (`a.yaml -> b.yaml -> a.yaml`) or a missing file is an error naming the chain or the file.
 - An option counts only when its rule is on (an option tree): writing an option of a rule that
-  is off is an error, not a silent no-op (see "Rules between keys").
+  is off is an error, not a silent no-op (see "Rules between keys"), unless the file says
+  `unused_options: allowed`: a file meant to be extended (variants/xskat.yaml) may then hold a
+  table's choice for rules it leaves off, for the files that extend it and switch them on.
 
 Every problem is one line, `FILE:LINE: key.path: what is wrong (allowed: ...)`, e.g.
 
@@ -99,6 +101,20 @@ A tournament evening with Bock rounds (the list is the tournament's 36 deals):
 ```yaml
 name: bock_tournament
 extends: [tournament.yaml, bock.yaml]
+```
+
+xskat's `-ramsch -kontra -bock -bockevents 3 -bockramsch`, played with xskat's choices
+(variants/xskat.yaml lists every xskat option as keys):
+
+```yaml
+name: my_xskat
+extends: xskat.yaml
+all_pass: ramsch
+kontra: {enabled: true}
+bock:
+  enabled: true
+  events: [lost_sixty_sixty, won_grand_hand]
+  ramsch_round_after: true
 ```
 """
 

@@ -280,7 +280,11 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output folder (new or empty).")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
 @click.option(
-    "--bots", default=DEFAULT_BOTS, show_default=True, help="One bot name for all seats, or three as FH,MH,RH."
+    "--bots",
+    default=DEFAULT_BOTS,
+    show_default=True,
+    help="One bot name for every player, or one per player: three as FH,MH,RH of the first deal (four at a "
+    "four-player table, the fourth dealing it).",
 )
 @click.option("--resume", is_flag=True, help="Complete the interrupted run in --out (same settings).")
 @click.option("--record-play", is_flag=True, help="Also store every game's actions (a 'record' column, for replay).")
@@ -391,7 +395,8 @@ def _resume_command(extra: tuple[str, ...]) -> str:
     multiple=True,
     default=(DEFAULT_BOTS,),
     show_default=True,
-    help="A bot setting (one name, or FH,MH,RH); repeat the option for several.",
+    help="A bot setting (one name, or one per player: FH,MH,RH, four at a four-player table); repeat the "
+    "option for several.",
 )
 @click.option("--games", required=True, type=COUNT, help="Games (deals) per run: 1000000, 1e6 or 1M.")
 @click.option(
@@ -470,7 +475,11 @@ def validate_command(files: tuple[Path, ...]) -> None:
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
 @click.option(
-    "--bots", default=DEFAULT_BOTS, show_default=True, help="One bot name for all seats, or three as FH,MH,RH."
+    "--bots",
+    default=DEFAULT_BOTS,
+    show_default=True,
+    help="One bot name for every player, or one per player: three as FH,MH,RH of the first deal (four at a "
+    "four-player table, the fourth dealing it).",
 )
 @click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals.")
 @click.option("--bootstrap", "n_boot", default=1000, show_default=True, type=COUNT, help="Bootstrap resamples.")
@@ -540,6 +549,73 @@ def compare_command(
         write_comparison(result, out_file)
 
 
+@app.command("duel")
+@click.argument("bot_a")
+@click.argument("bot_b")
+@click.option("--games", required=True, type=COUNT, help="Deals, each played in the six seatings (6x as many games).")
+@click.option("--variant", type=click.Path(dir_okay=False), help="Variant file; default: the official rules.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    help="Keep the duel's chunk files in this folder (for --resume); default: a temporary folder, removed.",
+)
+@click.option("--resume", is_flag=True, help="Complete the interrupted duel in --out (same settings).")
+@click.option("--chunk-size", type=Count(min=1), help="Deals per Parquet file (never changes the result).")
+@click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the interval.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@_run_options("As for simulate (needs --out reachable from every worker).")
+def duel_command(
+    bot_a: str,
+    bot_b: str,
+    games: int,
+    variant: str | None,
+    seed: int,
+    jobs: int | None,
+    out_dir: str | None,
+    resume: bool,
+    chunk_size: int | None,
+    level: float,
+    as_json: bool,
+    quiet: bool,
+    backend: str,
+    scheduler: str | None,
+    force: bool,
+) -> None:
+    """Duplicate match of two bot settings BOT_A and BOT_B (as in --bots: heuristic:risk=0.7).
+
+    Every deal is played in the six seatings that mix them (ABB BAB BBA BAA ABA AAB), so the
+    luck of the cards cancels. Reports each bot's Seeger-Fabian points per game it sat in
+    (three-player list points: +50 and the value per won game, -50 and twice the value per
+    lost one, +40 per lost game it defended) and the variant's own score, A - B with its
+    interval, and the deals a one-point interval needs. See docs/duel.md.
+    """
+    from .analysis.duel import format_json, format_text, run_duel
+
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler needs --backend dask")
+    with _resumable():
+        result = run_duel(
+            bot_a,
+            bot_b,
+            games,
+            variant,
+            seed,
+            jobs or os.cpu_count() or 1,
+            out_dir,
+            resume,
+            chunk_size,
+            level,
+            progress=not quiet,
+            backend=backend,
+            backend_options={"scheduler": scheduler} if backend == "dask" else None,
+            force=force,
+        )
+    click.echo(format_json(result) if as_json else format_text(result), nl=False)
+
+
 @app.command("report")
 @click.argument("runs", nargs=-1, required=True, type=click.Path())
 @click.option("--out", "out_file", required=True, type=click.Path(), help="The report, NAME.html.")
@@ -563,6 +639,195 @@ def report_command(runs: tuple[str, ...], out_file: str, level: float, n_boot: i
 
     check_options(level, n_boot, out_file)
     click.echo(write_report(list(runs), out_file, level, n_boot, baseline).summary())
+
+
+def _variant_params(path: str | None) -> tuple[np.ndarray, str]:
+    """The compiled rules and name of ``--variant FILE`` (the official rules without one)."""
+    from .variant import load_variant, official_params
+
+    if path is None:
+        return official_params(), "official"
+    variant = load_variant(path).variant
+    return variant.params(), variant.name
+
+
+_SEAT_NAMES = ("FH", "MH", "RH")
+
+
+@app.command("hand")
+@click.argument("cards", nargs=-1, required=True)
+@click.option(
+    "--seat",
+    type=click.Choice(_SEAT_NAMES, case_sensitive=False),
+    default="FH",
+    show_default=True,
+    help="The seat holding the hand: forehand, middlehand or rearhand.",
+)
+@click.option("--skat", help="The two skat cards, if known (e.g. 'HK D8'); otherwise they are dealt at random.")
+@click.option("--variant", type=click.Path(dir_okay=False), help="The rules, a YAML file; default: the official rules.")
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True, help="One bot for all seats, or three as FH,MH,RH.")
+@click.option(
+    "--samples",
+    default=10_000,
+    show_default=True,
+    type=click.IntRange(min=2),
+    help="Deals rolled out per declaration (the same deals for every one).",
+)
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
+@click.option(
+    "--game",
+    "games",
+    multiple=True,
+    help="Only this game (clubs, spades, hearts, diamonds, grand, null, reversed); repeat for several.",
+)
+@click.option(
+    "--bid", type=click.IntRange(min=18), help="Play every declaration at this final bid (default: its own bid value)."
+)
+@click.option("--jobs", type=click.IntRange(min=1), help="Threads; default: the number of CPUs.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of the table.")
+def hand_command(
+    cards: tuple[str, ...],
+    seat: str,
+    skat: str | None,
+    variant: str | None,
+    bots: str,
+    samples: int,
+    seed: int,
+    games: tuple[str, ...],
+    bid: int | None,
+    jobs: int | None,
+    as_json: bool,
+) -> None:
+    """What is this hand worth? Every game the seat could declare with CARDS (ten cards, ISS notation
+    'CJ SJ CA CT C9 HA HT SK S8 D7' or with suit symbols '♣J ♠J ♣A ...'), rolled out by the bots.
+
+    For each declaration (suits, Grand, Null, the reversed game where allowed; with the skat,
+    hand, Schneider or Schwarz announced, ouvert): its bid value, the mean game value, the win,
+    Schneider and Schwarz probabilities, the declarer's card points and the expected score under
+    the variant, each with a 95% interval; passing; and what the bots would bid and declare.
+    See docs/whatif.md.
+    """
+    from .bots import parse_bots
+    from .engine import bidding
+    from .whatif.hand import evaluate_hand, game_codes, parse_hand_cards
+
+    hand = parse_hand_cards(" ".join(cards))
+    skat_cards = parse_hand_cards(skat, "--skat") if skat is not None else []
+    if len(hand) != 10:
+        raise SkatsimError(f"hand: expected 10 cards, got {len(hand)}")
+    parse_bots(bots)
+    if bid is not None and not bidding.is_bid_value(bid):
+        raise click.BadParameter(f"{bid} is not a bid value (18, 20, 22, 23, 24, 27, ... 264)", param_hint="--bid")
+    params, name = _variant_params(variant)
+    codes = game_codes(games, params) if games else None
+    result = evaluate_hand(
+        hand, _SEAT_NAMES.index(seat.upper()), skat_cards, params, bots, samples, seed, codes, bid, name, jobs
+    )
+    click.echo(result.to_json() if as_json else result.text(), nl=as_json)
+
+
+@app.command("whatif")
+@click.argument("run_dir", required=False, metavar="[RUN_DIR]", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--game", "game", type=click.IntRange(min=0), help="Game number (game_id) of the run RUN_DIR.")
+@click.option("--iss", "iss_file", type=click.Path(path_type=Path, dir_okay=False), help="An ISS game-record file.")
+@click.option("--line", type=click.IntRange(min=1), help="Line of the ISS file, from 1.")
+@click.option("--id", "game_id", type=click.IntRange(min=0), help="Game ID (ID[]) in the ISS file.")
+@click.option(
+    "--declare",
+    "declare",
+    required=True,
+    help="The game to declare instead: clubs, spades, hearts, diamonds, grand, null, reversed.",
+)
+@click.option("--hand", "hand_game", is_flag=True, help="Play it hand (without picking up the skat).")
+@click.option("--schneider", is_flag=True, help="Announce Schneider (a hand game).")
+@click.option("--schwarz", is_flag=True, help="Announce Schwarz (a hand game).")
+@click.option("--ouvert", is_flag=True, help="Play it ouvert (suit and Grand: hand, Schneider and Schwarz announced).")
+@click.option(
+    "--worlds",
+    type=click.Choice(["fixed", "uniform", "consistent"]),
+    default="fixed",
+    show_default=True,
+    help="The real cards, or deals the declarer could not tell apart (uniform; consistent: also with "
+    "the bids as recorded).",
+)
+@click.option("--samples", type=click.IntRange(min=1), help="Rollouts (default: 1 with the real cards, else 1000).")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
+@click.option(
+    "--variant", type=click.Path(dir_okay=False), help="The rules (default: the run's, or the official ones)."
+)
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True, help="One bot for all seats, or three as FH,MH,RH.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of the table.")
+def whatif_command(
+    run_dir: Path | None,
+    game: int | None,
+    iss_file: Path | None,
+    line: int | None,
+    game_id: int | None,
+    declare: str,
+    hand_game: bool,
+    schneider: bool,
+    schwarz: bool,
+    ouvert: bool,
+    worlds: str,
+    samples: int | None,
+    seed: int,
+    variant: str | None,
+    bots: str,
+    as_json: bool,
+) -> None:
+    """Could another declaration have won? Keep a real game's auction, declare --declare G instead and let
+    the bots play it out (with the skat: the bot discards for it), beside the declaration as recorded.
+
+    The game is --iss FILE with --line N or --id ID, or RUN_DIR --game N (a simulated run's game,
+    played again from its seed). See docs/whatif.md.
+    """
+    from .bots import parse_bots
+    from .engine.gametypes import GAME_TYPE_LABELS
+    from .engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
+    from .whatif.could import another_declaration
+    from .whatif.hand import game_codes
+
+    if (run_dir is None) == (iss_file is None):
+        raise click.UsageError("give --iss FILE with --line N or --id ID, or a run folder with --game N")
+    if iss_file is not None and ((line is None) == (game_id is None) or game is not None):
+        raise click.UsageError("--iss FILE needs exactly one of --line N or --id ID (and no --game)")
+    if run_dir is not None and (game is None or line is not None or game_id is not None):
+        raise click.UsageError("a run folder needs --game N (and no --line or --id)")
+    parse_bots(bots)
+    if variant is not None:
+        params, _ = _variant_params(variant)
+    elif run_dir is not None:
+        found = _run_params(run_dir)
+        if found is None:
+            raise SkatsimError(f"{run_dir}: not a run folder (no manifest.json)")
+        params = found
+    else:
+        params, _ = _variant_params(None)
+    code = game_codes([declare], params, "--declare")[0]
+    flags = (HAND if hand_game else 0) | (SCHNEIDER_ANNOUNCED if schneider else 0)
+    flags |= (SCHWARZ_ANNOUNCED if schwarz else 0) | (OUVERT if ouvert else 0)
+    if flags & (SCHNEIDER_ANNOUNCED | SCHWARZ_ANNOUNCED) and not flags & HAND:
+        raise click.UsageError("--schneider and --schwarz are announced in hand games only: add --hand")
+    if flags & (SCHNEIDER_ANNOUNCED | SCHWARZ_ANNOUNCED) and GAME_TYPE_LABELS[code] == "null":
+        raise click.UsageError("Null has no Schneider or Schwarz to announce")
+    if flags & OUVERT and GAME_TYPE_LABELS[code] != "null":
+        flags |= HAND
+    if iss_file is not None:
+        from .whatif import from_iss
+
+        start = from_iss(iss_file, line=line, game_id=game_id)
+    else:
+        from .run.manifest import read_manifest
+        from .whatif import from_run
+
+        manifest = read_manifest(str(run_dir))
+        assert manifest is not None and game is not None
+        if game >= manifest.games:
+            raise SkatsimError(f"{run_dir}: --game {game} out of range (the run has games 0 to {manifest.games - 1})")
+        start = from_run(manifest.seed, game, params, ",".join(manifest.bots))
+        start = type(start)(start.hands, start.skat, start.record, label=f"{run_dir} game {game}")
+    result = another_declaration(start, code, flags, params, bots, worlds, samples, seed)  # type: ignore[arg-type]
+    click.echo(result.to_json() if as_json else result.text(), nl=as_json)
 
 
 @app.command("bots")

@@ -16,6 +16,7 @@ import polars as pl
 from .engine.cards import iss_name
 from .engine.gametypes import GAME_TYPE_LABELS, RAMSCH
 from .engine.layout import COL_SKAT_DISCARD, ROW_COLUMNS
+from .engine.rules import TABLE_PLAYERS
 from .schema import BY_NAME, CARDS, COLUMNS, ENGINE, ENUMS, RESULT_COLUMNS, RUN, Column, rule_column_names
 
 _PLAIN: dict[str, pl.DataType] = {
@@ -101,15 +102,19 @@ def _typed(column: Column, rows: np.ndarray) -> pl.Expr | pl.Series:
     return expr.cast(dtype(column)).alias(column.name)
 
 
+def _player_bot(bots: tuple[str, ...], player: pl.Expr) -> pl.Expr:
+    """The bot of the player numbered ``player`` (``--bots`` order)."""
+    return player.replace_strict(dict(enumerate(bots)), return_dtype=pl.String)
+
+
 def _bot_exprs(bots: tuple[str, ...], lists: bool) -> list[pl.Expr]:
     """``bot_fh/mh/rh``: the bot at each seat; in lists the players' bots move round the table
-    (player ``(s + deal_in_list) % n`` sits at seat ``s``)."""
+    (at a table of ``n`` players seat ``s`` is player ``(dealer + 1 + s) % n``)."""
     exprs = []
     n = len(bots)
     for s, suffix in enumerate(SEAT_SUFFIXES):
         if lists:
-            by_shift = {k: bots[(s + k) % n] for k in range(n)}
-            expr = (pl.col("deal_in_list") % n).replace_strict(by_shift, return_dtype=pl.String)
+            expr = _player_bot(bots, (pl.col("dealer") + 1 + s) % n)
         else:
             expr = pl.lit(bots[s], pl.String)
         exprs.append(expr.alias(f"bot_{suffix}"))
@@ -121,6 +126,8 @@ def _run_column(name: str, bots: tuple[str, ...], variant_name: str, lists: bool
         return [pl.lit(variant_name, pl.String).alias("variant")]
     if name == "bot_fh":
         return _bot_exprs(bots, lists)
+    if name == "bot_out":  # a four-player table: the dealer sits out
+        return [_player_bot(bots, pl.col("dealer") % len(bots)).alias("bot_out")]
     return []  # bot_mh and bot_rh come with bot_fh; the record column is added after
 
 
@@ -132,7 +139,7 @@ def _raw(rows: np.ndarray) -> pl.DataFrame:
 def result_frame(rows: np.ndarray, params: np.ndarray) -> pl.DataFrame:
     """The result columns and the house-rule columns of ``params`` of engine rows, typed."""
     wanted = set(RESULT_COLUMNS) | set(rule_column_names(params))
-    return _raw(rows).select(*(_typed(c, rows) for c in COLUMNS if c.name in wanted))
+    return _raw(rows).select(*(_typed(c, rows) for c in COLUMNS if c.name in wanted and c.source != RUN))
 
 
 def block_frame(
@@ -146,7 +153,7 @@ def block_frame(
 
     ``rows`` is the ``(n, N_COLUMNS)`` matrix filled by :func:`skatsim.engine.block.simulate_block`
     under the compiled variant ``params`` (it chooses the house-rule columns); ``bots`` the
-    settings seated at FH, MH, RH (in lists: players 0, 1, 2, ...);
+    settings seated at FH, MH, RH (in lists: players 0, 1, 2, and 3 at a four-player table);
     ``records`` each game's record as JSON (adds the ``record`` column) or ``None``.
     """
     rules = set(rule_column_names(params))
@@ -168,5 +175,5 @@ def block_frame(
 def frame_schema(record: bool, params: np.ndarray) -> dict[str, pl.DataType]:
     """Column names and types of :func:`block_frame` output (used to check chunk files)."""
     empty = np.zeros((0, len(ROW_COLUMNS)), dtype=np.int64)
-    frame = block_frame(empty, ("x", "x", "x"), "x", params, [] if record else None)
+    frame = block_frame(empty, ("x",) * int(params[TABLE_PLAYERS]), "x", params, [] if record else None)
     return dict(frame.schema)

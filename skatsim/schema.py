@@ -24,7 +24,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from .engine.gametypes import GAME_TYPE_LABELS
-from .engine.rules import ALL_PASS, BOCK_ENABLED, BOCK_RAMSCH_ROUND, KONTRA_ENABLED, LIST_LENGTH, LIST_SCORING
+from .engine.rules import (
+    ALL_PASS,
+    BOCK_ENABLED,
+    BOCK_RAMSCH_ROUND,
+    KONTRA_ENABLED,
+    LIST_LENGTH,
+    LIST_SCORING,
+    TABLE_PLAYERS,
+)
 
 #: Where a column's value comes from.
 ENGINE = "engine"  # a slot of the engine's result row, cast to the column's type
@@ -138,9 +146,12 @@ COLUMNS: tuple[Column, ...] = (
         "dealer",
         "Int8",
         "player who dealt: 2 for an independent deal (players are numbered as the seats of the deal, "
-        "rearhand deals); in a list (`list_id`), players keep their numbers — those of the seats of the "
-        "list's first deal — and deal in turn: deal `k` of a list is dealt by player `(k + 2) % 3`, and "
-        "player `(s + k) % 3` sits at seat `s` (so forehand is player `(dealer + 1) % 3`)",
+        "rearhand deals); in a list (`list_id`), players keep their numbers — forehand, middlehand, "
+        "rearhand of the list's first deal are players 0, 1, 2, and at a four-player table (`table.players`) "
+        "player 3 deals it — and deal in turn, so at a table of `n` players forehand is player "
+        "`(dealer + 1) % n` and seat `s` is player `(dealer + 1 + s) % n`; at four the dealer sits out. Deal "
+        "`k` of a list is dealt by player `(k + n - 1) % n` unless a Grand hand instead of a Ramsch-round "
+        "Ramsch let the same dealer deal again (`bock.ramsch_round_grand_hand: deals_again`)",
     ),
     Column(
         "deal",
@@ -161,11 +172,18 @@ COLUMNS: tuple[Column, ...] = (
         "String",
         "bot seated at forehand, with its parameters where they differ from the defaults "
         "(`heuristic:risk=0.7`; registry: `skatsim.bots.BOTS`); in a list the bots belong to the players "
-        "(`--bots` names players 0, 1, 2) and move with them",
+        "(`--bots` names players 0, 1, 2, and 3 at a four-player table) and move with them (`dealer`)",
         source=RUN,
     ),
     Column("bot_mh", "String", "bot seated at middlehand", source=RUN),
     Column("bot_rh", "String", "bot seated at rearhand", source=RUN),
+    Column(
+        "bot_out",
+        "String",
+        "only at a four-player table (`table.players: 4`): the bot of the player sitting out, the dealer",
+        source=RUN,
+        rule="four",
+    ),
     Column(
         "kontra_level",
         "Int8",
@@ -252,6 +270,14 @@ COLUMNS: tuple[Column, ...] = (
         result=True,
     ),
     Column(
+        "list_points_out",
+        "Int32",
+        "only with `tournament.enabled` at a four-player table: the list points of the player sitting out "
+        "(the dealer): +30 (`tournament.defender_bonus`) when the declarer loses, else 0",
+        rule="four_list_points",
+        result=True,
+    ),
+    Column(
         "record",
         "String",
         "only with `--record-play`: the game as a `GameRecord` JSON (deal, bids, pickup, discards, declaration, "
@@ -300,6 +326,10 @@ def rules_used(params: np.ndarray) -> set[str]:
         used.add("list")
     if params[LIST_SCORING]:
         used.add("list_points")
+    if params[TABLE_PLAYERS] == 4:
+        used.add("four")
+        if params[LIST_SCORING]:
+            used.add("four_list_points")
     return used
 
 

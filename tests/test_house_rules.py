@@ -274,6 +274,25 @@ def test_skat_to_the_last_trick_the_loser_or_nobody() -> None:
     assert _ramsch_scores(ev) == (0, -40, -40)
 
 
+def test_skat_to_each_tied_loser() -> None:
+    """ramsch.skat_to: each_loser (xskat's -skattoloser): MH and RH tie at 40 in tricks, so the skat's 10
+    points count for both: 50 each, and under tie: all_lose both lose 50 (-50, -50; FH keeps his 30). Under
+    `loser` only RH, who won the later trick, gets them and alone loses 50. Shared, the 50 goes 25 and 25;
+    with last_trick_loses RH (his latest trick, the 9th, beats MH's 8th) loses 50. A single loser (MH a
+    Jungfrau, RH 64 in tricks + 3) loses as under `loser`: 67 x 2 = -134."""
+    each = {"ALL_PASS": 1, "RAMSCH_SKAT_TO": 3}
+    ev = replay(_TIE, _params(**each))
+    _expect(ev, ramsch_points_fh=30, ramsch_points_mh=50, ramsch_points_rh=50, ramsch_loser=None)
+    assert _ramsch_scores(ev) == (0, -50, -50)
+    assert _ramsch_scores(replay(_TIE, _params(ALL_PASS=1, RAMSCH_SKAT_TO=1))) == (0, 0, -50)
+    assert _ramsch_scores(replay(_TIE, _params(**each, RAMSCH_TIE=2))) == (0, -25, -25)
+    ev = replay(_TIE, _params(**each, RAMSCH_TIE=1))
+    assert (_ramsch_scores(ev), ev.ramsch_loser) == ((0, 0, -50), RH)
+    assert _ramsch_scores(replay(_JUNGFRAU, _params(**each))) == (0, 0, -134)
+    loaded = Variant.model_validate({"all_pass": "ramsch", "ramsch": {"skat_to": "each_loser"}})
+    assert loaded.params()[rules.RAMSCH_SKAT_TO] == 3
+
+
 def test_ramsch_only_when_the_variant_plays_it() -> None:
     with pytest.raises(ReplayError, match="all players passed, nobody can declare"):
         replay(_TIE)
@@ -367,6 +386,48 @@ def test_grand_hand_instead_of_a_ramsch() -> None:
         replay(_INSTEAD)
 
 
+def test_grand_hand_instead_only_in_a_bock_ramsch_round() -> None:
+    """ramsch.grand_hand_instead: ramsch_rounds (xskat): the Grand hand (+144) may be declared instead of the
+    Ramsch of a Bock list's Ramsch round, not instead of a Ramsch after all passed."""
+    only_rounds = {"RAMSCH_GRAND_HAND": 2, "BOCK_ENABLED": 1, "BOCK_RAMSCH_ROUND": 1}
+    in_round = replace(_INSTEAD, bids=(), ramsch_round=1)
+    _expect(replay(in_round, _params(**only_rounds)), declarer=FH, game_value=144, score=144)
+    with pytest.raises(ReplayError, match="no Grand hand instead of a Ramsch"):
+        replay(_INSTEAD, _params(ALL_PASS=1, **only_rounds))
+    _expect(replay(_INSTEAD, _params(ALL_PASS=1, RAMSCH_GRAND_HAND=1)), score=144)
+
+
+# ---------------------------------------------------------------- the pre-1999 Grand ouvert
+
+#: FH holds the four jacks, the aces and tens of clubs, spades and hearts: Grand ouvert at 18, all ten
+#: tricks. With 4, game 5, hand 6, Schneider 7, announced 8, Schwarz 9, announced 10, ouvert 11.
+_GRAND_OUVERT = GameRecord(
+    deal=_deal(
+        "CJ SJ HJ DJ CA CT SA ST HA HT",
+        "CK CQ C9 C8 SK SQ S9 HK HQ DA",
+        "C7 S8 S7 H9 H8 H7 DT DK DQ D9",
+        "D8 D7",
+    ),
+    bids=((MH, PASS), (RH, PASS), (FH, 18)),
+    game_type=GRAND,
+    flags=HAND | OUVERT,
+    cards=_tricks(
+        "CJ C8 C7", "SJ C9 S7", "HJ CQ S8", "DJ CK H7", "CA DA H8",
+        "CT SK H9", "SA SQ DT", "ST S9 DK", "HA HK DQ", "HT HQ D9",
+    ),
+)  # fmt: skip
+
+
+def test_grand_ouvert_before_1999() -> None:
+    """scoring.grand_ouvert: official: 11 x 24 = 264 (ISkO 5.2.6). base_36 (the pre-1999 rules, xskat's
+    -oldrules): base value 36 and ouvert is no level: 10 x 36 = 360. Other games keep their value."""
+    _expect(replay(_GRAND_OUVERT), matadors=4, won=True, schwarz=True, game_value=264, score=264)
+    _expect(replay(_GRAND_OUVERT, _params(GRAND_OUVERT_36=1)), game_value=360, score=360)
+    _expect(replay(_INSTEAD, _params(ALL_PASS=1, RAMSCH_GRAND_HAND=1, GRAND_OUVERT_36=1)), game_value=144)
+    loaded = Variant.model_validate({"scoring": {"grand_ouvert": "base_36", "lost_hand_factor": 1}})
+    assert loaded.params()[rules.GRAND_OUVERT_36] == 1
+
+
 # ---------------------------------------------------------------- the reversed game (Sächsische Spitze)
 
 #: FH plays the reversed game hand at 22. DJ (in the skat), HJ, SJ are his, CJ is RH's: with 3, game 4,
@@ -445,7 +506,7 @@ def test_bock_events() -> None:
         args = {"all_passed": False, "gt": GRAND, "flags": 0, "won": True, "points": 70, "value": 48, "level": 0}
         args.update(deal)
         params = _params(BOCK_ENABLED=1, BOCK_EVENTS=bits[event])
-        return bool(bock.deal_event(params, *args.values()))
+        return bool(bock.deal_events(params, *args.values()))
 
     assert fires("all_passed", all_passed=True, gt=-1) and not fires("all_passed")
     assert fires("kontra_re", level=2) and not fires("kontra_re", level=1)
@@ -457,6 +518,126 @@ def test_bock_events() -> None:
     assert fires("won_grand_hand", flags=HAND) and not fires("won_grand_hand", flags=HAND, won=False)
     assert fires("won_null_ouvert_hand", gt=NULL, flags=HAND | OUVERT) and not fires("won_null_ouvert_hand", gt=NULL)
     assert not fires("value_100", gt=RAMSCH, value=120)
+
+
+def test_xskat_bock_events() -> None:
+    """won_value_72 / won_value_96: a won game worth 72 (96) or more before any doubling; a lost one never
+    (xskat's "+72", "+96"), a recognised Durchmarsch as a won game of 120. Related events count once in a
+    deal: Kontra and Re on a lost game, a lost Grand hand, a won game worth 100 with both value events."""
+    bits = rules.BOCK_EVENT_BITS
+
+    def events(names: list[str], **deal: object) -> int:
+        args = {"all_passed": False, "gt": GRAND, "flags": 0, "won": True, "points": 70, "value": 48, "level": 0}
+        args.update(deal)
+        mask = sum(bits[name] for name in names)
+        return int(bock.deal_events(_params(BOCK_ENABLED=1, BOCK_EVENTS=mask), *args.values()))
+
+    assert events(["won_value_72"], value=72) == 1 and events(["won_value_72"], value=71) == 0
+    assert events(["won_value_72"], value=144, won=False) == 0
+    assert events(["won_value_96"], value=96) == 1 and events(["won_value_96"], value=95) == 0
+    assert events(["won_value_72", "won_value_96"], value=100) == 1
+    assert events(["won_value_72"], gt=RAMSCH, value=0, durchmarsch=120) == 1
+    assert events(["won_value_72"], gt=RAMSCH, value=0) == 0
+    assert events(["value_100"], gt=RAMSCH, value=0, durchmarsch=120) == 0
+    assert events(["kontra_re", "lost_after_kontra"], level=2, won=False) == 1
+    assert events(["kontra_re", "lost_grand"], level=2, won=False) == 2
+    assert events(["lost_grand", "lost_grand_hand"], flags=HAND, won=False) == 1
+    assert events(["won_grand_hand", "value_100", "won_value_96"], flags=HAND, value=144) == 3
+
+
+def test_running_total_events() -> None:
+    """total_multiple_100: 100, -200, 1000; total_three_equal_digits: the last three digits equal, 111 to
+    999, 1000, 1111, 2111, -333 (a multiple of 1000 is one event, not two); never 11, 110 or 1110. A total
+    back at 0 counts only with bock.zero_total_counts (xskat: 0 is a multiple of 100 and 000)."""
+    bits = rules.BOCK_EVENT_BITS
+    hundreds = _params(BOCK_ENABLED=1, BOCK_EVENTS=bits["total_multiple_100"])
+    digits = _params(BOCK_ENABLED=1, BOCK_EVENTS=bits["total_three_equal_digits"])
+    assert [bool(bock.total_event(t, hundreds)) for t in (100, -200, 1000, 150, 111, 0)] == [True] * 3 + [False] * 3
+    same = (111, 999, 1000, 1111, 2111, -333)
+    assert [bool(bock.total_event(t, digits)) for t in same] == [True] * 6
+    assert [bool(bock.total_event(t, digits)) for t in (11, 110, 1110, 100, 0)] == [False] * 5
+    for params in (hundreds, digits):
+        params[rules.BOCK_ZERO_TOTAL] = 1
+        assert bock.total_event(0, params)
+
+
+_LOST = _LOST_GRAND  # MH plays Grand at 20 and loses: -96 (an event "lost_grand")
+_PASSED = GameRecord(deal=_TIE.deal, bids=_ALL_PASS)  # all pass: redealt, scores nothing
+
+
+def _list_of(records: list[GameRecord], variant: dict) -> dict[str, list[int]]:
+    """Replay records as one list under a variant (mapping): per deal the Bock multiplier, the dealer and
+    the three seats' scores (``scores``: FH, MH, RH)."""
+    from skatsim.engine.layout import COL_DEALER
+    from skatsim.records.record import replay_list, replay_list_rows
+
+    params = Variant.model_validate(variant).params()
+    results = replay_list(records, params)
+    rows, _, _ = replay_list_rows(records, params)
+    return {
+        "bock": [r.bock for r in results],
+        "dealer": [int(d) for d in rows[:, COL_DEALER]],
+        "scores": [_ramsch_scores(r) for r in results],
+    }
+
+
+def test_grand_hand_instead_in_a_ramsch_round_deals_again() -> None:
+    """bock.ramsch_round_grand_hand: deals_again (xskat). MH loses a Grand (deal 0: -96): a Bock round of
+    three deals (1-3, passed, x2), then a Ramsch round. Its first deal (4) is a Grand hand FH declares
+    instead (+144, not doubled): it does not count, so the same player (0) deals again and three Ramsch
+    deals (5-7, -40 each) follow before deal 8 is bid again. Dealers: 2 0 1 2 0 0 1 2 0. With `counts`
+    the Grand hand is the round's first deal: two Ramsch deals follow (dealers 2 0 1 2 0 1 2 0), and the
+    first list's deal 7 is bid, so its Ramsch record (no auction) is refused."""
+    instead, ramsch_deal = replace(_INSTEAD, bids=()), replace(_TIE, bids=())
+    variant = {
+        "ramsch": {"grand_hand_instead": True},
+        "bock": {"enabled": True, "events": ["lost_grand"], "ramsch_round_after": True},
+    }
+    again = {**variant, "bock": {**variant["bock"], "ramsch_round_grand_hand": "deals_again"}}
+    records = [_LOST, _PASSED, _PASSED, _PASSED, instead, ramsch_deal, ramsch_deal, ramsch_deal, _LOST]
+    played = _list_of(records, again)
+    assert played["bock"] == [1, 2, 2, 2, 1, 1, 1, 1, 1]
+    assert played["dealer"] == [2, 0, 1, 2, 0, 0, 1, 2, 0]
+    assert played["scores"] == [(0, -96, 0)] + [(0, 0, 0)] * 3 + [(144, 0, 0)] + [(-40, -40, -40)] * 3 + [(0, -96, 0)]
+    counted = _list_of([*records[:7], _LOST], variant)
+    assert counted["dealer"] == [2, 0, 1, 2, 0, 1, 2, 0]
+    assert counted["scores"][4:] == [(144, 0, 0), (-40, -40, -40), (-40, -40, -40), (0, -96, 0)]
+    with pytest.raises(ReplayError, match="game 8 of the list: bidding: unfinished"):
+        _list_of(records, variant)
+
+
+def test_a_running_total_back_at_zero_opens_a_bock_round() -> None:
+    """bock.zero_total_counts (xskat). MH (player 1) makes a Durchmarsch: +120; three Ramsch deals of
+    40:40:40 cost everybody 40: player 1 stands at 80, 40, 0, the others at -40, -80, -120 (no multiple of
+    100 yet). Back at 0 opens a Bock round with the option: the next 40:40:40 costs 80 each; without it, 40."""
+    variant = {"all_pass": "ramsch", "bock": {"enabled": True, "events": ["total_multiple_100"]}}
+    zero = {**variant, "bock": {**variant["bock"], "zero_total_counts": True}}
+    records = [_DURCHMARSCH, _TIE, _TIE, _TIE, _TIE]
+    played = _list_of(records, zero)
+    assert played["scores"] == [(0, 120, 0)] + [(-40, -40, -40)] * 3 + [(-80, -80, -80)]
+    assert played["bock"] == [1, 1, 1, 1, 2]
+    not_zero = _list_of(records, variant)
+    assert (not_zero["bock"], not_zero["scores"][4]) == ([1] * 5, (-40, -40, -40))
+
+
+def test_one_bock_round_per_event() -> None:
+    """bock.rounds_per_deal: per_event (xskat). MH loses a Grand after Kontra and Re (-384): with the events
+    kontra_re and lost_grand that deal queues two Bock rounds (deals 1-6 count double: 40:40:40 Ramsch deals
+    cost 80), one under `one` (deals 1-3). Kontra and Re on a lost game are one event (xskat: "a Kontra
+    where the Soloist said Re but lost counts as one event"): with kontra_re and lost_after_kontra, one round."""
+    variant = {"all_pass": "ramsch", "kontra": {"enabled": True}, "bock": {"enabled": True}}
+    records = [replace(_LOST, kontra=(FH, MH))] + [_TIE] * 7
+
+    def bock_column(events: list[str], rounds: str) -> list[int]:
+        bock_keys = {**variant["bock"], "events": events, "rounds_per_deal": rounds}
+        played = _list_of(records, {**variant, "bock": bock_keys})
+        assert played["scores"][0] == (0, -384, 0)
+        assert all(scores == (-40 * m,) * 3 for scores, m in zip(played["scores"][1:], played["bock"][1:], strict=True))
+        return played["bock"]
+
+    assert bock_column(["kontra_re", "lost_grand"], "one") == [1, 2, 2, 2, 1, 1, 1, 1]
+    assert bock_column(["kontra_re", "lost_grand"], "per_event") == [1, 2, 2, 2, 2, 2, 2, 1]
+    assert bock_column(["kontra_re", "lost_after_kontra"], "per_event") == [1, 2, 2, 2, 1, 1, 1, 1]
 
 
 def _simulate(params: np.ndarray, n: int, seed: int, bots: tuple[str, str, str] = ("heuristic",) * 3) -> dict:

@@ -64,9 +64,11 @@ def test_every_simulated_game_replays_to_the_same_row(bots: tuple[str, str, str]
 def test_every_variant_replays_to_the_same_rows(path: Path) -> None:
     """Under every shipped variant each simulated deal (Ramsch, pushes, Kontra, Bock, list points
     included) replays from its record to the same typed row, and cards and points are conserved."""
-    params = load_variant(path).variant.params()
+    variant = load_variant(path).variant
+    params = variant.params()
     names = rule_column_names(params)
-    for bots in (("heuristic",) * 3, ("random", "heuristic", "random")):
+    players = variant.table.players  # one bot per player: four at a four-player table
+    for bots in (("heuristic",) * players, ("random", "heuristic", "random", "heuristic")[:players]):
         kinds, bot_params = bot_arrays(bots)
         n = 216
         rows = np.zeros((n, N_COLUMNS), dtype=np.int64)

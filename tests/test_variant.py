@@ -216,6 +216,8 @@ def test_every_shipped_variant_validates(capsys: pytest.CaptureFixture[str]) -> 
         "saechsische_spitze",
         "schieberamsch",
         "tournament",
+        "tournament4",
+        "xskat",
     ]
     code, out, err = validate(capsys, *paths)
     assert (code, err) == (0, "")
@@ -317,8 +319,8 @@ def test_error_in_merged_file_points_to_the_line_that_set_the_key(tmp_path: Path
 
 
 #: The official rules (ISkO) as the kernels read them, written out by hand from RULES.md §5:
-#: lost games cost 2 x value, hand games too; no lists, no reversed game, all-pass redealt; the
-#: house-rule options at their documented defaults, every rule off.
+#: lost games cost 2 x value, hand games too; no lists, no reversed game, all-pass redealt, three
+#: players; the house-rule options at their documented defaults, every rule off.
 OFFICIAL = {
     rules.LOST_FACTOR: 2,
     rules.LOST_HAND_FACTOR: 2,
@@ -333,6 +335,7 @@ OFFICIAL = {
     rules.RAMSCH_DURCHMARSCH: 1,
     rules.RAMSCH_DURCHMARSCH_VALUE: 120,
     rules.BOCK_MULTIPLIER: 2,
+    rules.TABLE_PLAYERS: 3,
 }
 
 
@@ -342,7 +345,7 @@ def test_official_compiles_to_official_params() -> None:
         expected[index] = value
     np.testing.assert_array_equal(Variant().params(), expected)
     np.testing.assert_array_equal(official_params(), expected)
-    assert official_params().shape == (rules.N_PARAMS,) == (34,)
+    assert official_params().shape == (rules.N_PARAMS,) == (39,)
 
 
 def test_existing_indices_keep_their_order() -> None:
@@ -372,17 +375,17 @@ def test_every_key_reaches_its_index() -> None:
     """A variant with every option away from its default: each value lands at its own index."""
     v = Variant.model_validate(
         {
-            "scoring": {"lost_factor": 3, "lost_hand_factor": 1},
+            "scoring": {"lost_factor": 3, "lost_hand_factor": 1, "grand_ouvert": "base_36"},
             "all_pass": "schieberamsch",
             "ramsch": {
-                "skat_to": "nobody",
+                "skat_to": "each_loser",
                 "tie": "share",
                 "scoring": "fixed",
                 "fixed_values": {"base": 11, "per_jungfrau": 6},
                 "jungfrau": False,
                 "durchmarsch": True,
                 "durchmarsch_value": 99,
-                "grand_hand_instead": True,
+                "grand_hand_instead": "ramsch_rounds",
                 "every_deal": True,
                 "three_way_tie": "nobody_loses",
             },
@@ -396,14 +399,18 @@ def test_every_key_reaches_its_index() -> None:
             },
             "bock": {
                 "enabled": True,
-                "events": ["all_passed", "total_multiple_100"],
+                "events": ["all_passed", "total_multiple_100", "total_three_equal_digits", "won_value_96"],
                 "multiplier": 3,
                 "trigger_counts_double": True,
                 "ramsch_round_after": True,
                 "ramsch_round_kind": "schieberamsch",
+                "rounds_per_deal": "per_event",
+                "zero_total_counts": True,
+                "ramsch_round_grand_hand": "deals_again",
             },
             "reversed_game": {"enabled": True},
             "tournament": {"enabled": True, "won_bonus": 51, "lost_malus": 52, "defender_bonus": 41, "list_length": 48},
+            "table": {"players": 4},
         }
     )
     expected = {
@@ -415,7 +422,7 @@ def test_every_key_reaches_its_index() -> None:
         rules.LIST_DEFENDER_BONUS: 41,
         rules.REVERSED_ALLOWED: 1,
         rules.ALL_PASS: 2,
-        rules.RAMSCH_SKAT_TO: 2,
+        rules.RAMSCH_SKAT_TO: 3,
         rules.RAMSCH_TIE: 2,
         rules.RAMSCH_SCORING: 1,
         rules.RAMSCH_FIXED_BASE: 11,
@@ -425,7 +432,7 @@ def test_every_key_reaches_its_index() -> None:
         rules.RAMSCH_JUNGFRAU: 0,
         rules.RAMSCH_DURCHMARSCH: 1,
         rules.RAMSCH_DURCHMARSCH_VALUE: 99,
-        rules.RAMSCH_GRAND_HAND: 1,
+        rules.RAMSCH_GRAND_HAND: 2,
         rules.SCHIEBE_JACKS: 1,
         rules.SCHIEBE_DOUBLING: 1,
         rules.KONTRA_ENABLED: 1,
@@ -434,13 +441,18 @@ def test_every_key_reaches_its_index() -> None:
         rules.KONTRA_BEYOND_RE: 2,
         rules.KONTRA_LIST_POINTS: 1,
         rules.BOCK_ENABLED: 1,
-        rules.BOCK_EVENTS: 1 + 512,
+        rules.BOCK_EVENTS: 1 + 512 + 1024 + 4096,
         rules.BOCK_MULTIPLIER: 3,
         rules.BOCK_TRIGGER_DOUBLE: 1,
         rules.BOCK_RAMSCH_ROUND: 2,
         rules.LIST_LENGTH: 48,
         rules.RAMSCH_EVERY_DEAL: 1,
         rules.RAMSCH_THREE_WAY_TIE: 1,
+        rules.BOCK_RAMSCH_ROUND_GRAND: 1,
+        rules.BOCK_ZERO_TOTAL: 1,
+        rules.BOCK_PER_EVENT: 1,
+        rules.GRAND_OUVERT_36: 1,
+        rules.TABLE_PLAYERS: 4,
     }
     assert sorted(expected) == list(range(rules.N_PARAMS))
     np.testing.assert_array_equal(v.params(), [expected[i] for i in range(rules.N_PARAMS)])
@@ -511,10 +523,10 @@ def test_reference_page_examples_validate(tmp_path: Path) -> None:
         (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
     page = (ROOT / "docs" / "variants.md").read_text(encoding="utf-8")
     examples = [block.split("```")[0] for block in page.split("```yaml\n")[1:]]
-    assert len(examples) == 3
+    assert len(examples) == 4
     for i, example in enumerate(examples):
         loaded = load_variant(write(tmp_path / f"example{i}.yaml", example))
-        assert loaded.variant.name in ("fixed_ramsch", "my_pub", "bock_tournament")
+        assert loaded.variant.name in ("fixed_ramsch", "my_pub", "bock_tournament", "my_xskat")
 
 
 # --- every problem of a file --------------------------------------------------------------
@@ -576,3 +588,61 @@ def test_simulate_with_a_broken_variant_gives_each_problem_a_line(
 
 def test_quoted_yaml_boolean_word_is_text(tmp_path: Path) -> None:
     assert load_variant(write(tmp_path / "q.yaml", "name: 'off'\n")).variant.name == "off"
+
+
+# --- options kept for files that extend ---------------------------------------------------
+
+
+def test_unused_options_are_kept_only_where_a_file_says_so(tmp_path: Path) -> None:
+    """`unused_options: allowed` keeps a file's options of rules it leaves off; a file extending it gets
+    them (and plays them once it switches the rule on), but not the allowance for its own keys."""
+    write(tmp_path / "base.yaml", "name: base\nunused_options: allowed\nkontra:\n  when: after_declaration\n")
+    assert load_variant(tmp_path / "base.yaml").variant.kontra.when == "after_declaration"
+    child = load_variant(write(tmp_path / "child.yaml", "extends: base.yaml\nkontra:\n  enabled: true\n")).variant
+    assert (child.kontra.enabled, child.kontra.when, child.unused_options) == (True, "after_declaration", "refused")
+    with pytest.raises(SkatsimError, match=r"own.yaml:3: bock.multiplier: set while bock.enabled is false"):
+        load_variant(write(tmp_path / "own.yaml", "extends: base.yaml\nbock:\n  multiplier: 3\n"))
+    with pytest.raises(SkatsimError, match="bock.events: no event while bock.enabled is true"):
+        load_variant(write(tmp_path / "conflict.yaml", "unused_options: allowed\nbock:\n  enabled: true\n"))
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (
+            "bock:\n  enabled: true\n  events: [value_100]\n  zero_total_counts: true\n",
+            "bock.zero_total_counts: set, but no running-total event is in bock.events",
+        ),
+        (
+            "bock:\n  enabled: true\n  events: [value_100]\n  ramsch_round_after: true\n"
+            "  ramsch_round_grand_hand: deals_again\n",
+            "bock.ramsch_round_grand_hand: set, but no Ramsch round offers a Grand hand instead",
+        ),
+        (
+            "all_pass: ramsch\nramsch:\n  grand_hand_instead: ramsch_rounds\n",
+            "ramsch.grand_hand_instead: ramsch_rounds, but no Bock list here has a Ramsch round",
+        ),
+        ("table:\n  players: 4\nbock:\n  enabled: true\n  events: [value_100]\n  list_length: 36\n", None),
+        (
+            "table:\n  players: 4\nbock:\n  enabled: true\n  events: [value_100]\n  list_length: 30\n",
+            "bock.list_length: 30 is not a multiple of 4",
+        ),
+    ],
+)
+def test_the_new_options_need_their_rules(tmp_path: Path, text: str, problem: str | None) -> None:
+    path = write(tmp_path / "v.yaml", text)
+    if problem is None:
+        assert load_variant(path).variant.list_length == 36
+        return
+    with pytest.raises(SkatsimError, match=problem):
+        load_variant(path)
+
+
+def test_a_value_that_fits_no_member_of_a_union_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`ramsch.grand_hand_instead` takes true, false or ramsch_rounds: a wrong word is one line naming all three."""
+    path = write(tmp_path / "u.yaml", "all_pass: ramsch\nramsch:\n  grand_hand_instead: rounds\n")
+    code, _, err = validate(capsys, path)
+    assert code == 2
+    assert err.splitlines() == [
+        f"{path}:3: ramsch.grand_hand_instead: 'rounds' is not allowed (allowed: true, false or ramsch_rounds)"
+    ]

@@ -2,6 +2,7 @@
 
 * :mod:`~skatsim.analysis.sources` -- :func:`scan` run folders, ISS imports and Parquet files;
 * :mod:`~skatsim.analysis.tables` -- game mix, win rates, bids, values, scores, house-rule statistics;
+* :func:`bid_values` -- hand bidding values per seat, winning bids, and what each bid and seat brought;
 * :mod:`~skatsim.analysis.intervals` -- Wilson, CLT and bootstrap intervals;
 * :mod:`~skatsim.analysis.paired`, :mod:`~skatsim.analysis.summary` -- paired analysis of two runs joined on
   ``game_id`` (means, rates among declared games, spreads, outcome changes), and unpaired differences;
@@ -11,6 +12,7 @@
 
 from __future__ import annotations
 
+from .bid_values import BidValues, bid_values
 from .intervals import bootstrap_mean, clt_interval, wilson
 from .sources import Source, collect, find_sources, scan, source_columns
 from .tables import (
@@ -35,8 +37,10 @@ from .tables import (
 )
 
 __all__ = [
+    "BidValues",
     "Source",
     "bid_distribution",
+    "bid_values",
     "bid_reached",
     "bid_shares",
     "bock_stats",

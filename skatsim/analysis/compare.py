@@ -154,12 +154,14 @@ def compare_variants(
     """
     start = time.perf_counter()
     check_compare_options(games, seed, jobs, level, n_boot)
-    parse_bots(bots)
     if resume and runs_dir is None:
         raise SkatsimError("--resume needs --runs DIR: the folder holding the interrupted comparison's runs")
     if backend_options and backend_options.get("scheduler") and runs_dir is None:
         raise SkatsimError("with --scheduler, give --runs DIR: a folder (or URL) every Dask worker can write to")
-    lengths = [load_variant(path).variant.list_length or 1 for path in (variant_a, variant_b)]
+    loaded = [load_variant(path) for path in (variant_a, variant_b)]
+    for v in loaded:  # checked before any work, each with its own table's number of players
+        parse_bots(bots, v.variant.table.players)
+    lengths = [v.variant.list_length or 1 for v in loaded]
     folder = runs_dir if runs_dir is not None else tempfile.mkdtemp(prefix="skatsim-compare-")
     dirs = [storage.join(folder, name) for name in run_names(variant_a, variant_b)]
     extra = ("--runs", folder) if runs_dir is None else ()

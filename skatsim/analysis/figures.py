@@ -367,3 +367,56 @@ def differences_figure(
     ax.grid(axis="x", alpha=0.3)
     legend_below(fig, ax)
     return fig
+
+
+def _value_order(frame: pl.DataFrame, column: str) -> list[str]:
+    """The values of a text column holding numbers and ``rest``: by number, ``rest`` last."""
+    values = [str(v) for v in frame[column].unique(maintain_order=True)]
+    return sorted((v for v in values if v != "rest"), key=int) + (["rest"] if "rest" in values else [])
+
+
+def hand_bid_values_figure(hand_values: pl.DataFrame) -> Figure:
+    """Per seat: the share of deals in which the seat's ten cards were worth each bid value
+    (:func:`skatsim.analysis.bid_values.bid_values`; 0: no game worth bidding, rest: the rare values)."""
+    fig, axes = _new(3, 1, height=2.6)
+    order = _value_order(hand_values, "hand_value")
+    for ax, seat in zip(axes, ("FH", "MH", "RH"), strict=True):
+        grouped_bars(ax, hand_values.filter(pl.col("seat") == seat), "hand_value", "rate", order)
+        percent_axis(ax)
+        ax.set_title(f"{seat}: hand bidding value of the ten cards dealt")
+        ax.set_ylabel("share of deals (%)")
+        ax.tick_params(axis="x", labelsize=8)
+    axes[-1].set_xlabel("hand bidding value (0: no game worth bidding; rest: the rare values, together)")
+    legend_below(fig, axes[-1])
+    return fig
+
+
+def bid_outcomes_figure(by_bid: pl.DataFrame) -> Figure:
+    """By winning bid: the declarer's win rate, mean score and Schneider share, with their intervals."""
+    fig, axes = _new(3, 1, height=2.6)
+    order = _value_order(by_bid, "bid")
+    panels = (
+        ("win", "declared games won (%)", "Declarer win rate by winning bid", True),
+        ("score", "declarer's score (points)", "Declarer's mean score by winning bid", False),
+        ("schneider", "declared games with Schneider (%)", "Schneider share by winning bid", True),
+    )
+    for ax, (prefix, ylabel, title, rate) in zip(axes, panels, strict=True):
+        value = f"{prefix}_rate" if rate else f"{prefix}_mean"
+        frame = by_bid.select(
+            "source",
+            "bid",
+            pl.col(value).alias("v"),
+            pl.col(f"{prefix}_lo").alias("lo"),
+            pl.col(f"{prefix}_hi").alias("hi"),
+        )
+        grouped_bars(ax, frame, "bid", "v", order)
+        if rate:
+            percent_axis(ax)
+        else:
+            ax.axhline(0.0, color="black", lw=0.6)
+        ax.set_title(title)
+        ax.set_ylabel(ylabel)
+        ax.tick_params(axis="x", labelsize=8)
+    axes[-1].set_xlabel("winning bid (rest: the rare bids, together)")
+    legend_below(fig, axes[-1])
+    return fig

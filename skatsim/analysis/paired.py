@@ -159,6 +159,14 @@ METRICS: tuple[Metric, ...] = (
         )
         for s in SEATS
     ),
+    Metric(
+        "list_points_out",
+        "list points",
+        "list points of the player sitting out",
+        lambda: _col("list_points_out"),
+        ("list_points_out",),
+        absent=0,  # at a three-player table nobody sits out
+    ),
 )
 
 

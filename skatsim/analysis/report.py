@@ -28,6 +28,7 @@ from .. import __version__
 from ..errors import SkatsimError
 from . import figures as fg
 from . import tables as tb
+from .bid_values import BidValues, bid_values, source_params
 from .compare import Comparison, paired_runs
 from .compare_output import group_heading, pairing_statement, row_cells
 from .intervals import LEVEL, N_BOOT
@@ -312,6 +313,65 @@ def bidding_section(lf: pl.LazyFrame, level: float) -> Section:
     return Section("Bidding", blocks)
 
 
+def bid_values_section(sources: Sequence[Source], level: float) -> Section:
+    """What the hands dealt were worth in the auction (per seat) and what each winning bid brought: figures
+    and tables, every value counted (rare ones in a ``rest`` row)."""
+    bv = bid_values_of(sources, level)
+    blocks: list[Figure | Table | Text | Code] = [
+        Text(
+            "A seat's hand bidding value is the highest bid its best playable game covers: how high the default "
+            "bot bids with the ten cards dealt (0: no game worth bidding). It is reckoned the same way for every "
+            "run and import, so the hands dealt compare; the winning bids are what the auctions reached."
+        ),
+        _figure(
+            lambda: fg.hand_bid_values_figure(bv.hand_values), "Hand bidding values of the ten cards dealt, per seat"
+        ),
+        wide_table(
+            bv.hand_values.sort(
+                pl.col("hand_value").replace("rest", "100000").cast(pl.Int64), "seat", maintain_order=True
+            ),
+            "hand_value",
+            ["source", "seat"],
+            f"Share of deals per hand bidding value and seat [{pct(level)} interval]; every deal is counted",
+        ),
+        _figure(lambda: fg.bid_outcomes_figure(bv.by_bid), "What each winning bid brought the declarer"),
+        _outcome_table(
+            bv.by_bid,
+            "bid",
+            f"By winning bid: declarer's win rate, mean score, Schneider share [{pct(level)} interval]",
+        ),
+        _outcome_table(bv.by_seat, "seat", f"By the declarer's seat [{pct(level)} interval]"),
+    ]
+    for frame, what in ((bv.hand_values, "hand bidding values"), (bv.winning_bids, "winning bids")):
+        held = sorted({int(v) for text in frame["holds"].drop_nulls() for v in text.split(", ")})
+        if held:
+            blocks.append(
+                Text(f"rest ({what}): the values reaching 0.2% of their group in no run ({', '.join(map(str, held))}).")
+            )
+    return Section("Bid values", blocks)
+
+
+def bid_values_of(sources: Sequence[Source], level: float) -> BidValues:
+    """:func:`skatsim.analysis.bid_values.bid_values` of already resolved sources (each run's own variant)."""
+    return bid_values(scan_sources(sources), level, params=source_params(sources))
+
+
+def _outcome_table(frame: pl.DataFrame, key: str, caption: str) -> Table:
+    header = ["source", key, "games", "win rate", "mean score", "Schneider"]
+    rows = [
+        [
+            str(r["source"]),
+            str(r[key]),
+            f"{r['games']:,}",
+            _cell(r["win_rate"], r["win_lo"], r["win_hi"], True),
+            _cell(r["score_mean"], r["score_lo"], r["score_hi"], False),
+            _cell(r["schneider_rate"], r["schneider_lo"], r["schneider_hi"], True),
+        ]
+        for r in frame.iter_rows(named=True)
+    ]
+    return Table(header, rows, caption)
+
+
 def wins_section(lf: pl.LazyFrame, level: float) -> Section:
     """Declarer win rates by game type, seat, bid and bot."""
     by_type = tb.win_rates(lf, "game_type", level)
@@ -368,10 +428,11 @@ def scores_section(lf: pl.LazyFrame, level: float, people: Sequence[str] = ()) -
         lengths = sorted(set(tb.list_lengths(listed).values()))
         blocks.append(
             Text(
-                "Lists: a run that plays lists (Bock, tournament scoring) is read in its own lists; any other run "
-                "in blocks of 36 consecutive deals. In both the deal passes round the table, so each total is a "
-                "player's (player 0 sits in forehand in the first deal, middlehand in the second, ...), never "
-                f"a seat's. Deals per list: {', '.join(map(str, lengths))}."
+                "Lists: a run that plays lists (Bock, tournament scoring, a four-player table) is read in its own "
+                "lists; any other run in blocks of 36 consecutive deals. In both the deal passes round the table, "
+                "so each total is a player's (player 0 sits in forehand in the first deal and deals the second: "
+                "rearhand at three players, sitting out at four), never a seat's. Deals per list: "
+                f"{', '.join(map(str, lengths))}."
             )
         )
         blocks.append(_figure(lambda: fg.list_totals_figure(totals), "A player's total over a list"))
@@ -557,6 +618,7 @@ def build_report(
         provenance_section(sources, lf),
         game_mix_section(lf, level),
         bidding_section(lf, level),
+        bid_values_section(sources, level),
         wins_section(lf, level),
         values_section(lf, level),
         scores_section(lf, level, people),

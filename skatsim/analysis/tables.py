@@ -224,17 +224,20 @@ def list_totals(lf: pl.LazyFrame) -> pl.DataFrame:
     """Each player's total over each list, per source: ``source``, ``list``, ``player``, ``deals``, ``measure``,
     ``total``.
 
-    A list is ``list_id`` in a run that plays lists (Bock, tournament scoring),
-    and a block of 36 consecutive ``game_id`` in other runs (incomplete blocks
-    dropped). Either way the deal passes round the table as in a real list:
-    player ``(s + k) % 3`` sits at seat ``s`` in deal ``k`` of the list
-    (docs/schema.md), so ``player`` reads ``player 0`` .. ``player 2`` and every
-    total is a player's, never a seat's (nobody sits in forehand for a whole
-    list). Deals of independent runs are independent, so their blocks are
-    lists as such a table would play them. The points summed are
-    ``list_points_*`` in a run that keeps them (tournament scoring), else
-    ``score_*``; each source is read on its own terms, so runs with and
-    without lists mix.
+    A list is ``list_id`` in a run that plays lists (Bock, tournament scoring, a
+    four-player table), and a block of 36 consecutive ``game_id`` in other runs
+    (incomplete blocks dropped). Either way the deal passes round the table as in a
+    real list, so ``player`` reads ``player 0`` .. ``player 2`` (``player 3`` at a
+    four-player table, whose runs have ``bot_out``) and every total is a player's,
+    never a seat's (nobody sits in forehand for a whole list). In a list the seats'
+    players follow the ``dealer`` (at a table of ``n`` players seat ``s`` is player
+    ``(dealer + 1 + s) % n``, and at four the dealer sits out and gets
+    ``list_points_out``; docs/schema.md); a table without ``dealer`` is read by
+    ``deal_in_list`` (player ``(s + k) % 3`` at seat ``s`` in deal ``k``), and so are
+    the blocks of runs without lists, whose deals are independent, so their blocks are
+    lists as such a table would play them. The points summed are ``list_points_*`` in
+    a run that keeps them (tournament scoring), else ``score_*``; each source is read
+    on its own terms, so runs with and without lists, of three or four players, mix.
     """
     names = columns(lf)
     block, position = pl.col("game_id") // LIST_LENGTH, pl.col("game_id") % LIST_LENGTH
@@ -244,6 +247,10 @@ def list_totals(lf: pl.LazyFrame) -> pl.DataFrame:
         listed = pl.col("list_id").is_not_null()
     else:
         list_key, k, listed = block, position, pl.lit(False)
+    four = pl.col("bot_out").is_not_null() if "bot_out" in names else pl.lit(False)
+    players = pl.when(four).then(4).otherwise(3)
+    by_dealer = listed & pl.col("dealer").is_not_null() if "dealer" in names else pl.lit(False)
+    dealer = pl.col("dealer").cast(pl.Int64) if "dealer" in names else pl.lit(0, pl.Int64)
     has_list_points = {f"list_points_{s}" for s in SEATS} <= names
     seat_points = []
     for seat in SEATS:
@@ -251,27 +258,42 @@ def list_totals(lf: pl.LazyFrame) -> pl.DataFrame:
         if has_list_points:
             points = pl.coalesce(pl.col(f"list_points_{seat}"), points)
         seat_points.append(points.fill_null(0))
-    lf = lf.with_columns(list_key.alias("list"), (k % 3).alias("_k"), listed.alias("_listed"))
-    players = [
-        pl.sum_horizontal(
-            pl.when((s + pl.col("_k")) % 3 == player).then(points).otherwise(0) for s, points in enumerate(seat_points)
+    out_points = pl.col("list_points_out").fill_null(0) if "list_points_out" in names else pl.lit(0)
+    lf = lf.with_columns(
+        list_key.alias("list"),
+        *(
+            pl.when(by_dealer).then((dealer + 1 + s) % players).otherwise((s + k) % 3).alias(f"_p{s}")
+            for s in range(3)
+        ),
+        pl.when(by_dealer & four).then(dealer).otherwise(-1).alias("_out"),
+        players.alias("_players"),
+        listed.alias("_listed"),
+    )
+    totals = [
+        (
+            pl.sum_horizontal(
+                pl.when(pl.col(f"_p{s}") == player).then(points).otherwise(0) for s, points in enumerate(seat_points)
+            )
+            + pl.when(pl.col("_out") == player).then(out_points).otherwise(0)
         )
         .sum()
-        .alias(SEATS[player])
-        for player in range(3)
+        .alias(f"player {player}")
+        for player in range(4)
     ]
     measure = pl.col("list_points_fh").is_not_null().any() if has_list_points else pl.lit(False)
     grouped = lf.group_by(["source", "list"]).agg(
-        *players, pl.len().alias("deals"), measure.alias("_lp"), pl.col("_listed").any().alias("_listed")
+        *totals,
+        pl.len().alias("deals"),
+        measure.alias("_lp"),
+        pl.col("_listed").any().alias("_listed"),
+        pl.col("_players").max().alias("_players"),
     )
     grouped = grouped.filter(pl.col("_listed") | (pl.col("deals") == LIST_LENGTH))
-    index = ["source", "list", "deals", "_lp"]
-    long = grouped.unpivot(list(SEATS), index=index, variable_name="player", value_name="total")
-    labels = {seat: f"player {p}" for p, seat in enumerate(SEATS)}
+    index = ["source", "list", "deals", "_lp", "_players"]
+    long = grouped.unpivot([f"player {p}" for p in range(4)], index=index, variable_name="player", value_name="total")
+    long = long.filter(pl.col("player").str.slice(7).cast(pl.Int64) < pl.col("_players"))
     kind = pl.when(pl.col("_lp")).then(pl.lit("list_points")).otherwise(pl.lit("score"))
-    out = long.with_columns(
-        pl.col("player").replace_strict(labels, return_dtype=pl.String), kind.alias("measure")
-    ).select("source", "list", "player", "deals", "measure", "total")
+    out = long.with_columns(kind.alias("measure")).select("source", "list", "player", "deals", "measure", "total")
     return collect(out.sort(["source", "list", "player"]))
 
 

@@ -28,6 +28,7 @@ from ..engine.rules import RAMSCH_DURCHMARSCH, REVERSED_ALLOWED, SCHIEBE_JACKS
 from ..engine.scoring import HAND
 from ..engine.state import DealState
 from . import HEURISTIC, N_BOT_PARAMS, RANDOM, RECORDED, cardplay, heuristic, random_bot
+from .handeval import choose_discard
 
 #: "No decision": the player has none to give (the recorded player, asked beyond its record).
 NONE = -9
@@ -96,6 +97,19 @@ def bid(st: DealState, seat: int) -> int:
 
 
 @kernel
+def bid_limit(st: DealState, seat: int) -> int:
+    """The highest value the seat's player would bid or hold with its ten cards, -1 when it does not
+    bid by a ceiling (the random bot, a recorded game's player): what a what-if checks a resampled
+    hand against (:mod:`skatsim.whatif`: the bots must bid on it as they did). Asks nothing new of
+    the bot: the heuristic's ceiling is the one :func:`bid` bids by."""
+    if st.kinds[seat] == HEURISTIC:
+        if st.memo[seat, _LIMIT] < 0:
+            st.memo[seat, _LIMIT] = heuristic.bid_limit(st.bots[seat], st.hands[seat], seat, _reversed_ok(st))
+        return st.memo[seat, _LIMIT]
+    return -1
+
+
+@kernel
 def _plan(st: DealState, seat: int) -> None:
     """The heuristic declarer's whole declaration, worked out once: hand or pickup, discards, game."""
     gt, flags, dskat = heuristic.declare(
@@ -136,6 +150,20 @@ def discard(st: DealState, seat: int) -> int:
             st.memo[seat, _PLAN_FLAGS] = flags
             st.memo[seat, _PLAN_SKAT] = dskat
         return st.memo[seat, _PLAN_SKAT]
+    return NONE
+
+
+@kernel
+def discard_for(st: DealState, seat: int, gt: int) -> int:
+    """The two cards (a mask) the declarer puts away after picking up when his game ``gt`` is already
+    decided (a what-if forces the declaration; the discards stay the player's): the heuristic's
+    discard rule for that game (the one its own declaration uses), the random bot's random two."""
+    kind = st.kinds[seat]
+    twelve = st.hands[seat]
+    if kind == RANDOM:
+        return np.int64(random_bot.discard(twelve, st.rng))
+    if kind == HEURISTIC:
+        return np.int64(choose_discard(gt, twelve))
     return NONE
 
 

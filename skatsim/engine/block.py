@@ -17,8 +17,8 @@ from ..bots import seam
 from .deal import deal_game, unpack_deal
 from .flow import new_record, play_deal
 from .layout import LOG_BOCK, LOG_ROUND
-from .lists import new_list_workspace, play_list, score_in_list, seat_bots
-from .rules import LIST_LENGTH
+from .lists import N_COUNTED, new_list_workspace, play_list, replay_list, score_in_list, seat_bots
+from .rules import LIST_LENGTH, TABLE_PLAYERS
 from .state import ERR_CODE, new_state
 
 
@@ -38,10 +38,13 @@ def simulate_block(
     ``(0, LOG_WIDTH)`` to record none. When the variant plays lists
     (``LIST_LENGTH`` = L > 0) ``first`` must be a multiple of L: the block holds
     whole lists, the last one possibly cut short. ``kinds`` and ``bot_params``
-    are by seat, or by player in lists (players sit at FH, MH, RH in a list's first deal).
+    are by seat, or by player in lists (players sit at FH, MH, RH in a list's first deal;
+    one per player: four at a four-player table, ``TABLE_PLAYERS``).
     """
     if params[LIST_LENGTH] and first % params[LIST_LENGTH]:
         raise ValueError("simulate_block: a block of lists must start at a multiple of the list length")
+    if kinds.shape[0] != params[TABLE_PLAYERS]:
+        raise ValueError("simulate_block: give one bot per player of the table (TABLE_PLAYERS)")
     _simulate(new_state(params), seed, first, kinds, seam.prepare(kinds, bot_params), rows, logs, new_list_workspace())
 
 
@@ -83,7 +86,34 @@ def replay_block(deals: np.ndarray, logs: np.ndarray, params: np.ndarray, rows: 
     list gets its recorded Bock multiplier and list points. ``errors[i]`` receives the deal's
     ``DealState.error`` (all 0 when the rules accept every recorded decision)."""
     kinds, bots = seam.recorded_players()
-    _replay(new_state(params), kinds, bots, deals, logs, rows, errors, np.zeros(3, dtype=np.int64))
+    _replay(new_state(params), kinds, bots, deals, logs, rows, errors, np.zeros(N_COUNTED, dtype=np.int64))
+
+
+@allocating_kernel
+def replay_list_block(
+    deals: np.ndarray, logs: np.ndarray, params: np.ndarray, rows: np.ndarray, errors: np.ndarray
+) -> None:
+    """Replay recorded games in order as one list of the variant ``params`` (its Bock rounds, Ramsch
+    rounds, dealers and running totals decided by the rules: :func:`skatsim.engine.lists.replay_list`);
+    as :func:`replay_block` otherwise, except that the list stops at the first refused game."""
+    kinds, bots = seam.recorded_players()
+    _replay_list(new_state(params), kinds, bots, deals, logs, rows, errors, new_list_workspace())
+
+
+@kernel
+def _replay_list(
+    buf: np.ndarray,
+    kinds: np.ndarray,
+    bots: np.ndarray,
+    deals: np.ndarray,
+    logs: np.ndarray,
+    rows: np.ndarray,
+    errors: np.ndarray,
+    lws: tuple,
+) -> None:
+    st = buf[0]
+    seat_bots(st, kinds, bots, 0)
+    replay_list(st, st.params[TABLE_PLAYERS], deals, logs, rows, errors, lws)
 
 
 @kernel

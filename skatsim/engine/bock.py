@@ -1,14 +1,18 @@
 """Bock rounds: events that queue rounds of doubled scores, and the queue a list carries (RULES.md §6).
 
 An event (variant key ``bock.events``, bits ``BOCK_EVENTS``) in a deal queues
-one Bock round: three deals, one per player, in which every score counts
-``BOCK_MULTIPLIER`` times. A deal queues at most one round however many
-events it shows. Rounds queued while a round runs are played after it, in
-order ("stacked"); with ``BOCK_RAMSCH_ROUND`` every Bock round is followed by
-a round of three compulsory Ramsch deals (played before the next Bock round
-queued). With ``BOCK_TRIGGER_DOUBLE`` the deal that queues a round counts
-with the multiplier itself (once, also inside a Bock round: multipliers never
-compound).
+one Bock round: one deal per player (``TABLE_PLAYERS``: three, or four at a
+four-player table), in which every score counts ``BOCK_MULTIPLIER`` times. A
+deal queues one round however many events it shows, or one per event with
+``BOCK_PER_EVENT`` (``bock.rounds_per_deal: per_event``, xskat), related events
+counted once (:func:`deal_events`). Rounds queued while a round runs are played
+after it, in order ("stacked"); with ``BOCK_RAMSCH_ROUND`` every Bock round is
+followed by a round of compulsory Ramsch deals, one per player (played before
+the next Bock round queued); with ``BOCK_RAMSCH_ROUND_GRAND`` a Grand hand
+declared instead of such a Ramsch is not counted off the round (the list kernel
+lets the same dealer deal again). With ``BOCK_TRIGGER_DOUBLE`` the deal that
+queues a round counts with the multiplier itself (once, also inside a Bock
+round: multipliers never compound).
 
 The queue is a small ``int64`` array carried from deal to deal by the list
 kernel (:func:`skatsim.engine.lists.play_list`); its fields are below.
@@ -20,7 +24,15 @@ import numpy as np
 
 from .._jit import kernel
 from .gametypes import GRAND, NULL, RAMSCH
-from .rules import BOCK_EVENT_BITS, BOCK_EVENTS, BOCK_MULTIPLIER, BOCK_RAMSCH_ROUND, BOCK_TRIGGER_DOUBLE
+from .rules import (
+    BOCK_EVENT_BITS,
+    BOCK_EVENTS,
+    BOCK_MULTIPLIER,
+    BOCK_RAMSCH_ROUND,
+    BOCK_TRIGGER_DOUBLE,
+    BOCK_ZERO_TOTAL,
+    TABLE_PLAYERS,
+)
 from .scoring import HAND, OUVERT
 
 # Fields of the queue array.
@@ -29,8 +41,6 @@ LEFT = 1  # deals left in it
 PENDING = 2  # Bock rounds queued behind it
 N_FIELDS = 3
 NONE, BOCK, RAMSCH_ROUND = 0, 1, 2
-#: Deals per round: one per player at a 3-player table.
-ROUND_DEALS = 3
 
 _ALL_PASSED = BOCK_EVENT_BITS["all_passed"]
 _KONTRA_RE = BOCK_EVENT_BITS["kontra_re"]
@@ -41,8 +51,11 @@ _LOST_GRAND_HAND = BOCK_EVENT_BITS["lost_grand_hand"]
 _VALUE_100 = BOCK_EVENT_BITS["value_100"]
 _WON_GRAND_HAND = BOCK_EVENT_BITS["won_grand_hand"]
 _WON_NULL_OUVERT_HAND = BOCK_EVENT_BITS["won_null_ouvert_hand"]
-#: Bit of the running-total event, checked by the list kernel once the deal is scored.
+_WON_72 = BOCK_EVENT_BITS["won_value_72"]
+_WON_96 = BOCK_EVENT_BITS["won_value_96"]
+#: Bits of the running-total events, checked by the list kernel once the deal is scored (:func:`total_event`).
 TOTAL_100 = BOCK_EVENT_BITS["total_multiple_100"]
+TOTAL_NNN = BOCK_EVENT_BITS["total_three_equal_digits"]
 
 
 @kernel
@@ -60,7 +73,7 @@ def ramsch_round(queue: np.ndarray, params: np.ndarray) -> int:
 
 
 @kernel
-def deal_event(
+def deal_events(
     params: np.ndarray,
     all_passed: bool,
     gt: int,
@@ -69,34 +82,65 @@ def deal_event(
     declarer_points: int,
     value: int,
     level: int,
-) -> bool:
-    """Whether a deal shows one of the variant's Bock events (all but ``total_multiple_100``).
+    durchmarsch: int = 0,
+) -> int:
+    """How many of the variant's Bock events a deal shows (all but the running-total ones), related
+    events counted once: Kontra and Re with a game lost after Kontra (xskat: "a Kontra where the
+    Soloist said Re but lost counts as one event"), a lost Grand with a lost Grand hand, a won game
+    worth 72 with one worth 96.
 
-    ``gt`` < 0 or a Ramsch: only ``all_passed`` can apply. ``flags`` are the
-    declaration flags, ``level`` the Kontra level. A game lost 60:60 is a suit
-    game, Grand or reversed game whose declarer counts exactly 60.
+    ``gt`` < 0 or a Ramsch: only ``all_passed`` and, for a recognised Durchmarsch
+    (``durchmarsch``: what it wins before any doubling, 0 when none), the won-value
+    events can apply. ``flags`` are the declaration flags, ``level`` the Kontra
+    level, ``value`` the game value (before any doubling). A game lost 60:60 is a
+    suit game, Grand or reversed game whose declarer counts exactly 60.
     """
     events = params[BOCK_EVENTS]
+    n = 0
     if all_passed and events & _ALL_PASSED:
+        n += 1
+    won_value = durchmarsch
+    if gt >= 0 and gt != RAMSCH:
+        won_value = value if won else 0
+        hand = (flags & HAND) != 0
+        grand_hand = gt == GRAND and hand
+        if (_on(events, _KONTRA_RE) and level >= 2) or (_on(events, _LOST_AFTER_KONTRA) and level >= 1 and not won):
+            n += 1
+        if _on(events, _SIXTY) and gt != NULL and declarer_points == 60:
+            n += 1
+        if (_on(events, _LOST_GRAND) and gt == GRAND and not won) or (
+            _on(events, _LOST_GRAND_HAND) and grand_hand and not won
+        ):
+            n += 1
+        if _on(events, _VALUE_100) and value >= 100:
+            n += 1
+        if _on(events, _WON_GRAND_HAND) and grand_hand and won:
+            n += 1
+        if _on(events, _WON_NULL_OUVERT_HAND) and gt == NULL and hand and (flags & OUVERT) != 0 and won:
+            n += 1
+    if (_on(events, _WON_72) and won_value >= 72) or (_on(events, _WON_96) and won_value >= 96):
+        n += 1
+    return n
+
+
+@kernel
+def _on(events: int, bit: int) -> bool:
+    return (events & bit) != 0
+
+
+@kernel
+def total_event(total: int, params: np.ndarray) -> bool:
+    """Whether a player's running total that just changed shows a running-total event of the variant:
+    a multiple of 100 (``total_multiple_100``), or a total whose last three digits are equal, 111 to 999,
+    1000, 1111, 2000 ... (``total_three_equal_digits``; the absolute total). A total of 0 counts for
+    both only with ``BOCK_ZERO_TOTAL`` (xskat: 0 is a multiple of 100 and 000)."""
+    events = params[BOCK_EVENTS]
+    t = abs(total)
+    if t == 0:
+        return params[BOCK_ZERO_TOTAL] == 1 and _on(events, TOTAL_100 | TOTAL_NNN)
+    if _on(events, TOTAL_100) and t % 100 == 0:
         return True
-    if gt < 0 or gt == RAMSCH:
-        return False
-    hand = (flags & HAND) != 0
-    grand_hand = gt == GRAND and hand
-    checks = (
-        (_KONTRA_RE, level >= 2),
-        (_LOST_AFTER_KONTRA, level >= 1 and not won),
-        (_SIXTY, gt != NULL and declarer_points == 60),
-        (_LOST_GRAND, gt == GRAND and not won),
-        (_LOST_GRAND_HAND, grand_hand and not won),
-        (_VALUE_100, value >= 100),
-        (_WON_GRAND_HAND, grand_hand and won),
-        (_WON_NULL_OUVERT_HAND, gt == NULL and hand and (flags & OUVERT) != 0 and won),
-    )
-    for bit, happened in checks:
-        if events & bit and happened:
-            return True
-    return False
+    return _on(events, TOTAL_NNN) and t >= 100 and t % 10 == t // 10 % 10 and t % 10 == t // 100 % 10
 
 
 @kernel
@@ -109,24 +153,26 @@ def multiplier(queue: np.ndarray, triggered: bool, params: np.ndarray) -> int:
 
 
 @kernel
-def advance(queue: np.ndarray, triggered: bool, params: np.ndarray) -> None:
-    """After a deal: count it off the running round, start the next round when one ends, and queue a
-    Bock round when the deal ``triggered`` one."""
-    if queue[ROUND] != NONE:
+def advance(queue: np.ndarray, rounds: int, params: np.ndarray, counted: bool = True) -> None:
+    """After a deal: count it off the running round (unless not ``counted``: a Grand hand instead of a
+    Ramsch round's Ramsch under ``BOCK_RAMSCH_ROUND_GRAND``), start the next round when one ends, and
+    queue the ``rounds`` Bock rounds the deal triggered. A round is one deal per player."""
+    deals = params[TABLE_PLAYERS]
+    if queue[ROUND] != NONE and counted:
         queue[LEFT] -= 1
         if queue[LEFT] == 0:
             if queue[ROUND] == BOCK and params[BOCK_RAMSCH_ROUND]:
                 queue[ROUND] = RAMSCH_ROUND
-                queue[LEFT] = ROUND_DEALS
+                queue[LEFT] = deals
             elif queue[PENDING] > 0:
                 queue[PENDING] -= 1
                 queue[ROUND] = BOCK
-                queue[LEFT] = ROUND_DEALS
+                queue[LEFT] = deals
             else:
                 queue[ROUND] = NONE
-    if triggered:
-        if queue[ROUND] == NONE:
-            queue[ROUND] = BOCK
-            queue[LEFT] = ROUND_DEALS
-        else:
-            queue[PENDING] += 1
+    left = np.int64(rounds)
+    if left > 0 and queue[ROUND] == NONE:
+        queue[ROUND] = BOCK
+        queue[LEFT] = deals
+        left -= 1
+    queue[PENDING] += left

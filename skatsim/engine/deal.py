@@ -25,6 +25,10 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 STREAM_DEAL = 0
 STREAM_BOTS = 1
 STREAM_LIST = 2
+#: What-if rollouts (:mod:`skatsim.whatif`): the world sampled for rollout ``i`` (the unknown cards),
+#: and the bots' stream of its play (the same for every alternative tried on that world).
+STREAM_WORLD = 3
+STREAM_ROLLOUT_BOTS = 4
 
 SKAT_OWNER = 3
 

@@ -226,7 +226,8 @@ def _take_skat(st: DealState, log: np.ndarray, declarer: int) -> np.int64:
         _fail(st, PHASE_RECORD, R_DISCARDS_MISSING, 1, declarer, 1)
         return -1
     else:
-        chosen = seam.discard(st, declarer)
+        gt = log[LOG_GAME]  # decided before the discards only in a what-if: discard for that game
+        chosen = seam.discard_for(st, declarer, gt) if gt >= 0 else seam.discard(st, declarer)
         if chosen == seam.NONE:
             if _forfeits_before_discarding(log, declarer):
                 st.hands[declarer] = ten
@@ -477,10 +478,17 @@ def _play_ramsch(st: DealState, row: np.ndarray, log: np.ndarray, kind: int) -> 
 
 
 @kernel
-def _grand_hand_instead(st: DealState, log: np.ndarray) -> int:
+def _instead_offered(params: np.ndarray, ramsch_round: int) -> bool:
+    """Whether a Grand hand may be declared instead of this Ramsch (``ramsch.grand_hand_instead``: before
+    every Ramsch, or only before one of a Bock list's Ramsch round)."""
+    return params[RAMSCH_GRAND_HAND] == 1 or (params[RAMSCH_GRAND_HAND] == 2 and ramsch_round > 0)
+
+
+@kernel
+def _grand_hand_instead(st: DealState, log: np.ndarray, offered: bool) -> int:
     """The seat (FH, MH, RH first) that declares Grand hand instead of the Ramsch, -1 none."""
     seat = log[LOG_INSTEAD]
-    if seat != EMPTY or not st.params[RAMSCH_GRAND_HAND]:
+    if seat != EMPTY or not offered:
         return seat
     for s in range(3):
         if seam.grand_hand_instead(st, s):
@@ -506,7 +514,7 @@ def _instead(st: DealState, row: np.ndarray, log: np.ndarray, seat: int) -> None
 
 
 @kernel
-def _compulsory_ramsch(params: np.ndarray, ramsch_round: int) -> int:
+def compulsory_ramsch(params: np.ndarray, ramsch_round: int) -> int:
     """Kind of Ramsch played without bidding: a Bock list's Ramsch round, or every deal
     (``ramsch.every_deal``); 0 when the deal is bid."""
     if ramsch_round > 0:
@@ -528,7 +536,7 @@ def play_deal(st: DealState, index: np.uint64, row: np.ndarray, log: np.ndarray,
     """
     _begin(st, index, row)
     params = st.params
-    kind = _compulsory_ramsch(params, ramsch_round)
+    kind = compulsory_ramsch(params, ramsch_round)
     log[LOG_ROUND] = ramsch_round
     all_passed = False
     if kind:
@@ -567,10 +575,11 @@ def play_deal(st: DealState, index: np.uint64, row: np.ndarray, log: np.ndarray,
             _play_declared(st, row, log, gt, flags, dskat)
         return False
     log[LOG_KIND] = kind
-    if log[LOG_INSTEAD] >= 0 and not params[RAMSCH_GRAND_HAND]:
+    offered = _instead_offered(params, ramsch_round)
+    if log[LOG_INSTEAD] >= 0 and not offered:
         _fail(st, PHASE_RECORD, R_NO_INSTEAD, 1, log[LOG_INSTEAD], 0)
         return all_passed
-    seat = _grand_hand_instead(st, log)
+    seat = _grand_hand_instead(st, log, offered)
     if seat >= 0:
         _instead(st, row, log, seat)
     else:

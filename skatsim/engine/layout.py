@@ -60,6 +60,7 @@ COL_SCHIEBE_COUNT = _slot("schiebe_count")
 COL_LIST_ID = _slot("list_id")
 COL_DEAL_IN_LIST = _slot("deal_in_list")
 COL_LIST_POINTS_FH = _slot("list_points_fh")  # + seat
+COL_LIST_POINTS_OUT = _slot("list_points_out")
 
 #: Dealer of an independent deal (and of the first deal of a list): rearhand, player 2.
 DEALER_SEAT = 2

@@ -7,7 +7,9 @@ choice is a parameter (variant keys in parentheses):
 
 * the skat's points go to the winner of the last trick, to the loser, or to
   nobody (``ramsch.skat_to``); "the loser" is the seat with most card points
-  in tricks, on a tie the one of them who won the latest trick;
+  in tricks, on a tie the one of them who won the latest trick; or to each
+  loser (``each_loser``, xskat): every seat tied for most points in tricks
+  counts the skat's points, and the tie rule then charges them that;
 * a Jungfrau (a player without a trick; a trick of three zero-point cards is a
   trick) doubles the loss (``ramsch.jungfrau``), or adds
   ``per_jungfrau`` under fixed scoring;
@@ -61,7 +63,7 @@ DURCHMARSCH = 8  # seat that took every trick, -1 when none (recognised or not)
 N_RESULT = 9
 
 # Codes of the options (rules.RAMSCH_*_CODES).
-SKAT_TO_LAST_TRICK, SKAT_TO_LOSER = 0, 1
+SKAT_TO_LAST_TRICK, SKAT_TO_LOSER, SKAT_TO_NOBODY, SKAT_TO_EACH_LOSER = 0, 1, 2, 3
 TIE_ALL_LOSE, TIE_LAST_TRICK, TIE_SHARE = 0, 1, 2
 THREE_WAY_BY_TIE_RULE, THREE_WAY_NOBODY_LOSES = 0, 1
 SCORING_POINTS, SCORING_FIXED, SCORING_WINNER = 0, 1, 2
@@ -119,15 +121,21 @@ def _most(points: np.ndarray) -> int:
 
 @kernel
 def _count_points(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
-    """Each seat's card points, the skat added per ``ramsch.skat_to``."""
+    """Each seat's card points, the skat added per ``ramsch.skat_to`` (to each tied loser with ``each_loser``)."""
     for s in range(3):
         out[POINTS_0 + s] = state[POINTS0 + s]
     skat_points = card_points(np.uint32(state[SKAT]))
     pts = out[POINTS_0 : POINTS_0 + 3]
-    if params[RAMSCH_SKAT_TO] == SKAT_TO_LAST_TRICK:
+    skat_to = params[RAMSCH_SKAT_TO]
+    if skat_to == SKAT_TO_LAST_TRICK:
         pts[state[LAST_WINNER]] += skat_points
-    elif params[RAMSCH_SKAT_TO] == SKAT_TO_LOSER:
+    elif skat_to == SKAT_TO_LOSER:
         pts[_latest_of(state, _most(pts))] += skat_points
+    elif skat_to == SKAT_TO_EACH_LOSER:
+        losers = _most(pts)
+        for s in range(3):
+            if losers >> s & 1:
+                pts[s] += skat_points
 
 
 @kernel

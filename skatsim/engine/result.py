@@ -11,6 +11,7 @@ import numpy as np
 
 from .._jit import kernel
 from .play import FLAGS, GT, TRICK_NO, declarer_result
+from .rules import GRAND_OUVERT_36
 from .scoring import deal_score, outcome
 
 # Fields of the result array.
@@ -24,7 +25,7 @@ def declared_result(state: np.ndarray, bid: int, forfeit: bool, params: np.ndarr
     points, tricks, cards12 = declarer_result(state)
     complete = state[TRICK_NO] == 10 and not forfeit
     won, value, overbid, schneider, schwarz, mat = outcome(
-        state[GT], state[FLAGS], bid, cards12, points, tricks, forfeit, complete
+        state[GT], state[FLAGS], bid, cards12, points, tricks, forfeit, complete, params[GRAND_OUVERT_36] == 1
     )
     result[WON] = won
     result[VALUE] = value

@@ -18,7 +18,8 @@ LIST_SCORING = 2
 #: List points added for a won game, subtracted for a lost one (50).
 LIST_WON_BONUS = 3
 LIST_LOST_MALUS = 4
-#: List points each defender gets when the declarer loses (40 at a 3-player table).
+#: List points each other player gets when the declarer loses (40 at a 3-player table; 30 at a 4-player
+#: table, where the dealer sitting out gets them too).
 LIST_DEFENDER_BONUS = 5
 #: 1 when the reversed game (Sächsische Spitze) may be declared.
 REVERSED_ALLOWED = 6
@@ -29,7 +30,8 @@ REVERSED_ALLOWED = 6
 #: counted as ``passed``), 1 Ramsch, 2 Schieberamsch. See ``ALL_PASS_CODES``.
 ALL_PASS = 7
 #: Whose card points the skat adds to in a Ramsch (``ramsch.skat_to``): 0 the winner of
-#: the last trick, 1 the loser, 2 nobody (the skat is not counted).
+#: the last trick, 1 the loser (of several tied for most points, the one who won the later trick),
+#: 2 nobody (the skat is not counted), 3 each loser (every player tied for most points, xskat).
 RAMSCH_SKAT_TO = 8
 #: Tie for most card points in a Ramsch (``ramsch.tie``): 0 every tied player loses the
 #: full amount, 1 the tied player who took the last trick loses, 2 the tied players share
@@ -55,7 +57,8 @@ RAMSCH_JUNGFRAU = 15
 RAMSCH_DURCHMARSCH = 16
 #: What a Durchmarsch wins (``ramsch.durchmarsch_value``, 120).
 RAMSCH_DURCHMARSCH_VALUE = 17
-#: 1 when a player may declare Grand hand before the Ramsch starts (``ramsch.grand_hand_instead``).
+#: 1 when a player may declare Grand hand before the Ramsch starts (``ramsch.grand_hand_instead``); 2 only
+#: before a Ramsch of a Bock list's Ramsch round (xskat).
 RAMSCH_GRAND_HAND = 18
 #: 1 when jacks may be passed on in Schieberamsch (``schieberamsch.jacks_may_be_pushed``).
 SCHIEBE_JACKS = 19
@@ -84,8 +87,8 @@ BOCK_TRIGGER_DOUBLE = 29
 #: Round of compulsory Ramsch after each Bock round (``bock.ramsch_round_after`` and
 #: ``bock.ramsch_round_kind``): 0 none, 1 Ramsch, 2 Schieberamsch (the codes of ``ALL_PASS``).
 BOCK_RAMSCH_ROUND = 30
-#: Deals per list when the variant needs sequences of deals (Bock rounds or Seeger-Fabian
-#: lists: ``tournament.list_length`` or ``bock.list_length``); 0: independent deals.
+#: Deals per list when the variant needs sequences of deals (Bock rounds, Seeger-Fabian lists or a
+#: four-player table: ``tournament.list_length``, ``bock.list_length``, else 12 per player); 0: independent deals.
 LIST_LENGTH = 31
 #: 1 when every deal is a Ramsch, without bidding (``ramsch.every_deal``; Ramsch as a game of
 #: its own, xskat's ``-ramschonly``); the kind of Ramsch is ``ALL_PASS`` (1 or 2).
@@ -93,16 +96,35 @@ RAMSCH_EVERY_DEAL = 32
 #: A three-way tie for most card points (40:40:40) (``ramsch.three_way_tie``): 0 scored by ``RAMSCH_TIE``,
 #: 1 nobody loses: every player scores 0 (xskat).
 RAMSCH_THREE_WAY_TIE = 33
-N_PARAMS = 34
+#: A Grand hand declared instead of a Ramsch in a Bock list's Ramsch round (``bock.ramsch_round_grand_hand``):
+#: 0 it counts as one of the round's deals, 1 it does not: the same dealer deals again (xskat).
+BOCK_RAMSCH_ROUND_GRAND = 34
+#: 1 when a running total returning to 0 counts for the running-total Bock events (``bock.zero_total_counts``;
+#: xskat: 0 is a multiple of 100 and three equal digits, 000).
+BOCK_ZERO_TOTAL = 35
+#: Bock rounds a deal with several events queues (``bock.rounds_per_deal``): 0 one, 1 one per event (xskat).
+BOCK_PER_EVENT = 36
+#: A Grand ouvert's value (``scoring.grand_ouvert``): 0 base value 24 with ouvert one more multiplier level
+#: (ISkO 1999), 1 base value 36 without the ouvert level (pre-1999 rules, xskat's -oldrules).
+GRAND_OUVERT_36 = 37
+#: Players at the table (``table.players``): 3, or 4 (the dealer sits out each deal; RULES.md §1).
+TABLE_PLAYERS = 38
+N_PARAMS = 39
 
 #: ``all_pass`` names and their codes (also used by ``BOCK_RAMSCH_ROUND``).
 ALL_PASS_CODES = {"redeal": 0, "ramsch": 1, "schieberamsch": 2}
-RAMSCH_SKAT_TO_CODES = {"last_trick": 0, "loser": 1, "nobody": 2}
+RAMSCH_SKAT_TO_CODES = {"last_trick": 0, "loser": 1, "nobody": 2, "each_loser": 3}
 RAMSCH_TIE_CODES = {"all_lose": 0, "last_trick_loses": 1, "share": 2}
 RAMSCH_THREE_WAY_TIE_CODES = {"by_tie_rule": 0, "nobody_loses": 1}
 RAMSCH_SCORING_CODES = {"points": 0, "fixed": 1, "winner": 2}
 SCHIEBE_DOUBLING_CODES = {"decline": 0, "push": 1}
 KONTRA_WHEN_CODES = {"before_first_card": 0, "after_declaration": 1}
+BOCK_RAMSCH_ROUND_GRAND_CODES = {"counts": 0, "deals_again": 1}
+BOCK_PER_EVENT_CODES = {"one": 0, "per_event": 1}
+GRAND_OUVERT_CODES = {"official": 0, "base_36": 1}
+#: ``ramsch.grand_hand_instead`` values and their codes at ``RAMSCH_GRAND_HAND``: 2 offers it only in a Bock
+#: list's Ramsch round (xskat), not in a Ramsch after all passed.
+RAMSCH_GRAND_HAND_CODES = {False: 0, True: 1, "ramsch_rounds": 2}
 
 #: Bock events and their bits in ``BOCK_EVENTS`` (RULES.md §6). ``sixty_sixty`` and
 #: ``lost_sixty_sixty`` are one event (60:60 always loses under the ISkO), so one bit.
@@ -118,4 +140,7 @@ BOCK_EVENT_BITS = {
     "won_grand_hand": 1 << 7,  # a won Grand hand
     "won_null_ouvert_hand": 1 << 8,  # a won Null ouvert hand
     "total_multiple_100": 1 << 9,  # a player's running total reaches a multiple of 100
+    "total_three_equal_digits": 1 << 10,  # a player's running total ends in three equal digits (111, 222, 1000)
+    "won_value_72": 1 << 11,  # a won game worth 72 or more (before any doubling; xskat's "+72")
+    "won_value_96": 1 << 12,  # a won game worth 96 or more (xskat's "+96")
 }

@@ -18,6 +18,7 @@ from .rules import (
     LIST_WON_BONUS,
     LOST_FACTOR,
     LOST_HAND_FACTOR,
+    TABLE_PLAYERS,
 )
 
 HAND = 1
@@ -25,7 +26,7 @@ SCHNEIDER_ANNOUNCED = 2
 SCHWARZ_ANNOUNCED = 4
 OUVERT = 8
 
-_ = GRAND  # Grand counts jacks only because TRUMP_SEQ[GRAND] holds only the four jacks.
+# Grand counts jacks only because TRUMP_SEQ[GRAND] holds only the four jacks.
 _BYTE = np.uint32(0xFF)
 
 
@@ -67,11 +68,13 @@ def base_value(gt: int, flags: int) -> int:
 
 
 @kernel
-def game_value(gt: int, flags: int, mat: int, schneider: bool, schwarz: bool) -> int:
+def game_value(gt: int, flags: int, mat: int, schneider: bool, schwarz: bool, grand_ouvert_36: bool = False) -> int:
     """Game value: base value x multiplier, or the fixed Null value (RULES.md §5).
 
     Announced levels count as reached even when missed (ISkO 5.2.5), and a
-    level is counted once whichever side reached it.
+    level is counted once whichever side reached it. With ``grand_ouvert_36``
+    (``GRAND_OUVERT_36``, variant key ``scoring.grand_ouvert: base_36``; the
+    pre-1999 rules) a Grand ouvert has base value 36 and ouvert adds no level.
     """
     if gt == NULL:
         return null_value(flags)
@@ -87,12 +90,22 @@ def game_value(gt: int, flags: int, mat: int, schneider: bool, schwarz: bool) ->
         + schwarz_ann
         + ((flags & OUVERT) >> 3)
     )
+    if grand_ouvert_36 and gt == GRAND and flags & OUVERT:
+        return 36 * (multiplier - 1)
     return BASE_VALUE[gt] * multiplier
 
 
 @kernel
 def outcome(  # type: ignore[no-untyped-def]
-    gt: int, flags: int, bid: int, cards12: np.uint32, points: int, tricks: int, forfeit: bool, complete: bool = True
+    gt: int,
+    flags: int,
+    bid: int,
+    cards12: np.uint32,
+    points: int,
+    tricks: int,
+    forfeit: bool,
+    complete: bool = True,
+    grand_ouvert_36: bool = False,
 ):
     """Result of a declared game from the declarer's side.
 
@@ -101,6 +114,7 @@ def outcome(  # type: ignore[no-untyped-def]
     ``complete`` is False when play stopped before all tricks were accounted for
     (announced Schwarz lost early, a forfeit): then no Schneider or Schwarz is
     reached, and only announced levels count (ISkO 4.1.4, 5.2.5).
+    ``grand_ouvert_36``: a Grand ouvert is valued by the pre-1999 rules (:func:`game_value`).
     Returns ``(won, value, overbid, schneider, schwarz, matadors)`` where
     ``value`` is the value charged: for an overbid game the smallest multiple
     of the base value that reaches the bid (RULES.md §5; Null in multiples of
@@ -120,7 +134,7 @@ def outcome(  # type: ignore[no-untyped-def]
             won = False
         if flags & SCHWARZ_ANNOUNCED and tricks < 10:
             won = False
-    value = game_value(gt, flags, mat, schneider, schwarz)
+    value = game_value(gt, flags, mat, schneider, schwarz, grand_ouvert_36)
     overbid = value < bid
     if overbid:
         won = False
@@ -149,15 +163,17 @@ def deal_score(won: bool, value: int, flags: int, params: np.ndarray) -> int:
 def list_points(
     declarer: int, won: bool, score: int, params: np.ndarray, out: np.ndarray, bonus_factor: int = 1
 ) -> None:
-    """Seeger-Fabian list points of one deal into ``out[0..2]`` by seat (RULES.md §5).
+    """Seeger-Fabian list points of one deal into ``out[0..2]`` by seat (RULES.md §5), and into
+    ``out[3]`` those of the player sitting out at a four-player table when ``out`` has four slots.
 
     The declarer gets his score +50 (won) or -50 (lost); when he loses, each
-    defender gets +40 (3-player table). ``bonus_factor`` multiplies the 50s and
-    40s: the Kontra/Re doubling when ``KONTRA_LIST_POINTS`` is set (variant key
-    ``kontra.multiplies_list_points``), else 1.
+    other player gets ``LIST_DEFENDER_BONUS``: +40 to each defender at a
+    three-player table, +30 to each of the three others at a four-player table
+    (the dealer sitting out too; ``TABLE_PLAYERS``). ``bonus_factor`` multiplies
+    the 50s and 40s: the Kontra/Re doubling when ``KONTRA_LIST_POINTS`` is set
+    (variant key ``kontra.multiplies_list_points``), else 1.
     """
-    for seat in range(3):
-        out[seat] = 0
+    out[:] = 0
     if declarer < 0:
         return
     if won:
@@ -167,3 +183,5 @@ def list_points(
         for seat in range(3):
             if seat != declarer:
                 out[seat] = params[LIST_DEFENDER_BONUS] * bonus_factor
+        if out.shape[0] > 3 and params[TABLE_PLAYERS] == 4:
+            out[3] = params[LIST_DEFENDER_BONUS] * bonus_factor

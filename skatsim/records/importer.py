@@ -686,7 +686,9 @@ def import_row(folder: str, row: int) -> tuple[str, int]:
     raise SkatsimError(f"{folder}: --row {row} out of range (the import has {at} rows, numbered from 0)")
 
 
-def find_iss_line(path: str | Path, line: int | None = None, game_id: int | None = None) -> tuple[int, IssGame]:
+def find_iss_line(
+    path: str | os.PathLike[str], line: int | None = None, game_id: int | None = None
+) -> tuple[int, IssGame]:
     """The game on line ``line`` (1-based) of an ISS file (plain or compressed), or the first with ``ID[game_id]``."""
     path = Path(path)
     number = 0

@@ -19,14 +19,14 @@ player), so every step is checked by the same rule kernels, and returns the game
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from ..engine import bidding, declaration, kontra, layout, play, ramsch
-from ..engine.block import replay_block
+from ..engine.block import replay_block, replay_list_block
 from ..engine.cards import CardError, from_mask, iss_name, parse_card, to_mask
 from ..engine.deal import pack_deal, unpack_deal
 from ..engine.flow import (
@@ -191,8 +191,9 @@ class GameResult:
 
     def rule_columns(self, names: list[str]) -> dict[str, object]:
         """Those of the house-rule columns ``names`` (:func:`skatsim.schema.rule_column_names`) that
-        describe the deal itself, as a dict: all but a list's ``list_id`` and ``deal_in_list``."""
-        return {name: getattr(self, name) for name in names if RULE_COLUMNS[name] != "list"}
+        describe the deal itself, as a dict: all but a list's ``list_id`` and ``deal_in_list`` and the
+        run's columns (``bot_out``: who sits out is the list's, not the deal's)."""
+        return {name: getattr(self, name) for name in names if RULE_COLUMNS[name] != "list" and name in self._values}
 
 
 # --------------------------------------------------------------------------- record <-> action record
@@ -459,17 +460,46 @@ def _tricks(game_type: str, cards: Sequence[int]) -> list[Trick]:
     return tricks
 
 
-def replay_rows(records: Sequence[GameRecord], params: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Replay records through the deal flow: their engine rows, action records and
-    ``DealState.error`` rows (all 0 for a game the rules accept). Shape problems raise."""
+def _replayed(
+    records: Sequence[GameRecord], params: np.ndarray, block: Callable[..., None]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The records' action records played by ``block`` (:mod:`skatsim.engine.block`): rows, action
+    records and ``DealState.error`` rows."""
     deals = np.zeros(len(records), dtype=np.int64)
     logs = np.zeros((len(records), layout.LOG_WIDTH), dtype=np.int16)
     for i, record in enumerate(records):
         deals[i], logs[i] = action_record(record, params)
     rows = np.zeros((len(records), layout.N_COLUMNS), dtype=np.int64)
     errors = np.zeros((len(records), N_ERROR), dtype=np.int64)
-    replay_block(deals, logs, params, rows, errors)
+    block(deals, logs, params, rows, errors)
     return rows, logs, errors
+
+
+def replay_rows(records: Sequence[GameRecord], params: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Replay records through the deal flow: their engine rows, action records and
+    ``DealState.error`` rows (all 0 for a game the rules accept). Shape problems raise."""
+    return _replayed(records, params, replay_block)
+
+
+def replay_list_rows(
+    records: Sequence[GameRecord], params: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Replay records in order as one list of the variant ``params``: their engine rows, action
+    records and ``DealState.error`` rows, as :func:`replay_rows`, but each deal's place in the list —
+    its Bock multiplier, Ramsch round, dealer and the players' running totals — decided by the
+    list's rules (:func:`skatsim.engine.lists.replay_list`); the records' own ``bock`` and
+    ``ramsch_round`` are not read. The list stops at the first refused game."""
+    return _replayed([replace(r, bock=1, ramsch_round=0) for r in records], params, replay_list_block)
+
+
+def replay_list(records: Sequence[GameRecord], params: np.ndarray) -> list[GameResult]:
+    """Replay records as one list (:func:`replay_list_rows`) and return each game's result. Raises
+    :class:`ReplayError` naming the first game and step the rules reject."""
+    rows, _, errors = replay_list_rows(records, params)
+    for i, record in enumerate(records):
+        if errors[i, ERR_CODE]:
+            raise ReplayError(f"game {i + 1} of the list: {replay_error(errors[i], record)}")
+    return [result_of(record, row, params) for record, row in zip(records, rows, strict=True)]
 
 
 def result_of(record: GameRecord, row: np.ndarray, params: np.ndarray) -> GameResult:

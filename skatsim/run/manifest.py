@@ -105,11 +105,17 @@ class RunManifest(BaseModel):
     format: Literal["skatsim-run"]
     format_version: Literal[2]
     run_id: str
+    #: The command whose output the folder holds: ``simulate`` (one row per game, the game
+    #: table every analysis reads) or another job's (``duel``: one row per deal of a duplicate
+    #: match, :mod:`skatsim.run.duel`). Readers check it (:func:`skatsim.run.reader.finished_run`).
+    job: str = "simulate"
     skatsim_version: str
     variant_path: str
     variant_name: str
     variant_text: str
     bots: tuple[str, ...]
+    #: Every parameter of each player's bot, defaults included (``bots`` lists only what differs).
+    bot_parameters: list[dict[str, float]] = []
     seed: int
     games: int
     chunk_size: int
@@ -213,6 +219,11 @@ def check_same_run(manifest: RunManifest, fresh: RunManifest, out_dir: str) -> N
 
     The bots are compared as recorded (every seat's bot with whatever parameters the manifest carries).
     """
+    if manifest.job != fresh.job:
+        raise SkatsimError(
+            f"{out_dir}: cannot resume: the folder holds the output of skatsim {manifest.job}, "
+            f"not of skatsim {fresh.job}"
+        )
     checks = (
         ("seed", manifest.seed, fresh.seed),
         ("games", manifest.games, fresh.games),

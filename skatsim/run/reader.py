@@ -17,16 +17,19 @@ from .lock import read_lock
 from .manifest import MANIFEST, RUN_ID_KEY, RunManifest, read_manifest
 
 
-def finished_run(folder: str) -> tuple[RunManifest, list[str]]:
+def finished_run(folder: str, job: str = "simulate") -> tuple[RunManifest, list[str]]:
     """The manifest and chunk file paths (in game order) of the finished run in ``folder``.
 
-    Raises :class:`SkatsimError` when ``folder`` holds no run, when the run is
+    Raises :class:`SkatsimError` when ``folder`` holds no run or the output of another
+    command than ``job`` (a duel's folder is no game table), when the run is
     still being written or unfinished, or when a chunk file is missing,
     unreadable or belongs to another run.
     """
     manifest = read_manifest(folder)
     if manifest is None:
         raise SkatsimError(f"{folder}: not a skatsim run (no {MANIFEST})")
+    if manifest.job != job:
+        raise SkatsimError(f"{folder}: holds the output of skatsim {manifest.job}, not of skatsim {job}")
     holder = read_lock(folder)
     if holder is not None and holder.alive() is not False:
         raise SkatsimError(

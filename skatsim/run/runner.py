@@ -48,7 +48,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.text import Text
 
 from .. import __version__
-from ..bots import DEFAULT_BOTS, parse_bots
+from ..bots import DEFAULT_BOTS, bot_values, parse_bots
 from ..errors import SkatsimError
 from ..frames import frame_schema
 from ..variant import LoadedVariant, load_variant
@@ -350,6 +350,7 @@ def _new_manifest(
         variant_name=loaded.variant.name,
         variant_text=loaded.text,
         bots=bots,
+        bot_parameters=[bot_values(b) for b in bots],
         seed=seed,
         games=games,
         chunk_size=chunk_size,
@@ -389,7 +390,7 @@ class RunPlan:
     chunk_size: int | None
     resume: bool
 
-    def spec(self, manifest: RunManifest, i: int, out_dir: str) -> ChunkSpec:
+    def spec(self, manifest: RunManifest, i: int, out_dir: str) -> ChunkJob:
         """The picklable spec of chunk ``i`` of this run, writing into ``out_dir`` (absolute)."""
         first, count = manifest.chunk(i)
         return ChunkSpec(
@@ -427,8 +428,8 @@ def plan_run(
     """
     check_run_numbers(games, seed, 1)
     check_chunk_size(chunk_size)
-    seats = parse_bots(bots)
     loaded = load_variant(variant_path)
+    seats = parse_bots(bots, loaded.variant.table.players)
     length = loaded.variant.list_length
     size = whole_lists(whole_lists(chunk_size or default_chunk_size(games, record_play), length), list_multiple or 0)
     fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
@@ -456,7 +457,7 @@ class _OpenRun:
         """The folder as the caller named it."""
         return self.plan.out_dir
 
-    def specs(self) -> Iterator[ChunkSpec]:
+    def specs(self) -> Iterator[ChunkJob]:
         """Specs of the chunks not done when the run was opened, in game order, made as they are asked for."""
         for i in DoneChunks(self.done.ranges()).missing(self.manifest.n_chunks):
             yield self.plan.spec(self.manifest, i, self.out_abs)
@@ -684,11 +685,11 @@ def run_simulation(
 ) -> RunResult:
     """Simulate games ``0 .. games - 1`` into ``out_dir`` (Parquet chunk files and ``manifest.json``).
 
-    ``bots``: one name or three (FH,MH,RH). ``resume``: complete the run
-    already in ``out_dir`` (same variant text, bots, seed, games, record flag,
-    skatsim version). ``chunk_size`` changes only how rows are split into
-    files. ``backend`` (with ``backend_options``) chooses where chunks run
-    (:data:`BACKENDS`). ``force``: start even when the disk looks too small.
+    ``bots``: one setting, or one per player (FH,MH,RH of the first deal; four at a four-player
+    table). ``resume``: complete the run already in ``out_dir`` (same variant text, bots, seed,
+    games, record flag, skatsim version). ``chunk_size`` changes only how rows are split into
+    files. ``backend`` (with ``backend_options``) chooses where chunks run (:data:`BACKENDS`).
+    ``force``: start even when the disk looks too small.
     ``out_dir`` may be an fsspec URL (``s3://bucket/run``). Expected problems
     raise :class:`SkatsimError` with a one-line message; a run stopped midway
     raises :class:`RunStopped`.

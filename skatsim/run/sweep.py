@@ -37,8 +37,9 @@ from .runner import RunResult, execute_runs, make_backend, plan_run
 
 
 def run_name(variant_path: str, bots: str) -> str:
-    """Folder name of one combination: the variant file's stem and the bots (one name, or FH-MH-RH)."""
-    seats = parse_bots(bots)
+    """Folder name of one combination: the variant file's stem and the bots (one name, or one per player
+    joined by ``-``; :func:`plan_run` checks their number against the variant's table)."""
+    seats = parse_bots(bots, max(3, bots.count(",") + 1))
     who = seats[0] if len(set(seats)) == 1 else "-".join(seats)
     return f"{PurePath(variant_path).stem}__{who}"
 

@@ -41,6 +41,10 @@ def describe_type(annotation: Any, info: Any = None) -> str:
     if origin is tuple:
         return f"a list of: {describe_type(get_args(annotation)[0])}"
     if origin in (Union, types.UnionType):
+        args = [arg for arg in get_args(annotation) if arg is not type(None)]
+        if all(arg is bool or get_origin(arg) is Literal for arg in args):
+            words = [w for arg in args for w in (("true", "false") if arg is bool else map(str, get_args(arg)))]
+            return ", ".join(words[:-1]) + " or " + words[-1]
         return "a file path, or a list of file paths"
     if annotation is bool:
         return "true or false"

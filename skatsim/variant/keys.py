@@ -21,6 +21,11 @@ BockEvent = Literal[
     "won_grand_hand",
     "won_null_ouvert_hand",
     "total_multiple_100",
+    "total_three_equal_digits",
+    "won_value_72",
+    "won_value_96",
 ]
 #: Bock events that only a Kontra can cause.
 KONTRA_EVENTS = ("kontra_re", "lost_after_kontra")
+#: Bock events of a player's running total (checked once the deal is scored).
+TOTAL_EVENTS = ("total_multiple_100", "total_three_equal_digits")

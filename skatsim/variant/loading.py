@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, SkipValidation, ValidationError
 
 from ..errors import SkatsimError
 from .describe import describe_type, field_at
@@ -30,7 +30,9 @@ class LoadedVariant(BaseModel):
 
     path: str
     text: str
-    variant: Variant
+    #: Validated by :func:`load_variant` with the file's context (the options its extended files keep):
+    #: not validated again here, where that context is gone.
+    variant: SkipValidation[Variant]
     files: tuple[str, ...] = ()
 
 
@@ -208,11 +210,14 @@ def _collect_lines(node: yaml.Node, path: tuple[str, ...], lines: dict[tuple[str
 
 
 class _Tree(typing.NamedTuple):
-    """A file merged with the files it extends: data, (file, line) per key path, texts in chain order."""
+    """A file merged with the files it extends: data, (file, line) per key path, texts in chain order,
+    and the key paths whose unused options are kept (written by an extended file that says
+    ``unused_options: allowed``)."""
 
     data: dict[str, Any]
     sources: dict[tuple[str, ...], tuple[Path, int]]
     texts: list[tuple[Path, str]]
+    kept: frozenset[tuple[str, ...]] = frozenset()
 
 
 def _load_tree(path: Path, chain: tuple[Path, ...], root: Path) -> _Tree:
@@ -225,19 +230,23 @@ def _load_tree(path: Path, chain: tuple[Path, ...], root: Path) -> _Tree:
         data, lines = _parse(text)
     except _Problem as problem:
         raise SkatsimError(_where(path, problem.line, root) + problem.message) from None
-    own = _Tree(data, {key: (path, line) for key, line in lines.items()}, [(path, text)])
+    kept_here = frozenset(lines) if data.get("unused_options") == "allowed" else frozenset()
+    own = _Tree(data, {key: (path, line) for key, line in lines.items()}, [(path, text)], kept_here)
     if "extends" not in data:
         return own
     merged: dict[str, Any] = {}
     sources: dict[tuple[str, ...], tuple[Path, int]] = {}
     texts = list(own.texts)
+    kept: set[tuple[str, ...]] = set()
     for parent in _extends_targets(path, data["extends"], lines, chain, root):
         base = _load_tree(parent, (*chain, parent), root)
-        merged = _merge(merged, base.data)
+        inherited = {key: value for key, value in base.data.items() if key != "unused_options"}  # not inherited
+        merged = _merge(merged, inherited)
         sources.update(base.sources)
         texts += base.texts
+        kept |= base.kept
     merged = _merge(merged, data)
-    return _Tree(merged, {**sources, **own.sources}, texts)
+    return _Tree(merged, {**sources, **own.sources}, texts, frozenset((kept - set(lines)) | kept_here))
 
 
 def _extends_targets(
@@ -307,12 +316,14 @@ def _validation_messages(root: Path, tree: _Tree, exc: ValidationError) -> list[
     """
     found: list[tuple[tuple[str, ...], str]] = []
     for err in exc.errors():
-        found += _describe_error(err, lambda loc: _written_word(loc, tree))
+        for problem in _describe_error(err, lambda loc: _written_word(loc, tree)):
+            if problem not in found:  # a value that fits no member of a union: one line, not one per member
+                found.append(problem)
     lines = []
-    for loc, problem in found:
+    for loc, text in found:
         path, line = _source(loc, tree.sources, root)
         lines.append(
-            (_order(path, line, tree), f"{_where(path, line, root)}{_dotted(loc) or '(top level)'}: {problem}")
+            (_order(path, line, tree), f"{_where(path, line, root)}{_dotted(loc) or '(top level)'}: {text}")
         )
     return [text for _, text in sorted(lines, key=lambda item: item[0])]
 
@@ -348,16 +359,34 @@ def _source(
     return root, None
 
 
+def _key_path(loc: tuple[str, ...]) -> tuple[str, ...]:
+    """The key path of an error's location without pydantic's union-member tags (``bool``,
+    ``literal['ramsch_rounds']``) after the key whose value fits no member."""
+    while loc and field_at(loc) == (None, None) and field_at(loc[:-1]) != (None, None):
+        if field_at(loc[:-1])[0] is Variant or _is_section(field_at(loc[:-1])[0]):
+            break  # an unknown key of a section: keep it
+        loc = loc[:-1]
+    return loc
+
+
+def _is_section(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
 def _describe_error(err: Any, written: Written | None = None) -> list[tuple[tuple[str, ...], str]]:
     """One pydantic error as (key path, problem with what is allowed) pairs: one, or one per combination.
 
     ``written(loc)`` gives the value as the file wrote it, to explain YAML
     reading an unquoted ``off`` as ``false``.
     """
-    loc = tuple(str(part) for part in err["loc"])
+    raw = tuple(str(part) for part in err["loc"])
+    loc = _key_path(raw)
     kind = err["type"]
     if kind == "impossible_combination":
         return [(tuple(path.split(".")), problem) for path, problem in err["ctx"]["problems"]]
+    if loc != raw:  # a value that fits no member of a union (true, false or ramsch_rounds)
+        annotation, info = field_at(loc)
+        return [(loc, f"{_show(err['input'])} is not allowed (allowed: {describe_type(annotation, info)})")]
     if kind == "extra_forbidden":
         return [(loc, _unknown_key(loc))]
     annotation, info = field_at(loc)
@@ -427,7 +456,7 @@ def load_variant(path: str | os.PathLike[str]) -> LoadedVariant:
     root = Path(path)
     tree = _load_tree(root, (root,), root)
     try:
-        variant = Variant.model_validate(tree.data)
+        variant = Variant.model_validate(tree.data, context={"unused_allowed": {_dotted(k) for k in tree.kept}})
     except ValidationError as exc:
         raise SkatsimError("\n".join(_validation_messages(root, tree, exc))) from None
     text = tree.texts[0][1] + "".join(f"\n# --- extends: {p} ---\n{t}" for p, t in tree.texts[1:])

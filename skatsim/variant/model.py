@@ -7,7 +7,7 @@ import functools
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..engine import rules
@@ -28,11 +28,8 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
-def _list_length(value: int) -> int:
-    """A list is whole rounds: every player deals equally often (3 seats)."""
-    if value % 3:
-        raise ValueError(f"{value} is not a multiple of 3 (allowed: a positive multiple of 3, e.g. 36 or 48)")
-    return value
+#: Deals per player in a list whose length is not set: 36 at a three-player table, 48 at four.
+DEALS_PER_PLAYER = 12
 
 
 class Scoring(_Section):
@@ -47,6 +44,12 @@ class Scoring(_Section):
         le=4,
         description="The same for a lost hand game (1 under the pre-1999 rules). It may exceed "
         "`lost_factor`: no known table does that, but nothing depends on the order, so it is allowed.",
+    )
+    grand_ouvert: Literal["official", "base_36"] = Field(
+        "official",
+        description="A Grand ouvert's value: `official`, base value 24 with ouvert one more multiplier level "
+        "(ISkO since 1999: with 4, 11 x 24 = 264); `base_36`, base value 36 and no level for ouvert "
+        "(the pre-1999 rules, xskat's -oldrules: with 4, 10 x 36 = 360).",
     )
 
 
@@ -73,9 +76,11 @@ class Ramsch(_Section):
     ``schieberamsch``, or ``bock.ramsch_round_after`` is true.
     """
 
-    skat_to: Literal["last_trick", "loser", "nobody"] = Field(
+    skat_to: Literal["last_trick", "loser", "nobody", "each_loser"] = Field(
         "last_trick",
-        description="Whose card points the skat adds to: the winner of the last trick, the loser, or nobody.",
+        description="Whose card points the skat adds to: the winner of the last trick; the loser (of players "
+        "tied for most points in tricks, the one who won the later trick); nobody; or each loser (every player "
+        "tied for most points in tricks loses his points and the skat's, as xskat's -skattoloser).",
     )
     tie: Literal["all_lose", "last_trick_loses", "share"] = Field(
         "all_lose",
@@ -105,8 +110,11 @@ class Ramsch(_Section):
         "the loser like anyone with most card points, doubled per Jungfrau.",
     )
     durchmarsch_value: int = Field(120, ge=1, le=1000, description="What a Durchmarsch wins (only with `durchmarsch`).")
-    grand_hand_instead: bool = Field(
-        False, description="Before the Ramsch starts, a player may declare Grand hand instead (FH first)."
+    grand_hand_instead: bool | Literal["ramsch_rounds"] = Field(
+        False,
+        description="Before the Ramsch starts, a player may declare Grand hand instead (FH first): `true` before "
+        "every Ramsch; `ramsch_rounds` only before a Ramsch of a Bock list's Ramsch round (xskat; needs "
+        "`bock.ramsch_round_after`).",
     )
     every_deal: bool = Field(
         False,
@@ -166,7 +174,26 @@ class Bock(_Section):
         description="Events that queue a Bock round (at least one when enabled): `all_passed`; `kontra_re` "
         "(Kontra and Re said); `lost_after_kontra`; `sixty_sixty` or its other name `lost_sixty_sixty` "
         "(a game lost 60:60); `lost_grand`; `lost_grand_hand`; `value_100` (game value 100 or more); "
-        "`won_grand_hand`; `won_null_ouvert_hand`; `total_multiple_100` (a running total reaches a multiple of 100).",
+        "`won_grand_hand`; `won_null_ouvert_hand`; `total_multiple_100` (a running total reaches a multiple of 100); "
+        "`total_three_equal_digits` (a running total ends in three equal digits: 111, ..., 999, 1000, 1111); "
+        "`won_value_72`, `won_value_96` (a won game worth 72 or 96 or more before any doubling; a recognised "
+        "Durchmarsch counts as won at its value).",
+    )
+    rounds_per_deal: Literal["one", "per_event"] = Field(
+        "one",
+        description="Bock rounds a deal with several events queues: `one`; or `per_event`, one per event (xskat), "
+        "where related events of a deal count once: `kontra_re` with `lost_after_kontra`, `lost_grand` with "
+        "`lost_grand_hand`, `won_value_72` with `won_value_96`, and the running-total events of one player.",
+    )
+    zero_total_counts: bool = Field(
+        False,
+        description="A running total returning to 0 counts for `total_multiple_100` and "
+        "`total_three_equal_digits` (as 000), as xskat counts it; if false only nonzero totals count.",
+    )
+    ramsch_round_grand_hand: Literal["counts", "deals_again"] = Field(
+        "counts",
+        description="A Grand hand declared instead of a Ramsch in a Ramsch round (`ramsch.grand_hand_instead`): "
+        "`counts` as one of the round's deals; `deals_again`: not counted, the same dealer deals again (xskat).",
     )
     multiplier: int = Field(2, ge=2, le=8, description="Score multiplier inside a Bock round.")
     trigger_counts_double: bool = Field(False, description="The deal that triggers a Bock round itself counts with it.")
@@ -180,8 +207,8 @@ class Bock(_Section):
         36,
         ge=3,
         le=3000,
-        description="Deals per simulated list (a positive multiple of 3). With `tournament.enabled` the list "
-        "is `tournament.list_length` and this key must not be set.",
+        description="Deals per simulated list (a positive multiple of `table.players`; not set: 12 per player, "
+        "36 or 48). With `tournament.enabled` the list is `tournament.list_length` and this key must not be set.",
     )
 
     @field_validator("events", mode="before")
@@ -190,11 +217,6 @@ class Bock(_Section):
         """YAML gives lists; the frozen model keeps a tuple."""
         return tuple(value) if isinstance(value, list) else value
 
-    @field_validator("list_length")
-    @classmethod
-    def _whole_rounds(cls, value: int) -> int:
-        """Lists are whole rounds (see :func:`_list_length`)."""
-        return _list_length(value)
 
 
 class ReversedGame(_Section):
@@ -214,15 +236,34 @@ class Tournament(_Section):
     won_bonus: int = Field(50, ge=0, le=1000, description="List points added to a won game.")
     lost_malus: int = Field(50, ge=0, le=1000, description="List points subtracted from a lost game.")
     defender_bonus: int = Field(
-        40, ge=0, le=1000, description="List points to each defender when the declarer loses (3-player table)."
+        40,
+        ge=0,
+        le=1000,
+        description="List points to each other player when the declarer loses: 40 to each defender at a "
+        "three-player table; not set at a four-player table: 30 to each of the three others, the dealer "
+        "sitting out included (ISkO/SkWO).",
     )
-    list_length: int = Field(36, ge=3, le=3000, description="Deals per list (a positive multiple of 3; 36 or 48).")
+    list_length: int = Field(
+        36,
+        ge=3,
+        le=3000,
+        description="Deals per list (a positive multiple of `table.players`, so every player deals equally often; "
+        "not set: 12 per player, 36 at three players, 48 at four).",
+    )
 
-    @field_validator("list_length")
-    @classmethod
-    def _whole_rounds(cls, value: int) -> int:
-        """Lists are whole rounds (see :func:`_list_length`)."""
-        return _list_length(value)
+
+class Table(_Section):
+    """Who plays (RULES.md §1): three players, or four, where the dealer sits out each deal.
+
+    At a four-player table the deal moves round four players: in each deal the dealer sits out
+    and the other three play as forehand, middlehand and rearhand. Deals are played in lists
+    (12 per player, 48 deals, unless `tournament.list_length` or `bock.list_length` says
+    otherwise); a Bock or Ramsch round has one deal per player (four).
+    """
+
+    players: Literal[3, 4] = Field(
+        3, description="Players at the table: 3, or 4 (the dealer sits out each deal; lists of 48 deals)."
+    )
 
 
 #: The rules between keys that :meth:`Variant._check_combinations` enforces (rendered in docs/variants.md).
@@ -241,6 +282,14 @@ COMBINATION_RULES = (
     "`bock.ramsch_round_kind` needs `bock.ramsch_round_after: true`.",
     "`bock.list_length` must not be set with `tournament.enabled: true` (the list is `tournament.list_length`).",
     "`kontra.multiplies_list_points: true` needs `tournament.enabled: true`.",
+    "`tournament.list_length` and `bock.list_length` are multiples of `table.players` (every player deals "
+    "equally often).",
+    "`bock.zero_total_counts` needs a running-total event (`total_multiple_100` or `total_three_equal_digits`); "
+    "`bock.ramsch_round_grand_hand` needs `bock.ramsch_round_after: true` and `ramsch.grand_hand_instead`; "
+    "`ramsch.grand_hand_instead: ramsch_rounds` needs `bock.ramsch_round_after: true`.",
+    "`unused_options: allowed` keeps the options of rules the file leaves off instead of refusing them (every "
+    "rule above that says an option needs another); it holds for the keys of the file that says it, also "
+    "when another file extends it, and is not inherited.",
 )
 
 
@@ -268,6 +317,12 @@ class Variant(_Section):
         """YAML gives lists; the frozen model keeps a tuple."""
         return tuple(value) if isinstance(value, list) else value
 
+    unused_options: Literal["refused", "allowed"] = Field(
+        "refused",
+        description="`allowed`: options of rules this file leaves off are kept, not refused, so that a file meant "
+        "to be extended can hold a table's choice for each rule (variants/xskat.yaml). Holds for this file's "
+        "own keys, also through `extends`; a file extending it has its own unused options refused.",
+    )
     all_pass: AllPass = Field(
         "redeal",
         description="When all three pass: `redeal` (official; the deal is counted as `passed`), `ramsch`, or "
@@ -280,15 +335,21 @@ class Variant(_Section):
     bock: Bock = Field(Bock(), description="Bock rounds.")
     reversed_game: ReversedGame = Field(ReversedGame(), description="Sächsische Spitze.")
     tournament: Tournament = Field(Tournament(), description="Seeger-Fabian list scoring.")
+    table: Table = Field(Table(), description="Three or four players.")
 
     @model_validator(mode="after")
-    def _check_combinations(self) -> Variant:
+    def _check_combinations(self, info: ValidationInfo) -> Variant:
         """Refuse impossible combinations (:data:`COMBINATION_RULES`), naming the key path of each.
 
         All of them at once, in one error whose context lists ``(path, problem)``
         pairs, so a file with several gets one line per problem, not one per run.
+        Options of rules that are off are kept under ``unused_options: allowed``, and
+        for the key paths the validation context lists as ``unused_allowed`` (the keys
+        of extended files that say ``unused_options: allowed``, :func:`load_variant`).
         """
-        problems = combination_problems(self)
+        context = info.context if isinstance(info.context, dict) else {}
+        kept = frozenset(context.get("unused_allowed", ()))
+        problems = combination_problems(self, lambda path: self.unused_options == "allowed" or path in kept)
         if problems:
             summary = "; ".join(f"{path}: {problem}" for path, problem in problems)
             raise PydanticCustomError("impossible_combination", "{summary}", {"summary": summary, "problems": problems})
@@ -297,7 +358,12 @@ class Variant(_Section):
     @property
     def ramsch_possible(self) -> bool:
         """Whether any rule here produces a Ramsch deal."""
-        return self.all_pass != "redeal" or (self.bock.enabled and self.bock.ramsch_round_after)
+        return self.all_pass != "redeal" or self.ramsch_rounds
+
+    @property
+    def ramsch_rounds(self) -> bool:
+        """Whether Bock lists here have a round of compulsory Ramsch after each Bock round."""
+        return self.bock.enabled and self.bock.ramsch_round_after
 
     @property
     def schieberamsch_possible(self) -> bool:
@@ -312,16 +378,33 @@ class Variant(_Section):
         """Whether deals must be simulated as sequences (lists) rather than independently.
 
         Bock rounds carry state from deal to deal and Seeger-Fabian points are
-        summed per list; both need the dealer rotating through a list.
+        summed per list; both need the dealer rotating through a list. At a
+        four-player table who sits out depends on the deal's place in its list.
         """
-        return self.bock.enabled or self.tournament.enabled
+        return self.bock.enabled or self.tournament.enabled or self.table.players == 4
 
     @property
     def list_length(self) -> int:
-        """Deals per list (0 when deals are independent)."""
+        """Deals per list (0 when deals are independent): the tournament's, else Bock's, each 12 per
+        player when not set (36 at three players, 48 at four); 48 at a plain four-player table."""
         if self.tournament.enabled:
-            return self.tournament.list_length
-        return self.bock.list_length if self.bock.enabled else 0
+            return self._length_of(self.tournament)
+        if self.bock.enabled:
+            return self._length_of(self.bock)
+        return DEALS_PER_PLAYER * 4 if self.table.players == 4 else 0
+
+    def _length_of(self, section: Bock | Tournament) -> int:
+        """A section's list length: as written, else 12 deals per player."""
+        if "list_length" in section.model_fields_set:
+            return section.list_length
+        return DEALS_PER_PLAYER * self.table.players
+
+    @property
+    def defender_bonus(self) -> int:
+        """List points to each other player of a lost game: as written, else 40 (three players) or 30 (four)."""
+        if "defender_bonus" in self.tournament.model_fields_set:
+            return self.tournament.defender_bonus
+        return 40 if self.table.players == 3 else 30
 
     def params(self) -> np.ndarray:
         """Compile to the kernels' rule parameter array (index constants of :mod:`skatsim.engine.rules`)."""
@@ -339,12 +422,11 @@ class Variant(_Section):
             rules.LIST_SCORING: int(t.enabled),
             rules.LIST_WON_BONUS: t.won_bonus,
             rules.LIST_LOST_MALUS: t.lost_malus,
-            rules.LIST_DEFENDER_BONUS: t.defender_bonus,
+            rules.LIST_DEFENDER_BONUS: self.defender_bonus,
             rules.REVERSED_ALLOWED: int(self.reversed_game.enabled),
             rules.ALL_PASS: rules.ALL_PASS_CODES[self.all_pass],
             rules.RAMSCH_SKAT_TO: rules.RAMSCH_SKAT_TO_CODES[r.skat_to],
             rules.RAMSCH_TIE: rules.RAMSCH_TIE_CODES[r.tie],
-            rules.RAMSCH_THREE_WAY_TIE: rules.RAMSCH_THREE_WAY_TIE_CODES[r.three_way_tie],
             rules.RAMSCH_SCORING: rules.RAMSCH_SCORING_CODES[r.scoring],
             rules.RAMSCH_FIXED_BASE: r.fixed_values.base,
             rules.RAMSCH_FIXED_PER_JUNGFRAU: r.fixed_values.per_jungfrau,
@@ -353,7 +435,7 @@ class Variant(_Section):
             rules.RAMSCH_JUNGFRAU: int(r.jungfrau),
             rules.RAMSCH_DURCHMARSCH: int(r.durchmarsch),
             rules.RAMSCH_DURCHMARSCH_VALUE: r.durchmarsch_value,
-            rules.RAMSCH_GRAND_HAND: int(r.grand_hand_instead),
+            rules.RAMSCH_GRAND_HAND: rules.RAMSCH_GRAND_HAND_CODES[r.grand_hand_instead],
             rules.SCHIEBE_JACKS: int(s.jacks_may_be_pushed),
             rules.SCHIEBE_DOUBLING: rules.SCHIEBE_DOUBLING_CODES[s.doubling],
             rules.KONTRA_ENABLED: int(k.enabled),
@@ -368,6 +450,12 @@ class Variant(_Section):
             rules.BOCK_RAMSCH_ROUND: rules.ALL_PASS_CODES[b.ramsch_round_kind] if b.ramsch_round_after else 0,
             rules.LIST_LENGTH: self.list_length,
             rules.RAMSCH_EVERY_DEAL: int(r.every_deal),
+            rules.RAMSCH_THREE_WAY_TIE: rules.RAMSCH_THREE_WAY_TIE_CODES[r.three_way_tie],
+            rules.BOCK_RAMSCH_ROUND_GRAND: rules.BOCK_RAMSCH_ROUND_GRAND_CODES[b.ramsch_round_grand_hand],
+            rules.BOCK_ZERO_TOTAL: int(b.zero_total_counts),
+            rules.BOCK_PER_EVENT: rules.BOCK_PER_EVENT_CODES[b.rounds_per_deal],
+            rules.GRAND_OUVERT_36: rules.GRAND_OUVERT_CODES[self.scoring.grand_ouvert],
+            rules.TABLE_PLAYERS: self.table.players,
         }
         return values
 
