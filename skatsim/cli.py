@@ -842,6 +842,31 @@ def bots_command() -> None:
             click.echo(f"  {param.name} = {param.default:g}: {param.doc}")
 
 
+@app.command("solve")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--line", required=True, type=click.IntRange(min=1), help="Line of the ISS file, from 1.")
+@click.option(
+    "--after", default=0, show_default=True, type=click.IntRange(min=0), help="Cards played before the position."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def solve_command(file: Path, line: int, after: int, as_json: bool) -> None:
+    """Solve an ISS game open-handed: its position after --after cards, every seat playing perfectly
+    with all hands known (declarer points, won, Schneider, Schwarz, the best cards to play)."""
+    import json
+
+    from .records.importer import find_iss_line
+    from .solve import solve_record
+
+    number, game = find_iss_line(file, line=line)
+    solution = solve_record(game.record, after)
+    if as_json:
+        click.echo(json.dumps(solution.to_json_dict()))
+        return
+    click.echo(f"{file} line {number}" + _iss_title(game.result))
+    for text in solution.lines():
+        click.echo(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)

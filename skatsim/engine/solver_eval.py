@@ -1,0 +1,223 @@
+"""The open-hand solver's rules and static values, over card positions (:mod:`skatsim.engine.solver_tables`).
+
+The search context ``ctx`` (a small int, part of every table key) says what is counted and how the game
+may end. Here: closing a trick, the cards a seat may play, the last two tricks evaluated without
+search, and the bounds that stop a search early (points a side is sure to take).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import highest_bit, kernel, lowest_bit, popcount
+from .gametypes import TRUMP_GROUP
+from .solver_tables import P_GROUP, P_GROUP_MASK, P_POINTS, cheapest, points_of
+
+# Bits of the search context ``ctx``; the context is part of every table key.
+TRICK_MODE = 1  # the value counts "good" tricks (1 each) instead of the declarer's card points
+ENDS_ON_DECLARER = 2  # the game ends when the declarer takes a trick (Null)
+ENDS_ON_DEFENDERS = 4  # the game ends when a defender takes a trick (Schwarz announced)
+GOOD_FOR_DEFENDERS = 8  # trick mode: a "good" trick is one the declarer does NOT take (Null objective)
+GT_SHIFT = 4  # bits 4..6: game type; bits 7..8: declarer seat
+HINT = 512  # a table entry holding only a best lead, for every position of one trick structure
+
+_ONE = np.uint32(1)
+_INF = 1 << 20
+
+
+@kernel
+def close_trick(ctx: int, leader: int, t0: int, t1: int, c: int) -> tuple[int, int, bool]:
+    """Close the trick ``t0 t1 c`` (positions) led by ``leader``: the winner's seat, the value the trick
+    adds (its card points when the declarer takes it; in trick mode 1 for a good trick) and whether the
+    game ends with it (Null lost, announced Schwarz lost). The winner is the highest position among the
+    cards of the led group and the trumps (bit order = trick order)."""
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    cards = (_ONE << np.uint32(t0)) | (_ONE << np.uint32(t1)) | (_ONE << np.uint32(c))
+    top = highest_bit(cards & (P_GROUP_MASK[gt, P_GROUP[gt, t0]] | P_GROUP_MASK[gt, TRUMP_GROUP]))
+    winner = leader + (0 if top == t0 else (1 if top == t1 else 2))
+    if winner >= 3:
+        winner -= 3
+    by_declarer = winner == d
+    if ctx & TRICK_MODE:
+        gain = 1 if by_declarer != ((ctx & GOOD_FOR_DEFENDERS) != 0) else 0
+    else:
+        gain = P_POINTS[gt, t0] + P_POINTS[gt, t1] + P_POINTS[gt, c] if by_declarer else 0
+    ends = (by_declarer and (ctx & ENDS_ON_DECLARER) != 0) or (not by_declarer and (ctx & ENDS_ON_DEFENDERS) != 0)
+    return winner, gain, ends
+
+
+@kernel
+def unplayed(ctx: int, hand_after: np.uint32) -> int:
+    """Value of the tricks an early end leaves unplayed (``hand_after``: the hand of the seat that closed
+    the last trick, one card per unplayed trick). Nobody takes them, so they count as good tricks for the
+    Null objective ("the declarer takes no trick") and as nothing for points or the declarer's tricks."""
+    return popcount(hand_after) if ctx & GOOD_FOR_DEFENDERS else 0
+
+
+@kernel
+def seat_hand(h0: np.uint32, h1: np.uint32, h2: np.uint32, seat: int) -> np.uint32:
+    """The hand of a seat."""
+    return h0 if seat == 0 else (h1 if seat == 1 else h2)
+
+
+@kernel
+def beats(gt: int, top: int, c: int) -> bool:
+    """Whether card ``c`` takes the trick from ``top``, the card winning it so far (which is of the led
+    group or a trump)."""
+    return c > top and (P_GROUP_MASK[gt, P_GROUP[gt, top]] | P_GROUP_MASK[gt, TRUMP_GROUP]) >> np.uint32(c) & _ONE != 0
+
+
+@kernel
+def can_beat(gt: int, hand: np.uint32, led_group: int, top: int) -> bool:
+    """Whether ``hand`` holds a legal card (in a trick of ``led_group``) that beats ``top``."""
+    follow = hand & P_GROUP_MASK[gt, led_group]
+    playable = follow if follow else hand
+    higher = ~((_ONE << np.uint32(top)) | ((_ONE << np.uint32(top)) - _ONE))
+    return playable & (P_GROUP_MASK[gt, P_GROUP[gt, top]] | P_GROUP_MASK[gt, TRUMP_GROUP]) & higher != 0
+
+
+@kernel
+def above(c: int) -> np.uint32:
+    """The positions above position ``c``."""
+    return ~((_ONE << np.uint32(c)) | ((_ONE << np.uint32(c)) - _ONE))
+
+
+@kernel
+def legal(gt: int, hand: np.uint32, t0: int) -> np.uint32:
+    """Cards of ``hand`` that may follow ``t0`` (any card when leading: ``t0 < 0``)."""
+    if t0 < 0:
+        return hand
+    follow = hand & P_GROUP_MASK[gt, P_GROUP[gt, t0]]
+    return follow if follow else hand
+
+
+@kernel
+def top_trump_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> tuple[int, int]:
+    """Card points of the declarer's trumps above every defender's trump, and of the defenders' trumps
+    above every trump of the declarer: such a trump takes the trick it is played in, however it is
+    played (no card beats a trump but a higher trump), so these points surely go to its side."""
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
+    mine = seat_hand(h0, h1, h2, d) & trumps
+    theirs = (h0 | h1 | h2) & trumps & ~mine
+    if not mine:
+        return 0, points_of(gt, theirs)
+    if not theirs:
+        return points_of(gt, mine), 0
+    return points_of(gt, mine & above(highest_bit(theirs))), points_of(gt, theirs & above(highest_bit(mine)))
+
+
+@kernel
+def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> int:
+    """Card points the side on lead at a trick boundary is sure to take: a lower bound, by a plan the
+    other side cannot stop. The leader first leads his trumps that are higher than every opposing trump
+    (the opponents must follow with trumps while they have any: their cheapest ones count), then, in each
+    plain suit, his cards higher than every opposing card of the suit, as many times as no opponent who
+    still holds a trump can be void of it (an opponent following every such lead gives his cheapest cards
+    of the suit; one who may have discarded is counted as giving nothing). Each of these tricks is won,
+    so the leader keeps the lead; his partner's cards are counted as nothing."""
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
+    hand = seat_hand(h0, h1, h2, leader)
+    if leader == d:
+        s1 = leader + 1 if leader < 2 else 0
+        s2 = s1 + 1 if s1 < 2 else 0
+        o1 = seat_hand(h0, h1, h2, s1)
+        o2 = seat_hand(h0, h1, h2, s2)
+    else:
+        o1 = seat_hand(h0, h1, h2, d)
+        o2 = np.uint32(0)
+    opp = o1 | o2
+    mine = hand & trumps
+    theirs = opp & trumps
+    masters = mine & above(highest_bit(theirs)) if theirs else mine
+    n_cash = popcount(masters)
+    total = points_of(gt, masters)
+    n1 = popcount(o1 & trumps)
+    n2 = popcount(o2 & trumps)
+    total += cheapest(gt, o1 & trumps, n_cash) + cheapest(gt, o2 & trumps, n_cash)
+    r1 = n1 - n_cash  # trumps an opponent keeps after the trump leads
+    r2 = n2 - n_cash
+    for g in range(TRUMP_GROUP):
+        gm = P_GROUP_MASK[gt, g]
+        mine = hand & gm
+        if not mine:
+            continue
+        theirs = opp & gm
+        masters = mine & above(highest_bit(theirs)) if theirs else mine
+        safe = popcount(masters)
+        c1 = popcount(o1 & gm)
+        c2 = popcount(o2 & gm)
+        if r1 > 0:
+            safe = min(safe, c1)
+        if r2 > 0:
+            safe = min(safe, c2)
+        if safe <= 0:
+            continue
+        total += points_of(gt, masters) - cheapest(gt, masters, popcount(masters) - safe)
+        if r1 > 0:
+            total += cheapest(gt, o1 & gm, safe)
+        if r2 > 0:
+            total += cheapest(gt, o2 & gm, safe)
+    return total
+
+
+@kernel
+def last_trick(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int, t0: int, t1: int) -> int:
+    """Value of the last trick, where every seat has one card left (or none, having played it)."""
+    s1 = leader + 1 if leader < 2 else 0
+    s2 = s1 + 1 if s1 < 2 else 0
+    c0 = t0 if nin >= 1 else lowest_bit(seat_hand(h0, h1, h2, leader))
+    c1 = t1 if nin == 2 else lowest_bit(seat_hand(h0, h1, h2, s1))
+    c2 = lowest_bit(seat_hand(h0, h1, h2, s2))
+    winner, gain, ends = close_trick(ctx, leader, c0, c1, c2)
+    return gain
+
+
+@kernel
+def finish_second_last(
+    ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, t0: int, t1: int, c: int
+) -> int:
+    """Value of closing the second-to-last trick with ``c`` (the hands hold the last trick's cards)."""
+    winner, gain, ends = close_trick(ctx, leader, t0, t1, c)
+    if ends:
+        s = leader + 2 if leader == 0 else leader - 1
+        return gain + unplayed(ctx, seat_hand(h0, h1, h2, s))
+    return gain + last_trick(ctx, h0, h1, h2, winner, 0, -1, -1)
+
+
+@kernel
+def two_tricks(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int, t0: int, t1: int) -> int:
+    """Exact value of the last two tricks (the seat to move holds two cards): at most eight lines of
+    play, evaluated directly instead of as search nodes. Cards already in the trick are the only
+    "choice" of the seats that played them."""
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    s1 = leader + 1 if leader < 2 else 0
+    s2 = s1 + 1 if s1 < 2 else 0
+    m0 = seat_hand(h0, h1, h2, leader) if nin == 0 else _ONE << np.uint32(t0)
+    best0 = -_INF if leader == d else _INF
+    while m0:
+        c0 = lowest_bit(m0)
+        m0 &= m0 - _ONE
+        x0 = ~(_ONE << np.uint32(c0)) if nin == 0 else ~np.uint32(0)
+        m1 = legal(gt, seat_hand(h0, h1, h2, s1), c0) if nin <= 1 else _ONE << np.uint32(t1)
+        best1 = -_INF if s1 == d else _INF
+        while m1:
+            c1 = lowest_bit(m1)
+            m1 &= m1 - _ONE
+            x1 = x0 & ~(_ONE << np.uint32(c1)) if nin <= 1 else x0
+            m2 = legal(gt, seat_hand(h0, h1, h2, s2), c0)
+            best2 = -_INF if s2 == d else _INF
+            while m2:
+                c2 = lowest_bit(m2)
+                m2 &= m2 - _ONE
+                x2 = x1 & ~(_ONE << np.uint32(c2))
+                v = finish_second_last(ctx, h0 & x2, h1 & x2, h2 & x2, leader, c0, c1, c2)
+                best2 = max(best2, v) if s2 == d else min(best2, v)
+            best1 = max(best1, best2) if s1 == d else min(best1, best2)
+        best0 = max(best0, best1) if leader == d else min(best0, best1)
+    return best0

@@ -1,0 +1,430 @@
+"""The open-hand solver's search: fail-soft alpha-beta over card plays with a transposition table.
+
+:func:`search` walks the game tree one card at a time (a trick is three plies, so a position in the
+middle of a trick is an ordinary node), the declarer maximising and both defenders minimising a
+*future value*: the card points the declarer still takes (the current trick included), or in trick
+mode the number of "good" tricks still to come (:mod:`skatsim.engine.solver_eval`). It is a loop over
+an explicit stack kept in the caller's ``work`` array rather than a recursive function: numba cannot
+reload a cached recursive function that another cached function calls (numba issue #6061: a segfault
+on the second run), and the loop allocates nothing.
+
+At a node: bounds first (the value lies between 0 and the points or tricks left; what a side is sure
+to take), the last two tricks evaluated directly, then the table; otherwise its moves in the order of
+:mod:`skatsim.engine.solver_order`. Positions at trick boundaries are stored in the table (:func:`new_table`)
+under their canonical hands (:func:`skatsim.engine.solver_tables.canonical`) with lower and upper bounds
+of their value and the best lead; "hint" entries keep the best lead (and the second seat's best answer
+to a lead) for every position of one trick structure, card points ignored, to order moves in positions
+the table has not seen.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel, popcount
+from .solver_eval import (
+    ENDS_ON_DECLARER,
+    ENDS_ON_DEFENDERS,
+    GT_SHIFT,
+    HINT,
+    TRICK_MODE,
+    close_trick,
+    last_trick,
+    legal,
+    seat_hand,
+    sure_points,
+    top_trump_points,
+    two_tricks,
+    unplayed,
+)
+from .solver_order import MOVES, order_moves
+from .solver_tables import P_POINTS, canonical, from_canonical, to_canonical
+
+# Fields of the ``work`` array (:func:`new_work`): counters, then the search stack.
+NODES = 0  # search nodes (positions entered), summed over solves until the caller resets it
+GENERATION = 1  # the current solve's generation (1..65535), for the table's replacement policy
+STORES = 2  # table writes
+HITS = 3  # table probes that found their position
+N_COUNTERS = 8
+# Fields of one stack frame: the position, the window, the best value so far, the card being tried
+# and the value its trick added, then the moves in search order and the index of the next one to try.
+H0, H1, H2, LEAD, NIN, T0, T1, REST, ALPHA, BETA, A0, B0, BEST, BEST_CARD, CARD, GAIN, N_MOVES, NEXT = range(18)
+# MOVES + i: the i-th move to try (solver_order.MOVES = 18, at most ten)
+KEY0, KEY1, HKEY0, HKEY1 = 28, 29, 30, 31  # the node's table key and hint key (uint64 bits)
+PENDING = 32  # 1 while only the suggested move is listed: the others are ordered when it has not cut
+FRAME = 33
+MAX_DEPTH = 32  # 30 card plays at most, plus the root
+N_WORK = N_COUNTERS + FRAME * MAX_DEPTH
+
+#: Table entry: three uint64 words. Word 0 = hand of seat 0 | hand of seat 1 << 32 (positions);
+#: word 1 = hand of seat 2 | leader << 32 | ctx << 34; word 2 = lower bound | upper bound << 8
+#: | (best lead + 1) << 16 | generation << 24 | cards left << 40. Generation 0 marks an empty slot.
+ENTRY_WORDS = 3
+_B8 = np.uint64(0xFF)
+_B16 = np.uint64(0xFFFF)
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_ONE = np.uint32(1)
+_INF = 1 << 20
+
+
+def new_table(log2_entries: int = 20) -> np.ndarray:
+    """A transposition table of ``2**log2_entries`` entries (24 bytes each: 2**20 = 24 MiB).
+
+    Allocate it once and pass it to every solve. Entries carry their whole key (hands, leader,
+    game type, declarer, objective, early-end rules), so an entry is correct for any later solve and
+    the table never needs clearing between solves. Replacement policy: a position lives in one of the
+    two slots of its bucket; a new position takes a slot written by an earlier solve (an older
+    generation, or an empty slot) first, otherwise the slot whose position has fewer cards left (the
+    cheaper one to search again): deep results stay, shallow ones rotate.
+    """
+    if not 1 <= log2_entries <= 30:
+        raise ValueError(f"log2_entries must be 1..30, got {log2_entries}")
+    return np.zeros((1 << log2_entries, ENTRY_WORDS), dtype=np.uint64)
+
+
+def new_work() -> np.ndarray:
+    """The solver's scratch for one thread of solves: counters (``NODES``, ...) and the search stack."""
+    return np.zeros(N_WORK, dtype=np.int64)
+
+
+@kernel
+def clear_table(tt: np.ndarray) -> None:
+    """Empty a table (never needed for correctness: entries are keyed by the whole position)."""
+    tt[:, :] = 0
+
+
+@kernel
+def next_generation(work: np.ndarray) -> None:
+    """Start a solve: the entries earlier solves wrote become the first candidates for replacement."""
+    g = work[GENERATION] + 1
+    work[GENERATION] = 1 if g > 65535 else g
+
+
+@kernel
+def _bucket(tt: np.ndarray, w0: np.uint64, w1: np.uint64) -> int:
+    """First slot of the two-slot bucket of a key."""
+    h = w0 * _M1 ^ w1 * _M2
+    h ^= h >> np.uint64(31)
+    return np.int64(h & np.uint64(tt.shape[0] - 2))
+
+
+@kernel
+def _probe(tt: np.ndarray, w0: np.uint64, w1: np.uint64) -> tuple[bool, int, int, int]:
+    """Look a key up: (found, lower bound, upper bound, best move or -1)."""
+    s = _bucket(tt, w0, w1)
+    for k in range(2):
+        e = tt[s + k, 2]
+        if tt[s + k, 0] == w0 and tt[s + k, 1] == w1 and (e >> np.uint64(24)) & _B16 != 0:
+            return (
+                True,
+                np.int64(e & _B8),
+                np.int64((e >> np.uint64(8)) & _B8),
+                np.int64((e >> np.uint64(16)) & _B8) - 1,
+            )
+    return False, 0, 255, -1
+
+
+@kernel
+def _store(tt: np.ndarray, work: np.ndarray, w0: np.uint64, w1: np.uint64, lo: int, hi: int, best: int, n: int) -> None:
+    """Record ``lo <= value <= hi`` and the best lead of a position with ``n`` cards left, merged with
+    what the table already knows of it (see :func:`new_table` for the replacement policy)."""
+    s = _bucket(tt, w0, w1)
+    gen = np.uint64(work[GENERATION])
+    victim = -1
+    for k in range(2):
+        e = tt[s + k, 2]
+        if tt[s + k, 0] == w0 and tt[s + k, 1] == w1 and (e >> np.uint64(24)) & _B16 != 0:
+            lo = max(lo, np.int64(e & _B8))
+            hi = min(hi, np.int64((e >> np.uint64(8)) & _B8))
+            victim = s + k
+            break
+    if victim < 0:
+        e0 = tt[s, 2]
+        e1 = tt[s + 1, 2]
+        if (e0 >> np.uint64(24)) & _B16 != gen:
+            victim = s
+        elif (e1 >> np.uint64(24)) & _B16 != gen:
+            victim = s + 1
+        else:
+            victim = s if (e0 >> np.uint64(40)) < (e1 >> np.uint64(40)) else s + 1
+    tt[victim, 0] = w0
+    tt[victim, 1] = w1
+    tt[victim, 2] = (
+        np.uint64(lo)
+        | np.uint64(hi) << np.uint64(8)
+        | np.uint64(best + 1) << np.uint64(16)
+        | gen << np.uint64(24)
+        | np.uint64(n) << np.uint64(40)
+    )
+    work[STORES] += 1
+
+
+@kernel
+def _key(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> tuple[np.uint64, np.uint64]:
+    """The perfect table key of a trick-boundary position."""
+    w0 = np.uint64(h0) | np.uint64(h1) << np.uint64(32)
+    w1 = np.uint64(h2) | np.uint64(leader) << np.uint64(32) | np.uint64(ctx) << np.uint64(34)
+    return w0, w1
+
+
+@kernel
+def _second_key(
+    ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, t0: int
+) -> tuple[np.uint64, np.uint64, np.uint32]:
+    """Hint key of a position after the lead ``t0``: its trick structure (the led card counted with the
+    leader's cards, its rank among them in the key) and the live cards, for mapping moves."""
+    gt = (ctx >> GT_SHIFT) & 7
+    bit = _ONE << np.uint32(t0)
+    live = h0 | h1 | h2 | bit
+    k0, k1, k2 = canonical(
+        gt, 1, h0 | bit if leader == 0 else h0, h1 | bit if leader == 1 else h1, h2 | bit if leader == 2 else h2
+    )
+    w0, w1 = _key((ctx & 511) | HINT | to_canonical(gt, 1, live, t0) << 10, k0, k1, k2, leader)
+    return w0, w1, live
+
+
+@kernel
+def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: np.uint32, hand2: np.uint32,
+           leader: int, nin: int, t0: int, t1: int, rest: int, alpha: int, beta: int) -> int:  # fmt: skip
+    """Fail-soft alpha-beta value of the rest of the game from a position: hands ``hand0..2`` (positions),
+    ``nin`` cards ``t0``, ``t1`` already in the trick led by ``leader``, ``rest`` card points left in
+    the hands. The result ``g`` is exact inside ``(alpha, beta)``; ``g <= alpha`` is an upper bound and
+    ``g >= beta`` a lower bound. The declarer maximises, the defenders minimise."""
+    h0 = np.uint32(hand0)  # whatever integer type the caller passes, the hands are uint32 masks
+    h1 = np.uint32(hand1)
+    h2 = np.uint32(hand2)
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    gt = (ctx >> GT_SHIFT) & 7
+    trick_mode = (ctx & TRICK_MODE) != 0
+    sp = 0
+    f = N_COUNTERS
+    ret = 0
+    a0 = alpha
+    b0 = beta
+    best = 0
+    best_card = -1
+    card = -1
+    gain = 0
+    entering = True
+    while True:
+        done = False
+        if entering:
+            # A new node: bounds, the last two tricks, the table; else its moves.
+            entering = False
+            work[NODES] += 1
+            mover = leader + nin
+            if mover >= 3:
+                mover -= 3
+            hand = seat_hand(h0, h1, h2, mover)
+            if trick_mode:
+                upper = popcount(hand)
+            else:
+                upper = rest
+                if nin >= 1:
+                    upper += P_POINTS[gt, t0]
+                if nin == 2:
+                    upper += P_POINTS[gt, t1]
+            done = True
+            if upper <= alpha:
+                ret = upper
+            elif beta <= 0:
+                ret = 0
+            elif popcount(hand) == 1:
+                ret = last_trick(ctx, h0, h1, h2, leader, nin, t0, t1)
+            elif popcount(hand) == 2:
+                ret = two_tricks(ctx, h0, h1, h2, leader, nin, t0, t1)
+            else:
+                done = False
+                if nin == 0 and not trick_mode:
+                    # What the side on lead surely takes bounds the value from its side.
+                    sure = sure_points(ctx, h0, h1, h2, leader)
+                    mine, theirs = top_trump_points(ctx, h0, h1, h2)
+                    if leader != d:
+                        sure = max(sure, theirs)
+                    else:
+                        sure = max(sure, mine)  # he leads: he can play them at once
+                    if leader != d:
+                        low = 0 if ctx & ENDS_ON_DEFENDERS else mine
+                    else:
+                        low = sure
+                    high = rest - (sure if leader != d else theirs)
+                    if high <= alpha:
+                        ret = high
+                        done = True
+                    elif low >= beta and (ctx & ENDS_ON_DECLARER) == 0:
+                        ret = low
+                        done = True
+            if not done:
+                first = -1
+                if nin == 0:
+                    k0, k1, k2 = canonical(gt, ctx & TRICK_MODE, h0, h1, h2)
+                    w0, w1 = _key(ctx, k0, k1, k2, leader)
+                    work[f + KEY0] = np.int64(w0)
+                    work[f + KEY1] = np.int64(w1)
+                    found, lo, hi, move = _probe(tt, w0, w1)
+                    if found:
+                        work[HITS] += 1
+                        if lo >= beta or lo == hi:
+                            ret = lo
+                            done = True
+                        elif hi <= alpha:
+                            ret = hi
+                            done = True
+                        else:
+                            alpha = max(alpha, lo)
+                            beta = min(beta, hi)
+                            if move >= 0:
+                                first = from_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, move)
+                    if not trick_mode and not done:
+                        # A position of the same trick structure (other card points) suggests a lead.
+                        k0, k1, k2 = canonical(gt, 1, h0, h1, h2)
+                        w0, w1 = _key(ctx | HINT, k0, k1, k2, leader)
+                        work[f + HKEY0] = np.int64(w0)
+                        work[f + HKEY1] = np.int64(w1)
+                        if first < 0:
+                            found, lo, hi, move = _probe(tt, w0, w1)
+                            if found and move >= 0:
+                                first = from_canonical(gt, 1, h0 | h1 | h2, move)
+                elif nin == 1:
+                    # The same for the second seat, by the structure after the lead.
+                    w0, w1, live1 = _second_key(ctx, h0, h1, h2, leader, t0)
+                    work[f + HKEY0] = np.int64(w0)
+                    work[f + HKEY1] = np.int64(w1)
+                    found, lo, hi, move = _probe(tt, w0, w1)
+                    if found and move >= 0:
+                        first = from_canonical(gt, 1, live1, move)
+                if not done:
+                    a0 = alpha
+                    b0 = beta
+                    if first >= 0 and legal(gt, hand, t0 if nin else -1) >> np.uint32(first) & _ONE:
+                        # Try the suggested move alone first; order the others only if it does not cut.
+                        work[f + MOVES] = first
+                        work[f + N_MOVES] = 1
+                        work[f + PENDING] = 1
+                    else:
+                        work[f + N_MOVES] = order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, -1, 0)
+                        work[f + PENDING] = 0
+                    work[f + NEXT] = 0
+                    best = -_INF if mover == d else _INF
+                    best_card = -1
+        if not done:
+            k = work[f + NEXT]
+            if k == work[f + N_MOVES] and work[f + PENDING]:
+                work[f + PENDING] = 0
+                skip = work[f + MOVES] & 31
+                work[f + N_MOVES] += order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, skip, 1)
+            if k < work[f + N_MOVES]:
+                # Try the next move; a child position is entered on the next turn of the loop.
+                c = work[f + MOVES + k] & 31
+                work[f + NEXT] = k + 1
+                bit = _ONE << np.uint32(c)
+                n0 = h0 & ~bit
+                n1 = h1 & ~bit
+                n2 = h2 & ~bit
+                left = rest - P_POINTS[gt, c]
+                g = 0
+                ends = False
+                winner = leader
+                if nin == 2:
+                    winner, g, ends = close_trick(ctx, leader, t0, t1, c)
+                if nin < 2 or not ends:
+                    work[f + H0] = h0
+                    work[f + H1] = h1
+                    work[f + H2] = h2
+                    work[f + LEAD] = leader
+                    work[f + NIN] = nin
+                    work[f + T0] = t0
+                    work[f + T1] = t1
+                    work[f + REST] = rest
+                    work[f + ALPHA] = alpha
+                    work[f + BETA] = beta
+                    work[f + A0] = a0
+                    work[f + B0] = b0
+                    work[f + BEST] = best
+                    work[f + BEST_CARD] = best_card
+                    work[f + CARD] = c
+                    work[f + GAIN] = g
+                    sp += 1
+                    f += FRAME
+                    h0, h1, h2, rest = n0, n1, n2, left
+                    if nin == 0:
+                        t0 = c
+                        nin = 1
+                    elif nin == 1:
+                        t1 = c
+                        nin = 2
+                    else:
+                        leader, nin, t0, t1 = winner, 0, -1, -1
+                        alpha -= g
+                        beta -= g
+                    entering = True
+                    continue
+                # The game ends with this trick.
+                closer = leader + 2 if leader == 0 else leader - 1
+                ret = g + unplayed(ctx, seat_hand(n0, n1, n2, closer))
+                card = c
+                gain = 0
+            else:
+                # Every move tried (or cut off): the node's value is ``best``.
+                n = popcount(h0 | h1 | h2)
+                if nin == 0:
+                    w0 = np.uint64(work[f + KEY0])
+                    w1 = np.uint64(work[f + KEY1])
+                    move = to_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, best_card) if best_card >= 0 else -1
+                    if best <= a0:
+                        _store(tt, work, w0, w1, 0, best, move, n)
+                    elif best >= b0:
+                        _store(tt, work, w0, w1, best, 255, move, n)
+                    else:
+                        _store(tt, work, w0, w1, best, best, move, n)
+                    if not trick_mode and best_card >= 0:
+                        hint = to_canonical(gt, 1, h0 | h1 | h2, best_card)
+                        _store(tt, work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), 0, 255, hint, n)
+                elif nin == 1 and best_card >= 0:
+                    live1 = h0 | h1 | h2 | (_ONE << np.uint32(t0))
+                    hint = to_canonical(gt, 1, live1, best_card)
+                    _store(tt, work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), 0, 255, hint, n + 1)
+                ret = best
+                done = True
+        if done:
+            # Back to the parent with the value ``ret``.
+            if sp == 0:
+                return ret
+            sp -= 1
+            f -= FRAME
+            h0 = np.uint32(work[f + H0])
+            h1 = np.uint32(work[f + H1])
+            h2 = np.uint32(work[f + H2])
+            leader = work[f + LEAD]
+            nin = work[f + NIN]
+            t0 = work[f + T0]
+            t1 = work[f + T1]
+            rest = work[f + REST]
+            alpha = work[f + ALPHA]
+            beta = work[f + BETA]
+            a0 = work[f + A0]
+            b0 = work[f + B0]
+            best = work[f + BEST]
+            best_card = work[f + BEST_CARD]
+            card = work[f + CARD]
+            gain = work[f + GAIN]
+        # Fold the child's value ``gain + ret`` into the current node.
+        v = gain + ret
+        mover = leader + nin
+        if mover >= 3:
+            mover -= 3
+        if mover == d:
+            if v > best:
+                best = v
+                best_card = card
+                if best > alpha:
+                    alpha = best
+        elif v < best:
+            best = v
+            best_card = card
+            if best < beta:
+                beta = best
+        if alpha >= beta:  # cut: no more moves
+            work[f + NEXT] = work[f + N_MOVES]
+            work[f + PENDING] = 0
