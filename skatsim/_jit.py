@@ -20,10 +20,10 @@ from numba import types
 from numba.extending import intrinsic
 
 #: The code the compiled kernels are made of, and the tables they read as constants: the engine,
-#: the bots, the row layout's column table, the what-if rollout loops and this module. Everything
-#: else (runs, records, analysis, the command line) is plain Python that no kernel imports, so
-#: editing it never recompiles the kernels.
-KERNEL_CODE = ("_jit.py", "engine/", "bots/", "schema.py", "whatif/kernels.py")
+#: the bots, the row layout's column table, the compiled ISS parser, the what-if rollout loops and
+#: this module. Everything else (runs, the rest of records, analysis, the command line) is plain
+#: Python that no kernel imports, so editing it never recompiles the kernels.
+KERNEL_CODE = ("_jit.py", "engine/", "bots/", "schema.py", "records/issparse.py", "whatif/kernels.py")
 
 
 def kernel_sources() -> list[Path]:

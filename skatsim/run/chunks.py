@@ -174,14 +174,16 @@ def simulate_frame(
     return pl.concat(frames, rechunk=False)
 
 
-def write_parquet_atomic(frame: pl.DataFrame, path: str, run_id: str = "") -> None:
+def write_parquet_atomic(
+    frame: pl.DataFrame, path: str, run_id: str = "", metadata: dict[str, str] | None = None
+) -> None:
     """Write ``frame`` to ``path`` so that ``path`` is either absent or complete, even after kill -9.
 
     The data goes to a temporary file in the same folder, is flushed to disk,
     then renamed over ``path`` (:func:`skatsim.run.storage.write_atomic`);
-    ``run_id`` (when given) goes into the file's Parquet metadata.
+    ``run_id`` (when given) and ``metadata`` go into the file's Parquet metadata.
     """
-    metadata = {RUN_ID_KEY: run_id} if run_id else None
+    metadata = ({RUN_ID_KEY: run_id} if run_id else {}) | (metadata or {}) or None
     try:
         storage.write_atomic(path, lambda f: frame.write_parquet(f, metadata=metadata))
     except OSError as exc:

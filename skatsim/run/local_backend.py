@@ -41,6 +41,14 @@ class LocalBackend:
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
+        self._executor: Any = None
+
+    def shut_down(self) -> None:
+        """Stop the worker processes now (the next map starts new ones): for a caller that goes on
+        alone and wants back the memory the workers hold."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
 
     def __enter__(self) -> LocalBackend:
         warm_up()  # compile (or load) the kernel once here, so the workers load numba's disk cache
@@ -58,7 +66,7 @@ class LocalBackend:
             return
         from joblib.externals.loky import get_reusable_executor  # imported here: only parallel runs need it
 
-        executor = get_reusable_executor(max_workers=self.jobs, initializer=_ignore_sigint)
+        executor = self._executor = get_reusable_executor(max_workers=self.jobs, initializer=_ignore_sigint)
         pending: set[Future[str]] = set()
         finished = False
         AT_ONCE.append(lambda: _kill_workers(executor))

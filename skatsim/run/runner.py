@@ -505,7 +505,7 @@ class _Interrupts:
 
 
 @contextmanager
-def _interrupts() -> Iterator[_Interrupts]:
+def catch_interrupts() -> Iterator[_Interrupts]:
     """Install :class:`_Interrupts` as the SIGINT handler for the block (main thread only)."""
     state = _Interrupts()
     if threading.current_thread() is not threading.main_thread():
@@ -612,7 +612,7 @@ def _run_guarded(runs: list[_OpenRun], backend: Backend, show: bool) -> None:
     """:func:`_execute`, then close every run; Ctrl-C or an error while chunks run becomes
     :class:`RunStopped`, saying how many games are kept."""
     stopped: tuple[str, bool] | None = None
-    with _interrupts() as interrupts:
+    with catch_interrupts() as interrupts:
         try:
             _execute(runs, backend, show)
         except KeyboardInterrupt:
