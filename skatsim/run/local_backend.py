@@ -7,7 +7,8 @@ specs are taken lazily from the runner's (possibly endless-looking) stream, at m
 results come back as they finish; and a stopped run (Ctrl-C, an error) kills its
 workers at once instead of waiting for their chunks. Workers ignore SIGINT (a
 terminal sends it to the whole process group): the parent alone decides. One job
-runs the chunks in this process, without a pool.
+runs the chunks in this process, without a pool, each chunk's file written by a second
+thread while the next chunk's kernel runs (:func:`skatsim.run.chunks.run_in_turn`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from itertools import chain, islice
 from typing import Any
 
 from ..errors import SkatsimError
-from .chunks import ChunkJob, warm_up
+from .chunks import ChunkJob, run_chunk, run_in_turn, warm_up
 
 #: Chunks given to each worker at a time: one running, one queued, so no worker waits for
 #: the next spec and nothing beyond that is planned ahead (memory independent of ``games``).
@@ -62,7 +63,7 @@ class LocalBackend:
         specs = iter(specs)
         head = list(islice(specs, 2))
         if self.jobs <= 1 or len(head) <= 1:
-            yield from map(fn, chain(head, specs))
+            yield from run_in_turn(chain(head, specs)) if fn is run_chunk else map(fn, chain(head, specs))
             return
         from joblib.externals.loky import get_reusable_executor  # imported here: only parallel runs need it
 
