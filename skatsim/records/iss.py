@@ -46,6 +46,7 @@ import numpy as np
 from ..engine import layout
 from ..engine.cards import CardError, iss_name, parse_card
 from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
+from ..errors import ReasonedError
 from . import issparse
 from .record import EarlyEnd, GameRecord, GameResult, ReplayError, replay
 
@@ -62,16 +63,9 @@ _FIELD = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
 _STEP = re.compile(r"(bid|card) (\d+) ")
 
 
-class IssFormatError(ValueError):
-    """An ISS line that is not a well-formed game record; the message says what and where.
-
-    ``reason`` names the kind of problem without the line's particulars (an import counts the
-    lines it skips by reason); it defaults to the message.
-    """
-
-    def __init__(self, message: str, reason: str = "") -> None:
-        super().__init__(message)
-        self.reason = reason or message
+class IssFormatError(ReasonedError):
+    """An ISS line that is not a well-formed game record; the message says what and where, ``reason``
+    the kind of problem (import counts the lines it skips by reason)."""
 
 
 @dataclass(frozen=True)
