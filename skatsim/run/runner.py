@@ -262,18 +262,23 @@ def _starting(enabled: bool) -> AbstractContextManager[object]:
     return console.status("starting: loading the compiled kernels (the first run on a machine compiles them, ~30 s)")
 
 
-def _progress(enabled: bool) -> Progress:
-    """A progress bar on stderr, shown only when enabled and stderr is a terminal."""
+def stderr_progress(enabled: bool, *counts: ProgressColumn) -> Progress:
+    """A progress bar on stderr, shown only when enabled and stderr is a terminal: the task's
+    description, the bar, the ``counts`` columns (done of total, speed), the time remaining."""
     console = Console(stderr=True)
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
-        _GamesPerSecond(),
+        *counts,
         TimeRemainingColumn(),
         console=console,
         disable=not (enabled and console.is_terminal),
     )
+
+
+def _progress(enabled: bool) -> Progress:
+    """The progress bar of runs: games done of total, games per second."""
+    return stderr_progress(enabled, MofNCompleteColumn(), _GamesPerSecond())
 
 
 # --------------------------------------------------------------------------- runs
