@@ -57,6 +57,18 @@ def _run_options(scheduler_help: str) -> Callable[[F], F]:
     return apply
 
 
+def _check_scheduler(backend: str, scheduler: str | None) -> None:
+    """--scheduler needs --backend dask."""
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler needs --backend dask")
+
+
+def _backend_options(backend: str, scheduler: str | None) -> dict[str, object] | None:
+    """The runner's ``backend_options`` of --backend and --scheduler (checked)."""
+    _check_scheduler(backend, scheduler)
+    return {"scheduler": scheduler} if backend == "dask" else None
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="skatsim")
 def app() -> None:
@@ -332,8 +344,7 @@ def simulate_command(
 
     from .run.runner import run_simulation
 
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler needs --backend dask")
+    options = _backend_options(backend, scheduler)
 
     with _resumable():
         result = run_simulation(
@@ -348,7 +359,7 @@ def simulate_command(
             chunk_size=chunk_size,
             backend=backend,
             progress=not quiet,
-            backend_options={"scheduler": scheduler} if backend == "dask" else None,
+            backend_options=options,
             force=force,
         )
     click.echo(result.summary())
@@ -427,8 +438,7 @@ def sweep_command(
 
     from .run.sweep import run_sweep
 
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler needs --backend dask")
+    _check_scheduler(backend, scheduler)
     with _resumable():
         results = run_sweep(
             list(variants),
@@ -522,8 +532,7 @@ def compare_command(
     from .analysis.compare import compare_variants
     from .analysis.compare_output import format_text, write_comparison
 
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler needs --backend dask")
+    options = _backend_options(backend, scheduler)
     if out_file is not None and (Path(out_file).suffix not in (".json", ".md") or Path(out_file).is_dir()):
         raise SkatsimError(f"--out {out_file}: the file name must end in .json or .md")
     with _resumable():
@@ -541,7 +550,7 @@ def compare_command(
             runs_dir=runs_dir,
             resume=resume,
             backend=backend,
-            backend_options={"scheduler": scheduler} if backend == "dask" else None,
+            backend_options=options,
             force=force,
         )
     click.echo(format_text(result), nl=False)
@@ -594,8 +603,7 @@ def duel_command(
     """
     from .analysis.duel import format_json, format_text, run_duel
 
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler needs --backend dask")
+    options = _backend_options(backend, scheduler)
     with _resumable():
         result = run_duel(
             bot_a,
@@ -610,7 +618,7 @@ def duel_command(
             level,
             progress=not quiet,
             backend=backend,
-            backend_options={"scheduler": scheduler} if backend == "dask" else None,
+            backend_options=options,
             force=force,
         )
     click.echo(format_json(result) if as_json else format_text(result), nl=False)
