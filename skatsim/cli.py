@@ -32,6 +32,19 @@ FORCE_HELP = "Start even when the estimated output does not fit in the free disk
 
 F = TypeVar("F", bound=Callable[..., object])
 
+#: Options several commands share word for word.
+SEED_OPTION = click.option(
+    "--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed."
+)
+JOBS_OPTION = click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
+BOTS_OPTION = click.option(
+    "--bots",
+    default=DEFAULT_BOTS,
+    show_default=True,
+    help="One bot name for every player, or one per player: three as FH,MH,RH of the first deal (four at a "
+    "four-player table, the fourth dealing it).",
+)
+
 
 def _run_options(scheduler_help: str) -> Callable[[F], F]:
     """The options every command running several runs shares with simulate: --quiet, --backend,
@@ -52,6 +65,24 @@ def _run_options(scheduler_help: str) -> Callable[[F], F]:
     def apply(command: F) -> F:
         for option in reversed(options):
             command = option(command)
+        return command
+
+    return apply
+
+
+def _job_folder_options(option: str, dest: str, folder_help: str, job: str, chunk_help: str) -> Callable[[F], F]:
+    """The options of a job that runs in a folder kept for --resume, or in a temporary one (compare,
+    duel; :class:`skatsim.run.runner.JobFolder`): the folder ``option`` (into ``dest``), --resume,
+    --chunk-size (in that order in --help)."""
+    options = [
+        click.option(option, dest, type=click.Path(file_okay=False), help=folder_help),
+        click.option("--resume", is_flag=True, help=f"Complete the interrupted {job} in {option} (same settings)."),
+        click.option("--chunk-size", type=Count(min=1), help=chunk_help),
+    ]
+
+    def apply(command: F) -> F:
+        for opt in reversed(options):
+            command = opt(command)
         return command
 
     return apply
@@ -288,16 +319,10 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
 @app.command("simulate")
 @click.argument("variant", type=click.Path(dir_okay=False))
 @click.option("--games", required=True, type=COUNT, help="Number of games (deals): 1000000, 1_000_000, 1e6 or 1M.")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
+@SEED_OPTION
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output folder (new or empty).")
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
-@click.option(
-    "--bots",
-    default=DEFAULT_BOTS,
-    show_default=True,
-    help="One bot name for every player, or one per player: three as FH,MH,RH of the first deal (four at a "
-    "four-player table, the fourth dealing it).",
-)
+@JOBS_OPTION
+@BOTS_OPTION
 @click.option("--resume", is_flag=True, help="Complete the interrupted run in --out (same settings).")
 @click.option("--record-play", is_flag=True, help="Also store every game's actions (a 'record' column, for replay).")
 @click.option(
@@ -414,7 +439,7 @@ def _resume_command(extra: tuple[str, ...]) -> str:
     "--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed of every run."
 )
 @click.option("--out", "out_root", required=True, type=click.Path(file_okay=False), help="Folder of the run folders.")
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
+@JOBS_OPTION
 @click.option("--resume", is_flag=True, help="Complete an interrupted sweep (same settings).")
 @_run_options("As for simulate: the Dask scheduler for --backend dask.")
 def sweep_command(
@@ -482,26 +507,19 @@ def validate_command(files: tuple[Path, ...]) -> None:
 @click.argument("variant_a", type=click.Path(dir_okay=False))
 @click.argument("variant_b", type=click.Path(dir_okay=False))
 @click.option("--games", required=True, type=COUNT, help="Number of deals, each played under both: 1e6 or 1M.")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
-@click.option(
-    "--bots",
-    default=DEFAULT_BOTS,
-    show_default=True,
-    help="One bot name for every player, or one per player: three as FH,MH,RH of the first deal (four at a "
-    "four-player table, the fourth dealing it).",
-)
+@SEED_OPTION
+@JOBS_OPTION
+@BOTS_OPTION
 @click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals.")
 @click.option("--bootstrap", "n_boot", default=1000, show_default=True, type=COUNT, help="Bootstrap resamples.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Also write FILE.json or FILE.md.")
-@click.option(
+@_job_folder_options(
     "--runs",
     "runs_dir",
-    type=click.Path(file_okay=False),
-    help="Keep the two runs in this folder (for report and --resume); default: a temporary folder, removed.",
+    "Keep the two runs in this folder (for report and --resume); default: a temporary folder, removed.",
+    "comparison",
+    "Games per Parquet file of the runs (never changes results).",
 )
-@click.option("--resume", is_flag=True, help="Complete the interrupted comparison in --runs (same settings).")
-@click.option("--chunk-size", type=Count(min=1), help="Games per Parquet file of the runs (never changes results).")
 @_run_options("As for simulate (needs --runs reachable from every worker).")
 def compare_command(
     variant_a: str,
@@ -563,16 +581,15 @@ def compare_command(
 @click.argument("bot_b")
 @click.option("--games", required=True, type=COUNT, help="Deals, each played in the six seatings (6x as many games).")
 @click.option("--variant", type=click.Path(dir_okay=False), help="Variant file; default: the official rules.")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
-@click.option(
+@SEED_OPTION
+@JOBS_OPTION
+@_job_folder_options(
     "--out",
     "out_dir",
-    type=click.Path(file_okay=False),
-    help="Keep the duel's chunk files in this folder (for --resume); default: a temporary folder, removed.",
+    "Keep the duel's chunk files in this folder (for --resume); default: a temporary folder, removed.",
+    "duel",
+    "Deals per Parquet file (never changes the result).",
 )
-@click.option("--resume", is_flag=True, help="Complete the interrupted duel in --out (same settings).")
-@click.option("--chunk-size", type=Count(min=1), help="Deals per Parquet file (never changes the result).")
 @click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the interval.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @_run_options("As for simulate (needs --out reachable from every worker).")
@@ -681,7 +698,7 @@ _SEAT_NAMES = ("FH", "MH", "RH")
     type=click.IntRange(min=2),
     help="Deals rolled out per declaration (the same deals for every one).",
 )
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
+@SEED_OPTION
 @click.option(
     "--game",
     "games",
@@ -759,7 +776,7 @@ def hand_command(
     "the bids as recorded).",
 )
 @click.option("--samples", type=click.IntRange(min=1), help="Rollouts (default: 1 with the real cards, else 1000).")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
+@SEED_OPTION
 @click.option(
     "--variant", type=click.Path(dir_okay=False), help="The rules (default: the run's, or the official ones)."
 )
