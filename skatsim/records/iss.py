@@ -127,10 +127,7 @@ class ParsedLines:
         """Parse lines ``data[starts[i]:ends[i]]`` (uint8 array) into these arrays."""
         spans = np.zeros((issparse.N_FIELDS, 2), dtype=np.int64)
         keys = np.zeros((issparse.KEY_ROWS, 4), dtype=np.int64)
-        issparse.parse_lines(
-            data,
-            starts,
-            ends,
+        lines = (
             self.info,
             self.err,
             self.deal,
@@ -140,10 +137,8 @@ class ParsedLines:
             self.cards,
             self.card_moves,
             self.card_seats,
-            self.moves,
-            spans,
-            keys,
         )
+        issparse.parse_lines(data, starts, ends, lines, self.moves, spans, keys)
 
     def iss_result(self, i: int) -> dict[str, object]:
         """The server's result ``R[]`` of line ``i`` as ``iss_*`` fields (None where a passed game has none)."""
