@@ -121,8 +121,22 @@ class ChunkJob(Protocol):
         ...
 
 
+class ChunkFile:
+    """Where a chunk spec's Parquet file goes, from its ``out_dir``, ``first`` and ``count`` (a base of
+    the :class:`ChunkJob` specs)."""
+
+    out_dir: str
+    first: int
+    count: int
+
+    @property
+    def path(self) -> str:
+        """Where the chunk's Parquet file goes."""
+        return storage.join(self.out_dir, chunk_name(self.first, self.count))
+
+
 @dataclass(frozen=True)
-class ChunkSpec:
+class ChunkSpec(ChunkFile):
     """Everything a worker needs to simulate one chunk: plain, picklable values only.
 
     ``params`` is the compiled variant (:meth:`skatsim.variant.Variant.params`)
@@ -140,11 +154,6 @@ class ChunkSpec:
     record_play: bool
     out_dir: str
     run_id: str = ""
-
-    @property
-    def path(self) -> str:
-        """Where the chunk's Parquet file goes."""
-        return storage.join(self.out_dir, chunk_name(self.first, self.count))
 
     def compute(self) -> pl.DataFrame:
         """The chunk's games as a typed frame (block by block, so only one block's raw rows are held)."""

@@ -31,7 +31,9 @@ whose workers write into the same folder. The folder may be a local path or an f
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import tempfile
 import threading
 import time
 import uuid
@@ -263,18 +265,23 @@ def _starting(enabled: bool) -> AbstractContextManager[object]:
     return console.status("starting: loading the compiled kernels (the first run on a machine compiles them, ~30 s)")
 
 
-def _progress(enabled: bool) -> Progress:
-    """A progress bar on stderr, shown only when enabled and stderr is a terminal."""
+def stderr_progress(enabled: bool, *counts: ProgressColumn) -> Progress:
+    """A progress bar on stderr, shown only when enabled and stderr is a terminal: the task's
+    description, the bar, the ``counts`` columns (done of total, speed), the time remaining."""
     console = Console(stderr=True)
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
-        _GamesPerSecond(),
+        *counts,
         TimeRemainingColumn(),
         console=console,
         disable=not (enabled and console.is_terminal),
     )
+
+
+def _progress(enabled: bool) -> Progress:
+    """The progress bar of runs: games done of total, games per second."""
+    return stderr_progress(enabled, MofNCompleteColumn(), _GamesPerSecond())
 
 
 # --------------------------------------------------------------------------- runs
@@ -331,6 +338,53 @@ class RunStopped(SkatsimError):
     def progress(self) -> str:
         """Why the run stopped and what is kept, without the way to continue."""
         return f"{self.reason}; {self.kept:,} of {self.total:,} games kept in {self.where}"
+
+
+@dataclass(frozen=True)
+class JobFolder:
+    """The folder of a job that runs runs and then reads them (compare, duel): the user's folder,
+    kept, or a temporary one (``temporary``) removed once the result is read. ``extra`` is what the
+    command needs besides ``--resume`` to continue: ``(option, path)`` for a temporary folder."""
+
+    path: str
+    temporary: bool
+    extra: tuple[str, ...]
+
+    @classmethod
+    def make(cls, given: str | None, option: str, prefix: str) -> JobFolder:
+        """``given`` (the value of ``option``), or a new temporary folder named ``prefix...``."""
+        if given is not None:
+            return cls(given, False, ())
+        path = tempfile.mkdtemp(prefix=prefix)
+        return cls(path, True, (option, path))
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        """Around running the runs: a stop names this folder (which keeps what was computed); any
+        other failure removes a temporary folder."""
+        try:
+            yield
+        except RunStopped as stopped:  # keep what was computed, and say where it is
+            raise RunStopped(
+                stopped.reason, stopped.interrupted, stopped.kept, stopped.total, self.path, self.extra
+            ) from None
+        except BaseException:
+            self.remove()
+            raise
+
+    @contextmanager
+    def reading(self, games: int) -> Iterator[None]:
+        """Around reading the complete runs (``games`` games in all): Ctrl-C keeps them, the same command
+        reads them again."""
+        try:
+            yield
+        except KeyboardInterrupt:
+            raise RunStopped("interrupted", True, games, games, self.path, self.extra) from None
+
+    def remove(self) -> None:
+        """Remove the folder if it is a temporary one."""
+        if self.temporary:
+            shutil.rmtree(self.path, ignore_errors=True)
 
 
 def check_run_numbers(games: int, seed: int, jobs: int) -> None:
