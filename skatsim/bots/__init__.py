@@ -61,7 +61,7 @@ N_PREPARED = 16
 #: for the small searches of one decision; entries stay valid across decisions and deals).
 MAX_WORLDS = 100
 N_SEARCH = 64 + 4 * MAX_WORLDS
-SEARCH_TABLE_LOG2 = 16
+SEARCH_TABLE_LOG2 = 20
 
 #: The heuristic's parameters (bidding, declaring, Kontra/Re); the pimc bot bids and declares by them too.
 HEURISTIC_PARAMS: tuple[BotParam, ...] = (
