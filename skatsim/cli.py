@@ -233,6 +233,12 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
 @click.option("--resume", is_flag=True, help="Complete the interrupted run in --out (same settings).")
 @click.option("--record-play", is_flag=True, help="Also store every game's actions (a 'record' column, for replay).")
 @click.option(
+    "--open-hand",
+    is_flag=True,
+    help="Also solve each declared game open-handed: columns open_hand_points and open_hand_won (slow: "
+    "docs/solver.md).",
+)
+@click.option(
     "--chunk-size",
     type=Count(min=1),
     help="Games per Parquet file (never changes the rows); rounded up to whole lists when the variant plays lists.",
@@ -260,6 +266,7 @@ def simulate_command(
     bots: str,
     resume: bool,
     record_play: bool,
+    open_hand: bool,
     chunk_size: int | None,
     quiet: bool,
     backend: str,
@@ -294,6 +301,7 @@ def simulate_command(
             progress=not quiet,
             backend_options={"scheduler": scheduler} if backend == "dask" else None,
             force=force,
+            open_hand=open_hand,
         )
     click.echo(result.summary())
 

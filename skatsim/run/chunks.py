@@ -26,7 +26,10 @@ import polars as pl
 from ..bots import bot_arrays
 from ..engine.block import simulate_block
 from ..engine.layout import LOG_WIDTH, N_COLUMNS
+from ..engine.openhand import N_SCRATCH as N_OPEN_HAND_SCRATCH
+from ..engine.openhand import open_hand_rows
 from ..engine.rules import LIST_LENGTH
+from ..engine.solver import new_table, new_work
 from ..errors import SkatsimError
 from ..frames import block_frame
 from ..records.record import record_from_log
@@ -134,6 +137,7 @@ class ChunkSpec:
     record_play: bool
     out_dir: str
     run_id: str = ""
+    open_hand: bool = False
 
     @property
     def path(self) -> str:
@@ -143,7 +147,9 @@ class ChunkSpec:
     def compute(self) -> pl.DataFrame:
         """The chunk's games as a typed frame."""
         params = np.array(self.params, dtype=np.int64)
-        return simulate_frame(self.seed, self.first, self.count, params, self.bots, self.variant_name, self.record_play)
+        return simulate_frame(
+            self.seed, self.first, self.count, params, self.bots, self.variant_name, self.record_play, self.open_hand
+        )
 
 
 def simulate_frame(
@@ -154,11 +160,13 @@ def simulate_frame(
     bots: tuple[str, ...],
     variant_name: str,
     record_play: bool = False,
+    open_hand: bool = False,
 ) -> pl.DataFrame:
     """Typed frame of games ``first .. first + count - 1``, simulated ``BLOCK`` games at a time.
 
     Blocks keep the raw int64 matrix (and the action logs) small whatever
     ``count`` is; only the typed frame, far more compact, grows with it.
+    ``open_hand`` adds each declared game's open-hand value (:func:`open_hand_values`).
     """
     kinds, bot_params = bot_arrays(bots)
     length = int(params[LIST_LENGTH])
@@ -170,8 +178,18 @@ def simulate_frame(
         logs = np.zeros((n if record_play else 0, LOG_WIDTH), dtype=np.int16)
         simulate_block(np.uint64(seed), start, kinds, bot_params, params, rows, logs)
         records = [record_from_log(r, g).to_json() for r, g in zip(rows, logs, strict=True)] if record_play else None
-        frames.append(block_frame(rows, bots, variant_name, params, records))
+        values = open_hand_values(rows) if open_hand else None
+        frames.append(block_frame(rows, bots, variant_name, params, records, values))
     return pl.concat(frames, rechunk=False)
+
+
+def open_hand_values(rows: np.ndarray) -> np.ndarray:
+    """The open-hand points and won (``(n, 2)``, -1 where none) of simulated games' rows
+    (:func:`skatsim.engine.openhand.open_hand_rows`), with one solver table for the whole block: its
+    entries are keyed by the whole position, so they stay valid from deal to deal."""
+    out = np.zeros((rows.shape[0], 2), dtype=np.int64)
+    open_hand_rows(rows, out, new_table(), new_work(), np.zeros(N_OPEN_HAND_SCRATCH, dtype=np.int64))
+    return out
 
 
 def write_parquet_atomic(frame: pl.DataFrame, path: str, run_id: str = "") -> None:
