@@ -12,6 +12,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from skatsim.analysis.render import Table
+from skatsim.analysis.report import open_hand_section
+from skatsim.analysis.sources import scan
 from skatsim.cli import main
 from skatsim.records.record import GameRecord
 from skatsim.run.manifest import read_manifest
@@ -45,6 +48,20 @@ def test_open_hand_columns_are_the_solvers_values(tmp_path: Path, capsys: pytest
         assert row["open_hand_won"] == solution.won
         checked += 1
     assert checked >= 10
+    # the report's section: per game type, the bots' results against the open-hand value
+    section = open_hand_section(scan(str(out)), 0.95)
+    assert section is not None and section.title == "Against perfect play"
+    table = section.blocks[1]
+    assert isinstance(table, Table)
+    declared = frame.filter(pl.col("open_hand_won").is_not_null())
+    assert sum(int(row[2].replace(",", "")) for row in table.rows) == declared.height
+    for row in table.rows:
+        games = declared.filter(pl.col("game_type").cast(pl.String) == row[1])
+        allowed = games.filter(pl.col("open_hand_won"))
+        assert int(row[2]) == games.height
+        assert row[3].startswith(f"{100 * allowed.height / games.height:.2f}%")
+        if allowed.height:
+            assert row[4].startswith(f"{100 * allowed['won'].mean():.2f}%")  # type: ignore[operator]
     # the flag is part of what made the rows: a resume must not change it
     code = main(
         ["simulate", str(VARIANTS / "official.yaml"), "--games", "16", "--seed", "3", "--out", str(out), "--jobs",
@@ -58,3 +75,4 @@ def test_runs_without_the_flag_have_no_open_hand_columns(tmp_path: Path) -> None
     run_simulation(str(VARIANTS / "official.yaml"), 4, 1, str(tmp_path / "run"), jobs=1, progress=False)
     frame = pl.read_parquet(tmp_path / "run" / "*.parquet")
     assert "open_hand_points" not in frame.columns and "open_hand_won" not in frame.columns
+    assert open_hand_section(scan(str(tmp_path / "run")), 0.95) is None
