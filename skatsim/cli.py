@@ -70,15 +70,19 @@ def app() -> None:
 )
 @click.option("--strict", is_flag=True, help="Stop at the first line that cannot be imported (exit 2).")
 @click.option("--force", is_flag=True, help="Replace an existing iss_games.parquet.")
-def import_iss_command(file: Path, out_dir: Path, strict: bool, force: bool) -> None:
+@click.option(
+    "--open-hand", is_flag=True, help="Also solve each declared game open-handed (open_hand_points, open_hand_won)."
+)
+def import_iss_command(file: Path, out_dir: Path, strict: bool, force: bool, open_hand: bool) -> None:
     """Import ISS game records (one per line) into DIR/iss_games.parquet.
 
     Lines that cannot be imported are reported on stderr as FILE:LINE: reason
     and skipped; the summary goes to stdout.
     """
     from .records.importer import import_iss
+    from .solve import open_hand_values
 
-    summary = import_iss(file, out_dir, strict=strict, force=force)
+    summary = import_iss(file, out_dir, strict=strict, force=force, open_hand=open_hand_values if open_hand else None)
     for number, reason in summary.skipped:
         click.echo(f"{file}:{number}: {reason}", err=True)
     click.echo(summary.line())

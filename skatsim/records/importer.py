@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+import numpy as np
 import polars as pl
 
 from .. import __version__
 from ..errors import SkatsimError
-from ..frames import dtype, result_schema
+from ..frames import dtype, open_hand_frame, result_schema
 from ..run import storage
 from ..run.manifest import timestamp
 from ..schema import ISS_COLUMNS as ISS_COLUMN_DEFS
@@ -101,8 +102,18 @@ class ImportSummary:
         )
 
 
-def import_iss(path: str | Path, out_dir: str | Path, strict: bool = False, force: bool = False) -> ImportSummary:
+def import_iss(
+    path: str | Path,
+    out_dir: str | Path,
+    strict: bool = False,
+    force: bool = False,
+    open_hand: Callable[[list[GameRecord]], np.ndarray] | None = None,
+) -> ImportSummary:
     """Import the ISS records in ``path`` into ``out_dir/iss_games.parquet``.
+
+    ``open_hand`` (:func:`skatsim.solve.open_hand_values`, passed in: the solver layer sits above the
+    records) adds each declared game's open-hand value (``open_hand_points``, ``open_hand_won``, as
+    ``simulate --open-hand``) after the other columns.
 
     Bad lines are skipped and listed in the summary; with ``strict`` the first
     one raises :class:`SkatsimError` and nothing is written. An existing table
@@ -134,6 +145,9 @@ def import_iss(path: str | Path, out_dir: str | Path, strict: bool = False, forc
     table = pl.concat(chunks)
     if table.is_empty():
         raise SkatsimError(f"{path}: no game imported ({summary.lines_read} lines read, {len(summary.skipped)} bad)")
+    if open_hand is not None:
+        records = [GameRecord.from_json(text) for text in table["record"]]
+        table = pl.concat([table, open_hand_frame(open_hand(records))], how="horizontal")
     summary.imported, summary.table = table.height, target
     summary.source_bytes, summary.source_sha256 = path.stat().st_size, digest.hexdigest()
     manifest = (json.dumps(summary.manifest(), indent=2) + "\n").encode("utf-8")
