@@ -10,11 +10,11 @@ the declarer reaches 61 (90 with Schneider announced), takes every trick (Schwar
 takes no trick (Null); for a defender, the declarer does not. Equivalent cards (next to each other
 in trick order once the cards between them are gone, worth the same points) are tried once.
 
-Cost is cut without changing the choice: a world the mover's side cannot win whatever it plays
-(one search at the root) gives every card 0 and is not searched further; the heuristic's card
-(:func:`skatsim.bots.cardplay.choose_card`) is tried first and kept on ties, so when it wins in
-every winnable world nothing else is searched; a card stops being searched once it can no longer
-beat the best total. When no world is winnable the heuristic's card is played. A Ramsch has no
+Cost is cut without changing the choice: the heuristic's card (:func:`skatsim.bots.cardplay.choose_card`)
+is searched first in every world and kept on ties; only in a world where it fails is the root searched
+(can any card win there?); a world no card wins gives every card 0 and is not searched again; when the
+heuristic's card wins in every winnable world (or none is winnable) nothing else is searched; a card
+stops being searched once it can no longer beat the best total. A Ramsch has no
 declarer to solve for: the heuristic plays it.
 
 Randomness comes from the deal's bot stream (``DealState.rng``, counter-based), so a game stays a
@@ -254,7 +254,9 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
     work = st.search_work
     is_declarer = seat == d
     n_worlds = min(max(worlds, 1), MAX_WORLDS)
+    # Per world: the heuristic's card first; only where it fails, the root (can any card win there?).
     winnable = 0
+    best = 0
     for w in range(n_worlds):
         base = _DEALS + 3 * w
         deal = search[base : base + 3]
@@ -263,23 +265,24 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
             free_a = np.uint32(0) if open_seat == a else _ALL
             free_b = np.uint32(0) if open_seat == b else _ALL
             deal_hidden(st.rng, hidden, free_a, free_b, allow_s, need_a, need_b, need_s, deal)
-        _set_world(st, w, seat, _WORLD)
-        win = _declarer_wins(search[_WORLD : _WORLD + N_FIELDS], tt, work) == is_declarer
+        _set_world(st, w, seat, _CHILD)
+        child = search[_CHILD : _CHILD + N_FIELDS]
+        apply_card(child, seat, fb_rep)
+        if _declarer_wins(child, tt, work) == is_declarer:
+            win = True
+            best += 1
+        else:
+            _set_world(st, w, seat, _WORLD)
+            win = _declarer_wins(search[_WORLD : _WORLD + N_FIELDS], tt, work) == is_declarer
         search[_WINNABLE + w] = 1 if win else 0
         winnable += 1 if win else 0
-    if winnable == 0:
+    if best == winnable:  # the heuristic's card wins wherever any card does (or nowhere is winnable)
         return fallback
-    best = -1
     best_card = fallback
     order = candidates & ~(_ONE << np.uint32(fb_rep))
-    first = True
-    while first or order:
-        if first:
-            c = fb_rep
-            first = False
-        else:
-            c = lowest_bit(order)
-            order &= order - _ONE
+    while order:
+        c = lowest_bit(order)
+        order &= order - _ONE
         hits = 0
         misses = 0
         for w in range(n_worlds):
@@ -294,9 +297,9 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
                 hits += 1
             else:
                 misses += 1
-        if hits > best and winnable - misses > best:
+        if hits > best:
             best = hits
-            best_card = fallback if c == fb_rep else c
+            best_card = c
             if best == winnable:
                 break
     return best_card
