@@ -1,23 +1,34 @@
-"""skatsim's simulator beside xskat's on this machine, games per second per core.
+"""skatsim's simulator beside xskat's on this machine, games per second on one core, end to end.
 
 Usage::
 
-    python benchmarks/bench_xskat.py --games 1000000 --xskat-games 200000
+    python benchmarks/bench_xskat.py --games 1000000 --xskat-games 200000 [--cold]
 
 xskat (Debian package ``xskat``) plays ``-auto N`` games headless with its own bots,
-single-threaded. skatsim's figure is the compiled kernel with the default bots on one
-core (:func:`skatsim.engine.block.simulate_block`, compilation excluded), timed in the same
-run. Both are best of ``--repeats``.
+single-threaded, as a new process. skatsim is timed two ways in the same run:
+
+* **end to end**: ``skatsim simulate variants/official.yaml --games N --jobs 1`` as a new
+  process, Parquet written, warm numba cache: what a user runs. Wall time of the whole
+  process (start-up included) and its CPU time (user + system, every thread: one job runs
+  one kernel at a time, with the writing of the last chunk on a second thread);
+* **kernel**: :func:`skatsim.engine.block.simulate_block` with the default bots in this
+  process, compilation excluded.
+
+``--cold`` adds one end-to-end run on an empty numba cache (everything compiled) and its
+ratio to the warm run. Every figure is the best of ``--repeats``, the runs interleaved.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -27,6 +38,7 @@ from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
 from skatsim.variant import official_params
 
 XSKAT_PATHS = ("xskat", "/usr/games/xskat")
+VARIANT = Path(__file__).resolve().parent.parent / "variants" / "official.yaml"
 
 
 def xskat_rate(games: int, repeats: int) -> float | None:
@@ -63,20 +75,52 @@ def skatsim_rate(games: int, repeats: int) -> float:
     return games / best
 
 
+def end_to_end(games: int, cache: str | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds (the child's user + system) of ``skatsim simulate --jobs 1`` as a new
+    process; ``cache`` an empty numba cache folder for a cold run."""
+    env = dict(os.environ, **({"NUMBA_CACHE_DIR": cache} if cache else {}))
+    with tempfile.TemporaryDirectory() as out:
+        command = [sys.executable, "-m", "skatsim", "simulate", str(VARIANT), "--games", str(games)]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run([*command, "--jobs", "1", "--out", f"{out}/run", "--quiet"], env=env, check=True)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1_000_000, help="skatsim games per timing")
     parser.add_argument("--xskat-games", type=int, default=200_000, help="xskat games per timing")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--cold", action="store_true", help="also one end-to-end run on an empty numba cache")
     args = parser.parse_args()
-    ours = skatsim_rate(args.games, args.repeats)
-    theirs = xskat_rate(args.xskat_games, args.repeats)
-    print(f"skatsim, {DEFAULT_BOTS} bots, one core: {ours:>12,.0f} games/s")
+    end_to_end(1000)  # fills the numba cache: the warm runs below load it
+    kernel, theirs, walls, cpus = 0.0, None, [], []
+    for _ in range(args.repeats):
+        kernel = max(kernel, skatsim_rate(args.games, 1))
+        rate = xskat_rate(args.xskat_games, 1)
+        theirs = None if rate is None else max(theirs or 0.0, rate)
+        wall, cpu = end_to_end(args.games)
+        walls.append(wall)
+        cpus.append(cpu)
+    wall, cpu = min(walls), min(cpus)
+    print(f"skatsim simulate --jobs 1, {args.games:,} games, end to end (warm cache):")
+    print(f"  wall {wall:.2f} s = {args.games / wall:>10,.0f} games/s")
+    print(f"  CPU  {cpu:.2f} s = {args.games / cpu:>10,.0f} games per CPU-second")
+    print(f"skatsim kernel, {DEFAULT_BOTS} bots, one core:     {kernel:>10,.0f} games/s")
+    if args.cold:
+        with tempfile.TemporaryDirectory() as cache:
+            cold, _ = end_to_end(args.games, cache)
+        print(f"cold start (empty numba cache): {cold:.1f} s, {cold / wall:.1f}x the warm run")
     if theirs is None:
         print("xskat: not installed (apt-get install xskat)")
         return
-    print(f"xskat -auto, one core:           {theirs:>12,.0f} games/s")
-    print(f"ratio skatsim / xskat:           {ours / theirs:>12.1f}x")
+    print(f"xskat -auto, one core:                           {theirs:>10,.0f} games/s")
+    print(f"ratio end to end (wall) / xskat:                 {args.games / wall / theirs:>10.1f}x")
+    print(f"ratio end to end (CPU) / xskat:                  {args.games / cpu / theirs:>10.1f}x")
+    print(f"ratio kernel / xskat:                            {kernel / theirs:>10.1f}x")
 
 
 if __name__ == "__main__":

@@ -78,13 +78,16 @@ compares the bots' results with it.
 
 ISS = """## Imported ISS games (`skatsim import-iss`)
 
-`iss_games.parquet` holds `iss_id` (the server's game ID, Int64), the result columns (`game_type`
-to `score_rh` above, computed by replaying the record under the official rules), the server's
-own recorded result in the `iss_*` columns below so the two can be compared, and a `record`
-column with the game as `GameRecord` JSON, as above. Beside it, `import.json` records what made
-it: the source file's path, size (`source_bytes`) and `source_sha256`, `lines_read`,
-`blank_lines`, `games_imported`, `lines_skipped`, and `skipped_by_reason` (each reason with the
-line numbers it skipped).
+An import's folder holds chunk files `chunk-<first line>-<lines>.parquet` (the first line
+counted from 0), each with `iss_id` (the server's game ID, Int64), `iss_line` (the game's line
+in the source file, from 1, Int64), the result columns (`game_type` to `score_rh` above,
+computed by replaying the record under the official rules), the server's own recorded result in
+the `iss_*` columns below so the two can be compared, and a `record` column with the game as
+`GameRecord` JSON, as above. Beside them, `import.json` records what made them: the source
+file's path, format, size (`source_bytes`) and `source_sha256`, the chunk settings, the chunks
+done, and once finished `lines_read`, `blank_lines`, `games_imported`, `lines_skipped` and
+`skipped_by_reason` (each reason with how many lines it skipped and the first five with their
+messages). Each chunk file carries its own counts in its Parquet metadata. See docs/iss.md.
 
 """
 

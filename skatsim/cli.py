@@ -66,32 +66,78 @@ def app() -> None:
 @app.command("import-iss")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option(
-    "--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Directory for iss_games.parquet."
+    "--out", "out_dir", required=True, type=click.Path(path_type=Path, file_okay=False), help="Folder of the import."
 )
-@click.option("--strict", is_flag=True, help="Stop at the first line that cannot be imported (exit 2).")
-@click.option("--force", is_flag=True, help="Replace an existing iss_games.parquet.")
-@click.option(
-    "--open-hand", is_flag=True, help="Also solve each declared game open-handed (open_hand_points, open_hand_won)."
-)
-def import_iss_command(file: Path, out_dir: Path, strict: bool, force: bool, open_hand: bool) -> None:
-    """Import ISS game records (one per line) into DIR/iss_games.parquet.
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes parsing and replaying; default: the CPUs.")
+@click.option("--resume", is_flag=True, help="Complete the stopped import in --out (same file, same settings).")
+@click.option("--chunk-size", type=Count(min=1), help="Lines per Parquet file (default 10,000; never changes rows).")
+@click.option("--strict", is_flag=True, help="Stop at the first line that cannot be imported (exit 2); write nothing.")
+@click.option("--force", is_flag=True, help="Replace an import already in --out.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def import_iss_command(
+    file: Path,
+    out_dir: Path,
+    jobs: int | None,
+    resume: bool,
+    chunk_size: int | None,
+    strict: bool,
+    force: bool,
+    quiet: bool,
+) -> None:
+    """Import ISS game records (one per line; plain, .bz2, .gz or .xz) into Parquet chunk files in --out.
 
-    Lines that cannot be imported are reported on stderr as FILE:LINE: reason
-    and skipped; the summary goes to stdout.
+    Every game is replayed by the rule engine beside the server's own result. Lines that cannot be
+    imported are skipped and counted by reason; the first few of each reason are reported on
+    stderr as FILE:LINE: message (all counts: --out/import.json). The summary goes to stdout. A
+    stopped import (Ctrl-C, a full disk) keeps its chunks and is completed with --resume.
     """
     from .records.importer import import_iss
-    from .solve import open_hand_values
 
-    summary = import_iss(file, out_dir, strict=strict, force=force, open_hand=open_hand_values if open_hand else None)
+    with _resumable():
+        summary = import_iss(
+            file,
+            out_dir,
+            strict=strict,
+            force=force,
+            resume=resume,
+            jobs=jobs or os.cpu_count() or 1,
+            chunk_lines=chunk_size,
+            progress=not quiet,
+        )
     for number, reason in summary.skipped:
         click.echo(f"{file}:{number}: {reason}", err=True)
+    for reason, more in summary.unlisted():
+        click.echo(f"{file}: {more:,} more lines skipped: {reason}", err=True)
     click.echo(summary.line())
+    if summary.source_error:
+        raise SkatsimError(f"{summary.source_error}; the lines before it are imported")
+
+
+@app.command("export-iss")
+@click.argument("run_dir", metavar="RUN_DIR", type=click.Path(file_okay=False))
+@click.option(
+    "--out", "out_file", required=True, type=click.Path(path_type=Path), help="FILE.sgf, or .sgf.bz2/.gz/.xz."
+)
+@click.option("--force", is_flag=True, help="Replace an existing file.")
+def export_iss_command(run_dir: str, out_file: Path, force: bool) -> None:
+    """Write the games of RUN_DIR (simulated with --record-play) as ISS game records, one per line.
+
+    Deals the ISS format cannot express (Ramsch, Kontra/Re, Bock, the reversed game, a Grand hand
+    instead of a Ramsch) are skipped and counted. R[] holds each game's result under the official
+    rules; for a run under other rules the summary says so. Compressed by the file name's suffix.
+    """
+    from .records.export import export_iss
+
+    summary = export_iss(run_dir, out_file, force=force)
+    click.echo(summary.line())
+    if summary.note:
+        click.echo(f"note: {summary.note}")
 
 
 @app.command("replay")
-@click.argument("table", required=False, metavar="[RUN_DIR | TABLE]", type=click.Path(path_type=Path))
+@click.argument("table", required=False, metavar="[RUN_DIR | IMPORT_DIR | TABLE]", type=click.Path(path_type=Path))
 @click.option("--game", "game", type=click.IntRange(min=0), help="Game number (game_id) of the run, from 0.")
-@click.option("--row", type=click.IntRange(min=0), help="Row of TABLE (a Parquet file with a 'record' column), from 0.")
+@click.option("--row", type=click.IntRange(min=0), help="Row of an import or of TABLE (a Parquet file), from 0.")
 @click.option("--iss", "iss_file", type=click.Path(path_type=Path, dir_okay=False), help="An ISS game-record file.")
 @click.option("--line", type=click.IntRange(min=1), help="Line of the ISS file, from 1.")
 @click.option("--id", "game_id", type=click.IntRange(min=0), help="Game ID (ID[]) in the ISS file.")
@@ -103,8 +149,9 @@ def replay_command(
     line: int | None,
     game_id: int | None,
 ) -> None:
-    """Show one game trick by trick: RUN_DIR --game N (a run simulated with --record-play), a Parquet
-    TABLE --row N (an imported ISS table, or one chunk file of a run), or --iss FILE with --line N or --id ID.
+    """Show one game trick by trick: RUN_DIR --game N (a run simulated with --record-play), an ISS
+    import's folder or a Parquet TABLE --row N (a chunk file of a run or an import), or --iss FILE
+    (plain or compressed) with --line N or --id ID.
     """
     from .records.gameview import render_game
 
@@ -119,7 +166,7 @@ def _replay_source(
 
     Every combination is checked before anything is read: one line naming what is missing or extra.
     """
-    from .records.importer import find_iss_line, read_row
+    from .records.importer import IMPORT_MANIFEST, find_iss_line, import_row, read_row
 
     if (table is None) == (iss_file is None):
         raise click.UsageError("give a run folder with --game N, a Parquet TABLE with --row N, or --iss FILE")
@@ -128,7 +175,12 @@ def _replay_source(
             raise click.UsageError("--line and --id go with --iss FILE, not with a run folder or table")
         if (game is None) == (row is None):
             raise click.UsageError("a run folder needs --game N; a Parquet TABLE needs --row N (or --game N)")
-        if table.is_dir():
+        if table.is_dir() and (table / IMPORT_MANIFEST).exists():
+            if row is None:
+                raise click.UsageError(f"{table} is an ISS import: name the game with --row N, not --game")
+            chunk, row = import_row(str(table), row)
+            path, params = Path(chunk), None
+        elif table.is_dir():
             if row is not None:
                 raise click.UsageError(f"{table} is a run folder: name the game with --game N, not --row")
             path, row = _run_chunk(table, game)  # type: ignore[arg-type]

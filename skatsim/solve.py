@@ -202,24 +202,6 @@ def solve_record(
     return (solver_ or Solver()).solve(position(record, after, params))
 
 
-def open_hand_values(records: list[GameRecord], params: np.ndarray | None = None) -> np.ndarray:
-    """``(n, 2)``: each record's declared game solved open-handed from its first lead — card points
-    (-1 for Null) and won (1/0), as ``simulate --open-hand`` writes them
-    (:mod:`skatsim.engine.openhand`); -1 in both for a game without card play (passed, aborted, a
-    Ramsch, a forfeit before discarding). One :class:`Solver` (table) serves every record."""
-    out = np.full((len(records), 2), -1, dtype=np.int64)
-    solver_ = Solver()
-    for i, record in enumerate(records):
-        try:
-            state = position(record, 0, params)
-        except SkatsimError:
-            continue
-        solution = solver_.solve(state, best=False)
-        out[i, 0] = -1 if solution.declarer_points is None else solution.declarer_points
-        out[i, 1] = int(solution.won)
-    return out
-
-
 def solve_iss_line(path: str | Path, line: int, after: int = 0) -> Solution:
     """Solve the game on line ``line`` (from 1) of an ISS game-record file after ``after`` cards."""
     from .records.importer import find_iss_line

@@ -12,7 +12,7 @@ from skatsim import analysis
 from skatsim.analysis.bid_values import BidValues, hand_bid_values
 from skatsim.analysis.report import build_report
 from skatsim.engine.cards import parse_card
-from skatsim.records.importer import import_iss
+from skatsim.records.importer import finished_import, import_iss
 from skatsim.records.record import GameRecord
 from skatsim.run.runner import run_simulation
 from skatsim.whatif.hand import evaluate_hand
@@ -102,7 +102,7 @@ def test_imported_games_are_read_from_their_records(tables: BidValues, sources: 
     _, iss = sources
     hv = tables.hand_values.filter(pl.col("source") == "iss")
     assert hv.group_by("seat").agg(pl.col("count").sum())["count"].to_list() == [46, 46, 46]
-    records = pl.read_parquet(iss / "iss_games.parquet")["record"]
+    records = pl.read_parquet(finished_import(str(iss))[1])["record"]
     first = GameRecord.from_json(records[0])
     hands = np.array([[sum(1 << c for c in first.deal[10 * s : 10 * s + 10]) for s in range(3)]], dtype=np.uint32)
     expected = hand_bid_values(hands)[0]

@@ -22,9 +22,10 @@ from skatsim.cli import main
 from skatsim.engine.cards import parse_card
 from skatsim.engine.gametypes import CLUBS_GAME, GRAND
 from skatsim.engine.scoring import HAND, OUVERT, SCHWARZ_ANNOUNCED
-from skatsim.records.importer import IMPORT_MANIFEST, ISS_COLUMNS, ISS_TABLE, import_iss, iss_table_schema
+from skatsim.records.importer import IMPORT_MANIFEST, finished_import, import_iss, iss_table_schema
 from skatsim.records.iss import IssFormatError, IssGame, compare, parse_line, replay_iss
 from skatsim.records.record import EarlyEnd, GameRecord, GameResult, ReplayError, replay
+from skatsim.schema import ISS_COLUMNS as ISS_COLUMN_DEFS
 from skatsim.schema import RESULT_COLUMNS
 
 FIXTURE = Path(__file__).parent / "fixtures" / "iss" / "real_games.sgf"
@@ -57,6 +58,14 @@ EXCEPTIONS: dict[tuple[int, str], tuple[object, str]] = {
         "server's -288 = -2 x 12 x 12 comes from its artefact m:-11.",
     ),
 }
+
+ISS_COLUMNS = tuple(c.name for c in ISS_COLUMN_DEFS)
+
+
+def read_import(folder: Path) -> pl.DataFrame:
+    """The table of the finished import in ``folder``, its chunk files in line order."""
+    return pl.read_parquet(finished_import(str(folder))[1])
+
 
 DECLARED = sorted(i for i, line in GAMES.items() if parse_line(line).result["iss_result"] in ("win", "loss"))
 
@@ -310,9 +319,10 @@ def test_damaged_real_lines_fail_cleanly(iss_id: int, start: int, length: int) -
 def test_import_writes_every_game(tmp_path: Path) -> None:
     summary = import_iss(FIXTURE, tmp_path)
     assert (summary.lines_read, summary.imported, summary.skipped) == (46, 46, [])
-    table = pl.read_parquet(tmp_path / ISS_TABLE)
+    table = read_import(tmp_path)
     assert table.schema == pl.Schema(iss_table_schema())
-    assert table.columns == ["iss_id", *RESULT_COLUMNS, *ISS_COLUMNS, "record"]
+    assert table.columns == ["iss_id", "iss_line", *RESULT_COLUMNS, *ISS_COLUMNS, "record"]
+    assert table["iss_line"].to_list() == list(range(1, 47))
     assert table["game_type"].value_counts().sort("game_type").rows() == [
         ("passed", 3),
         ("aborted", 2),
@@ -332,7 +342,7 @@ def test_import_writes_every_game(tmp_path: Path) -> None:
         "zoot,kermit,foo",
     )
     assert GameRecord.from_json(row["record"]) == parse_line(GAMES[541932]).record
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([ISS_TABLE, IMPORT_MANIFEST])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chunk-000000000000-46.parquet", IMPORT_MANIFEST]
 
 
 def test_truncated_file(tmp_path: Path) -> None:
@@ -359,18 +369,21 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
 def test_cli_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "games.sgf"
     source.write_text(f"{LINES[0]}\ngarbage\n{LINES[1]}\n", encoding="utf-8")
-    code, out, err = _run(capsys, "import-iss", source, "--out", tmp_path / "out")
+    code, out, err = _run(capsys, "import-iss", source, "--out", tmp_path / "out", "--quiet")
     assert code == 0
     assert err == f"{source}:2: not an ISS game record (expected a line starting with '(;')\n"
-    assert out == f"{source}: 3 lines read, 2 games imported, 1 skipped -> {tmp_path / 'out' / ISS_TABLE}\n"
-    before = (tmp_path / "out" / ISS_TABLE).read_bytes()
+    assert out == f"{source}: 3 lines read, 2 games imported, 1 skipped -> {tmp_path / 'out'}\n"
+    before = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()}
     code, out, err = _run(capsys, "import-iss", FIXTURE, "--out", tmp_path / "out")
     assert code == 2 and out == ""
-    assert err == f"skatsim: error: {tmp_path / 'out' / ISS_TABLE} already exists; use --force to replace it\n"
-    assert (tmp_path / "out" / ISS_TABLE).read_bytes() == before
+    assert err == (
+        f"skatsim: error: {tmp_path / 'out'}: already holds a finished ISS import; pass --resume to complete it "
+        "or --force to replace it\n"
+    )
+    assert {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()} == before
     code, out, _ = _run(capsys, "import-iss", FIXTURE, "--out", tmp_path / "out", "--force")
     assert code == 0 and "46 games imported" in out
-    assert pl.read_parquet(tmp_path / "out" / ISS_TABLE).height == 46
+    assert read_import(tmp_path / "out").height == 46
 
 
 def test_cli_strict_stops_with_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -380,7 +393,7 @@ def test_cli_strict_stops_with_the_line(tmp_path: Path, capsys: pytest.CaptureFi
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"skatsim: error: {source}:2: MV move 9 (2 DA): card 3")
-    assert not (tmp_path / "out" / ISS_TABLE).exists()
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize(
@@ -442,22 +455,27 @@ def test_cli_replay_from_iss_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert _run(capsys, "replay", "--iss", FIXTURE, "--line", "9")[1] == out
 
 
-def test_cli_replay_from_parquet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import_iss(FIXTURE, tmp_path)
-    code, out, _ = _run(capsys, "replay", tmp_path / ISS_TABLE, "--row", "8")
+def test_cli_replay_from_an_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import_iss(FIXTURE, tmp_path, chunk_lines=20)
+    code, out, _ = _run(capsys, "replay", tmp_path, "--row", "8")
     assert code == 0 and out.splitlines()[1:] == REPLAY_541932
-    code, out, _ = _run(capsys, "replay", tmp_path / ISS_TABLE, "--row", "5")  # 13577: ISkO and server agree
+    code, out, _ = _run(capsys, "replay", tmp_path, "--row", "5")  # 13577: ISkO and server agree
     assert out.splitlines()[-1] == "Engine and server agree."
-    code, out, _ = _run(capsys, "replay", tmp_path / ISS_TABLE, "--row", "45")  # 10330141: server artefact
+    code, out, _ = _run(capsys, "replay", tmp_path, "--row", "45")  # 10330141: server artefact (third chunk)
     assert (
         out.splitlines()[-1]
         == "Engine and server differ: score: engine -96, server -288; matadors: engine 3, server -11"
     )
-    code, _, err = _run(capsys, "replay", tmp_path / ISS_TABLE, "--row", "46")
-    assert (
-        code == 2
-        and err
-        == f"skatsim: error: {tmp_path / ISS_TABLE}: --row 46 out of range (the table has 46 rows, numbered from 0)\n"
+    code, _, err = _run(capsys, "replay", tmp_path, "--row", "46")
+    assert code == 2 and err == (
+        f"skatsim: error: {tmp_path}: --row 46 out of range (the import has 46 rows, numbered from 0)\n"
+    )
+    chunk = tmp_path / "chunk-000000000000-20.parquet"  # one chunk file is a table of its own
+    code, out, _ = _run(capsys, "replay", chunk, "--row", "8")
+    assert code == 0 and out.splitlines()[1:] == REPLAY_541932
+    code, _, err = _run(capsys, "replay", chunk, "--row", "20")
+    assert code == 2 and err == (
+        f"skatsim: error: {chunk}: --row 20 out of range (the table has 20 rows, numbered from 0)\n"
     )
 
 
@@ -477,12 +495,11 @@ def test_replay_uses_the_engine_directly() -> None:
     assert replay(record).score == 144
 
 
-def test_import_in_chunks_gives_the_same_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_import_in_chunks_gives_the_same_table(tmp_path: Path) -> None:
     import_iss(FIXTURE, tmp_path / "whole")
-    monkeypatch.setattr("skatsim.records.importer.CHUNK_ROWS", 7)
-    import_iss(FIXTURE, tmp_path / "chunked")
-    whole = pl.read_parquet(tmp_path / "whole" / ISS_TABLE)
-    assert whole.equals(pl.read_parquet(tmp_path / "chunked" / ISS_TABLE))
+    import_iss(FIXTURE, tmp_path / "chunked", chunk_lines=7)
+    assert len(finished_import(str(tmp_path / "chunked"))[1]) == 7
+    assert read_import(tmp_path / "whole").equals(read_import(tmp_path / "chunked"))
 
 
 def test_replay_view_of_a_penalty(capsys: pytest.CaptureFixture[str]) -> None:

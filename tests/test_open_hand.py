@@ -16,14 +16,12 @@ from skatsim.analysis.render import Table
 from skatsim.analysis.report import open_hand_section
 from skatsim.analysis.sources import scan
 from skatsim.cli import main
-from skatsim.errors import SkatsimError
 from skatsim.records.record import GameRecord
 from skatsim.run.manifest import read_manifest
 from skatsim.run.runner import run_simulation
 from skatsim.solve import Solver, position
 
 VARIANTS = Path(__file__).resolve().parents[1] / "variants"
-FIXTURE = Path(__file__).parent / "fixtures" / "iss" / "real_games.sgf"
 
 
 def test_open_hand_columns_are_the_solvers_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -79,29 +77,3 @@ def test_runs_without_the_flag_have_no_open_hand_columns(tmp_path: Path) -> None
     assert "open_hand_points" not in frame.columns and "open_hand_won" not in frame.columns
     assert open_hand_section(scan(str(tmp_path / "run")), 0.95) is None
 
-
-def test_import_iss_open_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``import-iss --open-hand``: the same two columns for real games, from each game's record."""
-    every = FIXTURE.read_text().splitlines()
-    lines = [every[k - 1] for k in (1, 3, 4, 6, 7, 8, 10, 12, 14, 16, 18, 19, 21, 22)]  # quick to solve exactly
-    source = tmp_path / "games.sgf"
-    source.write_text("\n".join(lines) + "\n")
-    assert main(["import-iss", str(source), "--out", str(tmp_path / "iss"), "--open-hand"]) == 0
-    capsys.readouterr()
-    table = pl.read_parquet(tmp_path / "iss" / "iss_games.parquet")
-    assert table.columns[-2:] == ["open_hand_points", "open_hand_won"]
-    solver = Solver(16)
-    declared = 0
-    for row in table.iter_rows(named=True):
-        record = GameRecord.from_json(row["record"])
-        try:
-            state = position(record, 0)
-        except SkatsimError:
-            assert row["open_hand_won"] is None and row["open_hand_points"] is None
-            continue
-        solution = solver.solve(state, best=False)
-        assert (row["open_hand_points"], row["open_hand_won"]) == (solution.declarer_points, solution.won)
-        declared += 1
-    assert declared >= 10 and declared < table.height  # passed and aborted games are in the fixture too
-    assert main(["import-iss", str(source), "--out", str(tmp_path / "plain")]) == 0
-    assert "open_hand_won" not in pl.read_parquet(tmp_path / "plain" / "iss_games.parquet").columns

@@ -460,8 +460,14 @@ def test_import_records_its_source_and_what_it_skipped(tmp_path: Path, capsys: p
     assert (recorded["source"], recorded["source_bytes"]) == (str(source), len(data))
     assert recorded["source_sha256"] == hashlib.sha256(data).hexdigest()
     assert (recorded["lines_read"], recorded["games_imported"], recorded["lines_skipped"]) == (5, 3, 2)
-    assert [entry["lines"] for entry in recorded["skipped_by_reason"]] == [[4], [5]]
-    assert "already imported from line 2" in recorded["skipped_by_reason"][1]["reason"]
+    assert recorded["skipped_by_reason"] == [
+        {
+            "reason": "not an ISS game record",
+            "count": 1,
+            "lines": [[4, "not an ISS game record (expected a line starting with '(;')"]],
+        },
+        {"reason": "duplicate game ID", "count": 1, "lines": [[5, "game ID 9 already imported from line 2"]]},
+    ]
 
 
 def test_done_chunks_stay_ranges() -> None:

@@ -478,3 +478,15 @@ def test_command_line_end_to_end(tmp_path: Path) -> None:
     failed = subprocess.run([*base, "--games", "1500"], capture_output=True, text=True, check=False)
     assert_one_line_error(failed.returncode, failed.stderr, "already holds a skatsim run")
     assert failed.stdout == ""
+
+
+def test_the_summary_tells_a_first_runs_compiling_apart() -> None:
+    from skatsim.run.runner import RunResult
+
+    warm = RunResult("runs/demo", 1_000_000, 1_000_000, 16, 2.5, 0.4).summary()
+    assert warm == "1,000,000 games in 2.5 s (400,000 games/s); 1,000,000 games in runs/demo"
+    cold = RunResult("runs/demo", 1_000_000, 1_000_000, 16, 34.0, 32.0).summary()
+    assert cold == (
+        "1,000,000 games in 34.0 s (29,412 games/s), 32.0 s of it compiling the kernels, once per machine"
+        " and skatsim version: 500,000 games/s after that; 1,000,000 games in runs/demo"
+    )

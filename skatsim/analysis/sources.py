@@ -2,7 +2,7 @@
 
 :func:`scan` is the entry point of every analysis: it accepts simulated run
 folders (``manifest.json`` and chunk files), ISS import folders
-(``iss_games.parquet``), single Parquet files, and folders holding several of
+(``import.json`` and chunk files), single Parquet files, and folders holding several of
 these — a run folder or Parquet file also as an fsspec URL (``s3://...``,
 where a Dask run may have written it) — and returns one polars ``LazyFrame``
 with a ``source`` column naming where each row came from. Files are checked
@@ -21,7 +21,7 @@ from typing import Literal
 import polars as pl
 
 from ..errors import SkatsimError
-from ..records.importer import ISS_TABLE
+from ..records.importer import IMPORT_MANIFEST, ISS_TABLE, finished_import
 from ..run import storage
 from ..run.manifest import MANIFEST, RunManifest
 from ..run.reader import finished_run
@@ -88,17 +88,19 @@ def _folder_sources(folder: str) -> list[Source]:
     """The run or import in ``folder``, else its Parquet files, else the runs in its direct subfolders."""
     if os.path.isfile(os.path.join(folder, MANIFEST)):
         return [_run_source(folder)]
-    table = os.path.join(folder, ISS_TABLE)
+    table = os.path.join(folder, ISS_TABLE)  # an import made before imports were chunked
     if os.path.isfile(table):
         return [Source(_folder_name(folder), folder, "iss", (table,))]
+    if os.path.isfile(os.path.join(folder, IMPORT_MANIFEST)):
+        return [Source(_folder_name(folder), folder, "iss", tuple(finished_import(folder)[1]))]
     parquet = sorted(e.path for e in os.scandir(folder) if e.is_file() and e.name.endswith(".parquet"))
     if parquet:
         return [Source(_folder_name(folder), folder, "parquet", tuple(parquet))]
     found = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         inner = entry.path
-        if entry.is_dir() and (
-            os.path.isfile(os.path.join(inner, MANIFEST)) or os.path.isfile(os.path.join(inner, ISS_TABLE))
+        if entry.is_dir() and any(
+            os.path.isfile(os.path.join(inner, n)) for n in (MANIFEST, IMPORT_MANIFEST, ISS_TABLE)
         ):
             found.extend(_folder_sources(inner))
     return found

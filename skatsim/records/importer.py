@@ -1,105 +1,318 @@
-"""Import a file of ISS game records into a Parquet table of evaluated games.
+"""``import-iss``: an ISS file of any size into chunked Parquet, in parallel, resumable.
 
-:func:`import_iss` reads an ISS file line by line (RULES.md §7), replays every
-game with the rule kernels (:func:`skatsim.records.iss.replay_iss`) and writes
-``iss_games.parquet``: ``iss_id``, the shared evaluation columns
-(:mod:`skatsim.schema`, same order and dtypes as simulated runs), the
-server's recorded result (``iss_*``) and a ``record`` column holding the
-:class:`~skatsim.records.record.GameRecord` as JSON, so that ``skatsim replay`` can
-show any row again. A line that cannot be imported is reported with its
-number and skipped (or stops the import with ``strict``); the table is
-written atomically (:func:`skatsim.run.storage.write_atomic`, as the runner
-writes chunks) and never overwrites an earlier one unless asked to. Beside it,
-``import.json`` records what made it: the source file with its size and
-SHA-256, the lines read, the games imported and the lines skipped by reason.
+An import folder holds::
+
+    import.json                              what made it, how far it got, and (finished) what it found
+    run.lock                                 while a writer works on it (:mod:`skatsim.run.lock`)
+    chunk-000000000000-10000.parquet         the games on lines 1 .. 10,000 (as a table: docs/schema.md)
+    chunk-000000010000-10000.parquet         ...
+
+One reader streams the source (plain, ``.bz2``, ``.gz`` or ``.xz``: :mod:`skatsim.records.issfile`)
+and cuts it into chunks of whole lines; each chunk is a picklable spec (:class:`IssChunk`, its
+lines' bytes inside) run on the runner's backend (:class:`skatsim.run.local_backend.LocalBackend`:
+``jobs`` worker processes, at most two chunks each in flight, so memory stays bounded whatever
+the file's size) by :func:`import_chunk`, which parses, replays and types the lines
+(:func:`skatsim.records.issbatch.import_lines`) and writes the chunk's table atomically, with the
+run id and the chunk's counts (lines, blank, games, lines skipped by reason with the first few
+messages) in its Parquet metadata. A chunk file is therefore complete or absent and carries its
+own account, so an import stopped at any moment (Ctrl-C, kill -9, a full disk) keeps every chunk
+written and ``resume`` completes it: the source must have the size and SHA-256 recorded, the
+chunk files present are checked, and only the missing chunks are computed.
+
+Game IDs: within a chunk the first line of an ID is kept, later ones are skipped as duplicates
+(naming the first); across chunks, once all are written, the same check runs over every chunk's
+``iss_id`` column and removes later duplicates from their chunk files (rewritten atomically, their
+counts updated), so the table holds each ID once, from its first line, whatever the chunking.
+Only a line that is a game by itself (it parses and replays) takes part: a broken line with a
+known ID is skipped for what is wrong with it.
+
+When every chunk is done, ``import.json`` records the totals: lines read, blank lines, games
+imported, lines skipped, and for each reason how many and the first :data:`FIRST_LINES` lines
+with their messages.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import re
-from collections.abc import Callable, Iterator
+import shutil
+import time
+import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import Literal
 
 import numpy as np
 import polars as pl
+from pydantic import BaseModel, ValidationError
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
 from .. import __version__
 from ..errors import SkatsimError
-from ..frames import dtype, open_hand_frame, result_schema
 from ..run import storage
-from ..run.manifest import timestamp
-from ..schema import ISS_COLUMNS as ISS_COLUMN_DEFS
-from ..schema import RESULT_COLUMNS
-from .iss import IssFormatError, IssGame, parse_line, replay_iss
-from .record import GameRecord, GameResult, ReplayError
+from ..run.chunks import MAX_CHUNK, write_parquet_atomic
+from ..run.local_backend import LocalBackend
+from ..run.lock import LOCK, RunLock, read_lock
+from ..run.manifest import RUN_ID_KEY, DoneChunks, chunk_name, parse_chunk_name, timestamp
+from ..run.runner import RunStopped, catch_interrupts
+from .iss import IssGame, parse_line
+from .issbatch import DUPLICATE, FIRST_LINES, Imported, Reason, import_lines, iss_table_schema
+from .issfile import Chunk, LineChunker, Source, file_digest, read_error, source_format
+from .record import GameRecord
 
-#: Name of the table :func:`import_iss` writes in its output directory.
-ISS_TABLE = "iss_games.parquet"
-#: Name of the import's manifest beside it.
+#: The import's manifest in its folder.
 IMPORT_MANIFEST = "import.json"
-#: Rows gathered as dicts before they are packed into a columnar frame.
-CHUNK_ROWS = 50_000
+IMPORT_FORMAT = "skatsim-iss-import"
+IMPORT_FORMAT_VERSION = 2
+#: The single table of imports made before imports were chunked (still read).
+ISS_TABLE = "iss_games.parquet"
+#: Parquet metadata key of a chunk file's own account (:class:`ChunkCounts`, as JSON).
+CHUNK_KEY = "skatsim_iss_chunk"
+#: Lines per chunk by default: ~5 MB of an ISS file in a worker at a time, ~0.1 s of work.
+DEFAULT_CHUNK_LINES = 10_000
+#: A chunk also ends at the first line end past this many bytes (bounds a worker's memory).
+CHUNK_BYTES = 1 << 26
+#: Seconds between manifest rewrites while chunks finish (the chunk files are the truth).
+MANIFEST_INTERVAL = 1.0
 
-#: The server's recorded result of a game, after the result columns (:data:`skatsim.schema.ISS_COLUMNS`).
-ISS_COLUMNS = tuple(c.name for c in ISS_COLUMN_DEFS)
+
+# --------------------------------------------------------------------------- manifest and chunk counts
 
 
-def iss_table_schema() -> dict[str, pl.DataType]:
-    """Column order and dtypes of ``iss_games.parquet``."""
-    schema: dict[str, pl.DataType] = {"iss_id": pl.Int64()}
-    schema.update(result_schema())
-    schema.update({c.name: dtype(c) for c in ISS_COLUMN_DEFS})
-    schema["record"] = pl.String()
-    return schema
+class ReasonLines(BaseModel):
+    """Lines skipped for one reason: how many, and the first few with their messages."""
+
+    reason: str
+    count: int
+    lines: list[tuple[int, str]]
+
+
+class ImportManifest(BaseModel):
+    """``import.json``: what made the import, how far it got, and once finished what it found."""
+
+    format: Literal["skatsim-iss-import"]
+    format_version: Literal[2]
+    run_id: str
+    skatsim_version: str
+    source: str
+    source_format: str
+    source_bytes: int
+    source_sha256: str
+    chunk_lines: int
+    chunk_bytes: int
+    strict: bool
+    #: Chunks done, as ranges of chunk numbers ``[start, stop)`` (a progress record: the files are the truth).
+    chunks_done: list[tuple[int, int]]
+    #: Known once the reader has reached the end of the source.
+    chunks_total: int | None = None
+    created: str
+    updated: str
+    finished: str | None = None
+    #: The end of the readable data, when the source is damaged or cut off (what follows cannot be read).
+    source_error: str | None = None
+    lines_read: int | None = None
+    blank_lines: int | None = None
+    games_imported: int | None = None
+    lines_skipped: int | None = None
+    skipped_by_reason: list[ReasonLines] = []
+
+
+@dataclass
+class ChunkCounts:
+    """A chunk file's own account, kept in its Parquet metadata (:data:`CHUNK_KEY`)."""
+
+    index: int
+    first: int
+    count: int
+    blank: int
+    imported: int
+    skipped: dict[str, Reason] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        """As stored in the chunk file."""
+        reasons = [{"reason": r, "count": c.count, "lines": c.first} for r, c in self.skipped.items()]
+        data = {k: getattr(self, k) for k in ("index", "first", "count", "blank", "imported")}
+        return json.dumps(data | {"skipped": reasons})
+
+    @classmethod
+    def from_json(cls, text: str) -> ChunkCounts:
+        """Inverse of :meth:`to_json`."""
+        data = json.loads(text)
+        skipped = {
+            r["reason"]: Reason(int(r["count"]), [(int(n), str(m)) for n, m in r["lines"]]) for r in data["skipped"]
+        }
+        index, first, count, blank, imported = (int(data[k]) for k in ("index", "first", "count", "blank", "imported"))
+        return cls(index, first, count, blank, imported, skipped)
+
+    @property
+    def skipped_lines(self) -> int:
+        """Lines skipped, all reasons together."""
+        return sum(r.count for r in self.skipped.values())
+
+
+def read_import_manifest(folder: str) -> ImportManifest | None:
+    """The import's manifest in ``folder``, or None when there is none; any other ``import.json`` is an error."""
+    path = storage.join(folder, IMPORT_MANIFEST)
+    try:
+        raw = storage.read_bytes(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SkatsimError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        data = json.loads(raw.decode("utf-8", errors="replace"))
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and data.get("format") == IMPORT_FORMAT and data.get("format_version") == 1:
+        raise SkatsimError(
+            f"{path}: an import made by an older skatsim (one table); import the file again into a new folder"
+        )
+    try:
+        return ImportManifest.model_validate(data)
+    except ValidationError:
+        raise SkatsimError(f"{path}: not a skatsim ISS import manifest") from None
+
+
+def _write_manifest(folder: str, manifest: ImportManifest) -> None:
+    data = (manifest.model_dump_json(indent=2) + "\n").encode("utf-8")
+    try:
+        storage.write_atomic(storage.join(folder, IMPORT_MANIFEST), lambda f: f.write(data))
+    except OSError as exc:
+        raise SkatsimError(f"{folder}: cannot write {IMPORT_MANIFEST} ({exc.strerror or exc})") from None
+
+
+# --------------------------------------------------------------------------- chunks
+
+
+@dataclass(frozen=True)
+class IssChunk:
+    """Everything a worker needs to import one chunk: the chunk's lines (:class:`~.issfile.Chunk`),
+    where its file goes and the import's run id. Picklable, and its table a pure function of it."""
+
+    chunk: Chunk
+    out_dir: str
+    run_id: str
+
+    @property
+    def count(self) -> int:
+        """Lines in the chunk."""
+        return self.chunk.count
+
+    @property
+    def path(self) -> str:
+        """Where the chunk's Parquet file goes."""
+        return storage.join(self.out_dir, chunk_name(self.chunk.first, self.chunk.count))
+
+    def imported(self) -> Imported:
+        """The chunk's games and skipped lines."""
+        c = self.chunk
+        return import_lines(c.data, c.first, c.count, c.too_long)
+
+    def compute(self) -> pl.DataFrame:
+        """The chunk's table (:class:`skatsim.run.chunks.ChunkJob`)."""
+        return self.imported().frame
+
+
+def import_chunk(spec: IssChunk) -> str:
+    """Import one chunk and write its file atomically, with the run id and its counts; returns the path.
+
+    Top level, so process pools can pickle it; running it twice writes the same file.
+    """
+    imported = spec.imported()
+    c = spec.chunk
+    counts = ChunkCounts(c.index, c.first, c.count, imported.blank, imported.frame.height, imported.skipped)
+    write_parquet_atomic(imported.frame, spec.path, spec.run_id, {CHUNK_KEY: counts.to_json()})
+    return spec.path
+
+
+def _chunk_counts(path: str, run_id: str | None = None) -> ChunkCounts:
+    """A chunk file's counts from its footer, after checking it belongs to the import ``run_id``
+    and holds the table's columns and as many rows as it says; a bad file is a one-line error."""
+    fix = "remove that file and run the import again with --resume"
+    try:
+        meta = storage.parquet_metadata(path)
+        schema = storage.parquet_schema(path)
+        rows = pl.scan_parquet(path).select(pl.len()).collect().item()
+        counts = ChunkCounts.from_json(meta[CHUNK_KEY])
+    except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException, KeyError, ValueError) as exc:
+        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        raise SkatsimError(f"{path}: not a chunk file of this import ({reason}); {fix}") from None
+    if run_id is not None and meta.get(RUN_ID_KEY) != run_id:
+        raise SkatsimError(f"{path}: chunk file of another import (run id {meta.get(RUN_ID_KEY)}); {fix}")
+    if schema != iss_table_schema() or rows != counts.imported:
+        raise SkatsimError(f"{path}: chunk file with other columns or rows than it says; {fix}")
+    if parse_chunk_name(storage.basename(path)) != (counts.first, counts.count):
+        raise SkatsimError(f"{path}: chunk file named for other lines than it holds; {fix}")
+    return counts
+
+
+def _chunk_files(folder: str) -> list[str]:
+    """The chunk files in ``folder``, in line order."""
+    names = sorted(n for n in storage.listdir(folder) if parse_chunk_name(n) is not None)
+    return [storage.join(folder, n) for n in names]
+
+
+# --------------------------------------------------------------------------- the import
 
 
 @dataclass
 class ImportSummary:
-    """What an import did: lines read, games imported, lines skipped with their reasons."""
+    """What an import did: lines read, games imported, lines skipped by reason (the first few listed)."""
 
     source: Path
-    table: Path | None = None
+    out_dir: str = ""
     lines_read: int = 0
     blank: int = 0
     imported: int = 0
+    #: ``(line, message)`` of the lines listed: the first :data:`FIRST_LINES` of each reason, by line.
     skipped: list[tuple[int, str]] = field(default_factory=list)
-    source_bytes: int = 0
-    source_sha256: str = ""
+    #: Every reason with how many lines it skipped.
+    reasons: dict[str, int] = field(default_factory=dict)
+    source_error: str | None = None
+    lines_before: int = 0
+    seconds: float = 0.0
 
-    def manifest(self) -> dict[str, object]:
-        """What ``import.json`` records: the source (size, SHA-256), the counts, the lines skipped by reason."""
-        by_reason: dict[str, list[int]] = {}
-        for number, reason in self.skipped:
-            by_reason.setdefault(reason, []).append(number)
-        return {
-            "format": "skatsim-iss-import",
-            "format_version": 1,
-            "skatsim_version": __version__,
-            "source": str(self.source),
-            "source_bytes": self.source_bytes,
-            "source_sha256": self.source_sha256,
-            "table": ISS_TABLE,
-            "lines_read": self.lines_read,
-            "blank_lines": self.blank,
-            "games_imported": self.imported,
-            "lines_skipped": len(self.skipped),
-            "skipped_by_reason": [{"reason": r, "lines": lines} for r, lines in by_reason.items()],
-            "created": timestamp(),
-        }
+    @property
+    def skipped_count(self) -> int:
+        """Lines skipped, all reasons together."""
+        return sum(self.reasons.values())
+
+    def unlisted(self) -> list[tuple[str, int]]:
+        """``(reason, lines)`` of the lines skipped but not listed in :attr:`skipped`."""
+        listed: dict[str, int] = {}
+        for reason, count in self.reasons.items():
+            listed[reason] = count - min(count, FIRST_LINES)
+        return [(r, n) for r, n in listed.items() if n]
 
     def line(self) -> str:
         """One-line summary for the user."""
         blank = f" ({self.blank} blank)" if self.blank else ""
-        where = f" -> {self.table}" if self.table else ""
+        where = f" -> {self.out_dir}" if self.out_dir else ""
         return (
             f"{self.source}: {self.lines_read} lines read{blank}, {self.imported} games imported, "
-            f"{len(self.skipped)} skipped{where}"
+            f"{self.skipped_count} skipped{where}"
         )
+
+
+class ImportStopped(RunStopped):
+    """An import stopped before its end (Ctrl-C, a full disk, a dead worker); every chunk written is kept."""
+
+    def __init__(self, reason: str, interrupted: bool, lines: int, where: str) -> None:
+        super().__init__(reason, interrupted, lines, 0, where)
+
+    def progress(self) -> str:
+        """Why it stopped and what is kept, without the way to continue."""
+        return f"{self.reason}; the chunks done ({self.kept:,} lines) are kept in {self.where}"
+
+
+def check_import_options(jobs: int, chunk_lines: int | None) -> None:
+    """The numbers an import takes, checked at the edge."""
+    if jobs < 1:
+        raise SkatsimError(f"--jobs must be at least 1, got {jobs}")
+    if chunk_lines is not None and not 1 <= chunk_lines <= MAX_CHUNK:
+        raise SkatsimError(f"--chunk-size must be between 1 and {MAX_CHUNK:,}, got {chunk_lines}")
 
 
 def import_iss(
@@ -107,144 +320,405 @@ def import_iss(
     out_dir: str | Path,
     strict: bool = False,
     force: bool = False,
-    open_hand: Callable[[list[GameRecord]], np.ndarray] | None = None,
+    resume: bool = False,
+    jobs: int = 1,
+    chunk_lines: int | None = None,
+    progress: bool = False,
 ) -> ImportSummary:
-    """Import the ISS records in ``path`` into ``out_dir/iss_games.parquet``.
+    """Import the ISS records in ``path`` (plain, ``.bz2``, ``.gz`` or ``.xz``) into the folder ``out_dir``.
 
-    ``open_hand`` (:func:`skatsim.solve.open_hand_values`, passed in: the solver layer sits above the
-    records) adds each declared game's open-hand value (``open_hand_points``, ``open_hand_won``, as
-    ``simulate --open-hand``) after the other columns.
-
-    Bad lines are skipped and listed in the summary; with ``strict`` the first
-    one raises :class:`SkatsimError` and nothing is written. An existing table
-    is only replaced with ``force``. Raises :class:`SkatsimError` when the file
-    cannot be read or no game could be imported.
+    Lines that are no game are skipped and counted by reason. ``strict``: the first such line
+    (in file order) stops the import with :class:`SkatsimError` and nothing is written. ``force``
+    replaces an import already in ``out_dir``; ``resume`` completes a stopped one (same source,
+    same settings). ``jobs`` worker processes parse and replay while this process reads.
+    Raises :class:`SkatsimError` for a source or folder that cannot be used, when no game could
+    be imported, and :class:`ImportStopped` when stopped midway.
     """
-    path, target = Path(path), Path(out_dir) / ISS_TABLE
-    _check_target(target, force)
-    summary = ImportSummary(source=path)
-    chunks: list[pl.DataFrame] = []
-    rows: list[dict[str, object]] = []
-    first_line: dict[int, int] = {}
-    digest = hashlib.sha256()
-    for number, text in _lines(path, digest):
-        summary.lines_read += 1
-        if not text.strip():
-            summary.blank += 1
-            continue
-        try:
-            rows.append(_row(number, text, first_line))
-        except (IssFormatError, ReplayError) as exc:
-            if strict:
-                raise SkatsimError(f"{path}:{number}: {exc} (--strict: stopped, nothing written)") from None
-            summary.skipped.append((number, str(exc)))
-        if len(rows) == CHUNK_ROWS:
-            chunks.append(_frame(rows))
-            rows = []
-    chunks.append(_frame(rows))
-    table = pl.concat(chunks)
-    if table.is_empty():
-        raise SkatsimError(f"{path}: no game imported ({summary.lines_read} lines read, {len(summary.skipped)} bad)")
-    if open_hand is not None:
-        records = [GameRecord.from_json(text) for text in table["record"]]
-        table = pl.concat([table, open_hand_frame(open_hand(records))], how="horizontal")
-    summary.imported, summary.table = table.height, target
-    summary.source_bytes, summary.source_sha256 = path.stat().st_size, digest.hexdigest()
-    manifest = (json.dumps(summary.manifest(), indent=2) + "\n").encode("utf-8")
-    _write(target, table.write_parquet)
-    _write(target.parent / IMPORT_MANIFEST, lambda f: f.write(manifest))
+    start = time.perf_counter()
+    source, out = Path(path), str(out_dir)
+    check_import_options(jobs, chunk_lines)
+    if source.is_dir():
+        raise SkatsimError(f"{source}: is a folder, not an ISS file")
+    kind = source_format(source)
+    created = not os.path.exists(out)
+    _make_folder(out)
+    lock = RunLock(out).acquire()
+    try:
+        manifest = _open_import(out, source, kind, strict, force, resume, chunk_lines)
+        before = _lines_in(out, manifest)
+        manifest = _run_chunks(source, out, manifest, jobs, progress)
+        summary = _finish(out, manifest, strict, created)
+    finally:
+        lock.release()
+    summary.lines_before = before
+    summary.seconds = time.perf_counter() - start
     return summary
 
 
-def _frame(rows: list[dict[str, object]]) -> pl.DataFrame:
-    """Rows as a typed frame (columnar, far smaller than the row dicts of a large archive)."""
-    return pl.DataFrame(rows, schema=iss_table_schema(), orient="row")
-
-
-def _check_target(target: Path, force: bool) -> None:
-    if target.parent.exists() and not target.parent.is_dir():
-        raise SkatsimError(f"--out {target.parent}: not a directory")
-    if target.exists() and not force:
-        raise SkatsimError(f"{target} already exists; use --force to replace it")
-
-
-def _lines(path: Path, digest: hashlib._Hash | None = None) -> Iterator[tuple[int, str]]:
-    """Numbered lines of a file; undecodable bytes become U+FFFD (they only matter in names).
-
-    ``digest``, when given, is fed every byte read (the import's manifest records the file's SHA-256).
-    """
+def _make_folder(out: str) -> None:
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise SkatsimError(f"--out {out}: exists and is not a folder")
     try:
-        handle = path.open("rb")
+        os.makedirs(out, exist_ok=True)
     except OSError as exc:
-        raise SkatsimError(f"cannot read {path}: {exc.strerror or exc}") from None
-    with handle:
+        raise SkatsimError(f"--out {out}: cannot create the folder ({exc.strerror or exc})") from None
+
+
+def _ours(name: str) -> bool:
+    """Whether a file in an import folder is one an import writes."""
+    return name in (IMPORT_MANIFEST, ISS_TABLE, LOCK) or storage.is_temp_name(name) or bool(parse_chunk_name(name))
+
+
+def _open_import(
+    out: str, source: Path, kind: str, strict: bool, force: bool, resume: bool, chunk_lines: int | None
+) -> ImportManifest:
+    """The manifest to work with (the folder locked): a fresh import's, or the one being resumed."""
+    entries = [e for e in os.listdir(out) if e != LOCK]
+    if force:
+        if not all(_ours(e) for e in entries):
+            raise SkatsimError(f"{out}: holds other files than an ISS import; --force replaces an import only")
+        for entry in entries:
+            storage.remove_quietly(os.path.join(out, entry))
+        entries = []
+    old = read_import_manifest(out) if entries else None
+    if entries and old is None:
+        raise SkatsimError(f"{out}: folder is not empty and holds no ISS import; choose another --out")
+    if old is not None and not resume:
+        state = "a finished" if old.finished else "an unfinished"
+        raise SkatsimError(
+            f"{out}: already holds {state} ISS import; pass --resume to complete it or --force to replace it"
+        )
+    size, sha256 = file_digest(source)
+    if old is not None:
+        _check_same_import(old, out, source, size, sha256, strict, chunk_lines)
+        return old.model_copy(update={"finished": None, "updated": timestamp()})
+    now = timestamp()
+    manifest = ImportManifest(
+        format=IMPORT_FORMAT,
+        format_version=IMPORT_FORMAT_VERSION,
+        run_id=uuid.uuid4().hex,
+        skatsim_version=__version__,
+        source=str(source),
+        source_format=kind,
+        source_bytes=size,
+        source_sha256=sha256,
+        chunk_lines=chunk_lines or DEFAULT_CHUNK_LINES,
+        chunk_bytes=CHUNK_BYTES,
+        strict=strict,
+        chunks_done=[],
+        created=now,
+        updated=now,
+    )
+    _write_manifest(out, manifest)
+    return manifest
+
+
+def _check_same_import(
+    old: ImportManifest, out: str, source: Path, size: int, sha256: str, strict: bool, chunk_lines: int | None
+) -> None:
+    """Refuse to resume from another source or with settings that would change the chunks."""
+    fix = "import it into another folder, or pass --force to start again"
+    if (old.source_bytes, old.source_sha256) != (size, sha256):
+        raise SkatsimError(
+            f"{out}: cannot resume: {source} is not the file imported there ({old.source}, {old.source_bytes:,} "
+            f"bytes, SHA-256 {old.source_sha256[:12]}...); {fix}"
+        )
+    if chunk_lines is not None and chunk_lines != old.chunk_lines:
+        raise SkatsimError(
+            f"{out}: cannot resume with --chunk-size {chunk_lines}: the import uses {old.chunk_lines} (omit it)"
+        )
+    if strict != old.strict:
+        made = "with" if old.strict else "without"
+        raise SkatsimError(f"{out}: cannot resume: the import was made {made} --strict; resume it {made} --strict")
+    if old.skatsim_version != __version__:
+        raise SkatsimError(
+            f"{out}: cannot resume: the import was made by skatsim {old.skatsim_version}, this is {__version__}; {fix}"
+        )
+
+
+def _lines_in(out: str, manifest: ImportManifest) -> int:
+    """Lines in the chunk files already in ``out`` (checked; stray temporary files removed)."""
+    lines = 0
+    for name in os.listdir(out):
+        if storage.is_temp_name(name):
+            storage.remove_quietly(os.path.join(out, name))
+    for path in _chunk_files(out):
+        lines += _chunk_counts(path, manifest.run_id).count
+    return lines
+
+
+# --------------------------------------------------------------------------- reading and running chunks
+
+
+@dataclass
+class _Reader:
+    """The one reader: streams the source, cuts it into chunks, skips the chunks already done.
+
+    ``position`` is how many bytes of the source (as stored) it has read, for progress;
+    ``chunks`` how many chunks it has cut, ``ended`` whether it reached the end (or could read
+    no further: ``error``).
+    """
+
+    source: Path
+    manifest: ImportManifest
+    out_abs: str
+    done: set[str]
+    index: dict[str, int] = field(default_factory=dict)
+    position: int = 0
+    chunks: int = 0
+    error: str | None = None
+    ended: bool = False
+
+    def specs(self) -> Iterator[IssChunk]:
+        """The chunks not done yet, in line order, made as the backend asks for them."""
+        chunker = LineChunker(self.manifest.chunk_lines, self.manifest.chunk_bytes)
+        with Source(self.source) as source:
+            while not self.ended:
+                block, damage = source.read_block()
+                self.position = source.position()
+                pieces = list(chunker.feed(block))
+                if damage is not None:  # damaged or cut-off compressed data: what came before is read
+                    self.error = str(read_error(self.source, damage, chunker.lines_done + chunker.lines_pending))
+                if damage is not None or not block:
+                    pieces += chunker.finish()
+                    self.ended = True
+                for chunk in pieces:
+                    name = chunk_name(chunk.first, chunk.count)
+                    self.index[name] = chunk.index
+                    self.chunks = chunk.index + 1
+                    if name not in self.done:
+                        yield IssChunk(chunk, self.out_abs, self.manifest.run_id)
+
+
+def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, show: bool) -> ImportManifest:
+    """Import every chunk not done yet on ``jobs`` processes, recording the chunks done in ``import.json``;
+    returns the manifest as recorded."""
+    done = {storage.basename(p) for p in _chunk_files(out)}
+    if manifest.chunks_total is not None and len(done) == manifest.chunks_total:
+        return manifest
+    reader = _Reader(source, manifest, storage.absolute(out), done)
+    indices = DoneChunks()
+    backend = LocalBackend(jobs)
+    results = backend.map_unordered(import_chunk, reader.specs())
+    stopped: tuple[str, bool] | None = None
+    last_write = time.monotonic()
+    with catch_interrupts() as interrupts, _progress(show) as bar:
+        task = bar.add_task("importing", total=manifest.source_bytes)
         try:
-            for number, raw in enumerate(handle, start=1):
-                if digest is not None:
-                    digest.update(raw)
-                yield number, raw.decode("utf-8", errors="replace")
-        except OSError as exc:
-            raise SkatsimError(f"cannot read {path}: {exc.strerror or exc}") from None
+            for path in results:
+                indices.add(reader.index[storage.basename(path)])
+                bar.update(task, completed=reader.position)
+                if time.monotonic() - last_write >= MANIFEST_INTERVAL:
+                    progress = {"chunks_done": indices.ranges(), "updated": timestamp()}
+                    _write_manifest(out, manifest.model_copy(update=progress))
+                    last_write = time.monotonic()
+        except KeyboardInterrupt:
+            stopped = ("interrupted", True)
+        except SkatsimError as exc:  # a full disk, a dead worker, a chunk that cannot be written
+            stopped = ("interrupted", True) if interrupts.count else (str(exc), False)
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:  # a generator stopped early stops its workers now
+                close()
+            backend.shut_down()  # the last pass runs here alone: the workers' memory back
+    for path in _chunk_files(out):  # every chunk written, also those whose results never arrived
+        name = storage.basename(path)
+        indices.add(reader.index[name] if name in reader.index else _chunk_counts(path).index)
+    update: dict[str, object] = {"chunks_done": indices.ranges(), "updated": timestamp()}
+    if reader.ended:
+        update |= {"chunks_total": reader.chunks, "source_error": reader.error}
+    manifest = manifest.model_copy(update=update)
+    _write_manifest(out, manifest)
+    if stopped is not None:
+        lines = sum(_chunk_counts(p).count for p in _chunk_files(out))
+        raise ImportStopped(stopped[0], stopped[1], lines, out)
+    return manifest
 
 
-def _row(number: int, text: str, first_line: dict[int, int]) -> dict[str, object]:
-    """The table row of one line; a game ID seen before is an error naming its first line."""
-    game = parse_line(text)
-    iss_id = int(game.result["iss_id"])  # type: ignore[call-overload]
-    if iss_id in first_line:
-        raise IssFormatError(f"game ID {iss_id} already imported from line {first_line[iss_id]}")
-    evaluation = replay_iss(game)
-    first_line[iss_id] = number
-    return table_row(game, evaluation)
+def _progress(show: bool) -> Progress:
+    """A progress bar over the source's bytes, on stderr, shown only when stderr is a terminal."""
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not (show and console.is_terminal),
+    )
 
 
-def table_row(game: IssGame, evaluation: GameResult) -> dict[str, object]:
-    """One row of the table: ``iss_id``, evaluation columns, ``iss_*`` columns, ``record``."""
-    row: dict[str, object] = {"iss_id": game.result["iss_id"]}
-    row.update({name: getattr(evaluation, name) for name in RESULT_COLUMNS})  # columns() deep-copies tricks
-    row.update({name: game.result[name] for name in ISS_COLUMNS})
-    row["record"] = game.record.to_json()
-    return row
+# --------------------------------------------------------------------------- finishing
 
 
-def _write(target: Path, write: Callable[[IO[bytes]], object]) -> None:
-    """Write ``target`` atomically through the runner's storage; a failure is a one-line error."""
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        storage.write_atomic(str(target), write)
-    except (OSError, pl.exceptions.PolarsError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc).strip().splitlines()[0]
-        raise SkatsimError(f"{target}: cannot write ({reason})") from None
+def _finish(out: str, manifest: ImportManifest, strict: bool, created: bool) -> ImportSummary:
+    """Once every chunk is written: remove game IDs repeated across chunks, total the counts,
+    record them in ``import.json``. Strict, or nothing imported: remove everything, raise."""
+    files = _chunk_files(out)
+    counts = [_chunk_counts(p, manifest.run_id) for p in files]
+    _check_tiling(out, counts, manifest)
+    _remove_repeated_ids(files, counts, manifest.run_id)
+    reasons: dict[str, Reason] = {}
+    for c in counts:
+        for reason, lines in c.skipped.items():
+            reasons.setdefault(reason, Reason()).merge(lines)
+    summary = ImportSummary(
+        source=Path(manifest.source),
+        out_dir=out,
+        lines_read=sum(c.count for c in counts),
+        blank=sum(c.blank for c in counts),
+        imported=sum(c.imported for c in counts),
+        skipped=sorted(line for r in reasons.values() for line in r.first),
+        reasons={r: c.count for r, c in reasons.items()},
+        source_error=manifest.source_error,
+    )
+    if strict and summary.skipped:
+        _discard(out, created)
+        number, message = summary.skipped[0]
+        raise SkatsimError(f"{manifest.source}:{number}: {message} (--strict: stopped, nothing written)")
+    if summary.imported == 0:
+        _discard(out, created)
+        end = f"; {manifest.source_error}" if manifest.source_error else ""
+        raise SkatsimError(
+            f"{manifest.source}: no game imported ({summary.lines_read} lines read, {summary.skipped_count} bad){end}"
+        )
+    now = timestamp()
+    finished = manifest.model_copy(
+        update={
+            "updated": now,
+            "finished": now,
+            "chunks_done": [(0, len(files))],
+            "lines_read": summary.lines_read,
+            "blank_lines": summary.blank,
+            "games_imported": summary.imported,
+            "lines_skipped": summary.skipped_count,
+            "skipped_by_reason": [ReasonLines(reason=r, count=c.count, lines=c.first) for r, c in reasons.items()],
+        }
+    )
+    _write_manifest(out, finished)
+    return summary
 
 
-_ID = re.compile(r"ID\[(\d+)\]")
+def _check_tiling(out: str, counts: list[ChunkCounts], manifest: ImportManifest) -> None:
+    """The chunk files cover the source's lines once each, as the reader cut them."""
+    at = 0
+    for k, c in enumerate(counts):
+        if c.first != at or c.index != k:
+            raise SkatsimError(
+                f"{out}: chunk files do not cover the source's lines once each (at line {at + 1}); "
+                "run the import again with --force"
+            )
+        at += c.count
+    if manifest.chunks_total is not None and len(counts) != manifest.chunks_total:
+        raise SkatsimError(f"{out}: {len(counts)} chunk files, the source has {manifest.chunks_total} chunks")
+
+
+def _remove_repeated_ids(files: list[str], counts: list[ChunkCounts], run_id: str) -> None:
+    """Keep each game ID's first line across chunks: later lines are removed from their chunk
+    files (rewritten atomically) and counted as :data:`DUPLICATE`. Reads the ``iss_id`` column
+    alone (8 bytes a game, sorted once), so memory stays small for millions of games."""
+    if len(files) < 2:
+        return  # within a chunk, its own import kept each ID once
+    ids = np.sort(np.concatenate([pl.read_parquet(path, columns=["iss_id"])["iss_id"].to_numpy() for path in files]))
+    repeated = np.unique(ids[1:][ids[1:] == ids[:-1]])
+    del ids
+    if repeated.size == 0:
+        return
+    scan = pl.scan_parquet(files).filter(pl.col("iss_id").is_in(pl.Series(repeated).implode()))
+    lines = scan.select("iss_id", "iss_line").collect()
+    lines = lines.with_columns(pl.col("iss_line").min().over("iss_id").alias("first"))
+    later = lines.filter(pl.col("iss_line") != pl.col("first"))
+    for k, (path, c) in enumerate(zip(files, counts, strict=True)):
+        mine = later.filter(pl.col("iss_line").is_between(c.first + 1, c.first + c.count))
+        if mine.is_empty():
+            continue
+        frame = storage.read_parquet(path).filter(~pl.col("iss_line").is_in(mine["iss_line"].implode()))
+        for iss_id, line, first in mine.sort("iss_line").iter_rows():
+            c.skipped.setdefault(DUPLICATE, Reason()).add(line, f"game ID {iss_id} already imported from line {first}")
+        counts[k] = ChunkCounts(c.index, c.first, c.count, c.blank, frame.height, c.skipped)
+        write_parquet_atomic(frame, path, run_id, {CHUNK_KEY: counts[k].to_json()})
+
+
+def _discard(out: str, created: bool) -> None:
+    """Remove what the import wrote (and the folder, when it made it)."""
+    for name in os.listdir(out):
+        if _ours(name) and name != LOCK:
+            storage.remove_quietly(os.path.join(out, name))
+    if created and not [n for n in os.listdir(out) if n != LOCK]:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- reading an import
+
+
+def finished_import(folder: str) -> tuple[ImportManifest, list[str]]:
+    """The manifest and chunk files (in line order) of the finished import in ``folder``.
+
+    Raises :class:`SkatsimError` when the folder holds no import, one still being written or
+    unfinished, or a chunk file of another import.
+    """
+    manifest = read_import_manifest(folder)
+    if manifest is None:
+        raise SkatsimError(f"{folder}: not an ISS import (no {IMPORT_MANIFEST})")
+    holder = read_lock(folder)
+    if holder is not None and holder.alive() is not False:
+        raise SkatsimError(f"{folder}: the import is still being written ({holder.describe()})")
+    if manifest.finished is None:
+        raise SkatsimError(
+            f"{folder}: the import is unfinished; complete it with the command that made it and --resume"
+        )
+    files = _chunk_files(folder)
+    for path in files:
+        if storage.parquet_metadata(path).get(RUN_ID_KEY) != manifest.run_id:
+            raise SkatsimError(f"{path}: chunk file of another import; import the file again with --force")
+    return manifest, files
+
+
+def import_row(folder: str, row: int) -> tuple[str, int]:
+    """The chunk file holding row ``row`` (from 0) of a finished import, and the row's place in it."""
+    _, files = finished_import(folder)
+    at = 0
+    for path in files:
+        size = pl.scan_parquet(path).select(pl.len()).collect().item()
+        if row < at + size:
+            return path, row - at
+        at += size
+    raise SkatsimError(f"{folder}: --row {row} out of range (the import has {at} rows, numbered from 0)")
 
 
 def find_iss_line(
     path: str | os.PathLike[str], line: int | None = None, game_id: int | None = None
 ) -> tuple[int, IssGame]:
-    """The game on line ``line`` (1-based) of an ISS file, or the first with ``ID[game_id]``."""
+    """The game on line ``line`` (1-based) of an ISS file (plain or compressed), or the first with ``ID[game_id]``."""
     path = Path(path)
-    for number, text in _lines(path):
-        if number == line or (game_id is not None and _line_id(text) == game_id):
-            try:
-                return number, parse_line(text)
-            except IssFormatError as exc:
-                raise SkatsimError(f"{path}:{number}: {exc}") from None
+    number = 0
+    needle = None if game_id is None else f"ID[{game_id}]".encode()
+    with Source(path) as source:
+        try:
+            for number, raw in enumerate(source.stream, start=1):
+                if number == line or (needle is not None and needle in raw and _line_id(raw) == game_id):
+                    try:
+                        return number, parse_line(raw.decode("utf-8", errors="replace"))
+                    except ValueError as exc:
+                        raise SkatsimError(f"{path}:{number}: {exc}") from None
+        except (OSError, EOFError) as exc:
+            raise read_error(path, exc, number) from None
     wanted = f"line {line}" if line is not None else f"a game with ID {game_id}"
     raise SkatsimError(f"{path}: no {wanted}")
 
 
-def _line_id(text: str) -> int | None:
-    match = _ID.search(text)
-    return int(match.group(1)) if match else None
+def _line_id(raw: bytes) -> int | None:
+    try:
+        return int(parse_line(raw.decode("utf-8", errors="replace")).result["iss_id"])  # type: ignore[call-overload]
+    except ValueError:
+        return None
 
 
 def read_row(path: str | Path, row: int) -> tuple[GameRecord, dict[str, object]]:
     """The record of row ``row`` (0-based) of a Parquet table with a ``record`` column, and the row.
 
-    Any table that stores :meth:`GameRecord.to_json` in ``record`` works: the
-    ISS import, and simulated runs that keep their records.
+    Any table that stores :meth:`GameRecord.to_json` in ``record`` works: an ISS import's chunk
+    files, and simulated runs that keep their records.
     """
     path = Path(path)
     try:

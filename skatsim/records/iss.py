@@ -28,17 +28,25 @@ How the move list maps to a record:
   decline a claim). The end is recorded as the action that ended the game
   (kinds ``claim``, ``resign``, ``timeout``, ``left``; see
   :func:`skatsim.records.record._apply_end` for what each gives to whom).
+
+The parsing itself is compiled (:mod:`skatsim.records.issparse`, the one parser, which the
+archive import runs on whole batches of lines); this module builds the :class:`IssGame` from
+its arrays (:class:`ParsedLines`) and turns its error codes into the messages, each with a
+``reason`` that names the kind of problem (:data:`REASONS`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from ..engine.bidding import HOLD, PASS
+import numpy as np
+
+from ..engine import layout
 from ..engine.cards import CardError, iss_name, parse_card
-from ..engine.gametypes import ISS_LETTERS
 from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
+from . import issparse
 from .record import EarlyEnd, GameRecord, GameResult, ReplayError, replay
 
 #: Declaration modifier letters and the flags they set.
@@ -51,12 +59,19 @@ RESULTS = ("win", "loss", "penalty", "passed")
 SEAT_NAMES = ("FH", "MH", "RH")
 
 _FIELD = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
-_DECLARATION = re.compile(r"([GCSHDN])([A-Z]*)$")
 _STEP = re.compile(r"(bid|card) (\d+) ")
 
 
 class IssFormatError(ValueError):
-    """An ISS line that is not a well-formed game record; the message says what and where."""
+    """An ISS line that is not a well-formed game record; the message says what and where.
+
+    ``reason`` names the kind of problem without the line's particulars (an import counts the
+    lines it skips by reason); it defaults to the message.
+    """
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 @dataclass(frozen=True)
@@ -81,344 +96,253 @@ class IssGame:
     declare_move: int = 0
 
 
+@dataclass
+class ParsedLines:
+    """The arrays :func:`skatsim.records.issparse.parse_lines` fills for ``n`` lines (its doc names
+    them); ``bid_cap``, ``card_cap`` and ``move_cap`` are how many bids, cards and moves per line
+    are kept beside the action record (0 for a batch, which reads the action record)."""
+
+    info: np.ndarray
+    err: np.ndarray
+    deal: np.ndarray
+    log: np.ndarray
+    bids: np.ndarray
+    bid_moves: np.ndarray
+    cards: np.ndarray
+    card_moves: np.ndarray
+    card_seats: np.ndarray
+    moves: np.ndarray
+
+    @classmethod
+    def allocate(cls, n: int, bid_cap: int = 0, card_cap: int = 0, move_cap: int = 0) -> ParsedLines:
+        """Arrays for ``n`` lines."""
+        return cls(
+            info=np.zeros((n, issparse.N_INFO), dtype=np.int64),
+            err=np.zeros((n, issparse.N_ERR), dtype=np.int64),
+            deal=np.zeros((n, 32), dtype=np.int8),
+            log=np.zeros((n, layout.LOG_WIDTH), dtype=np.int16),
+            bids=np.zeros((n, bid_cap, 2), dtype=np.int16),
+            bid_moves=np.zeros((n, bid_cap), dtype=np.int32),
+            cards=np.zeros((n, card_cap), dtype=np.int8),
+            card_moves=np.zeros((n, card_cap), dtype=np.int32),
+            card_seats=np.zeros((n, max(card_cap, 30)), dtype=np.int8),
+            moves=np.zeros((move_cap, 4), dtype=np.int64),
+        )
+
+    def parse(self, data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> None:
+        """Parse lines ``data[starts[i]:ends[i]]`` (uint8 array) into these arrays."""
+        spans = np.zeros((issparse.N_FIELDS, 2), dtype=np.int64)
+        keys = np.zeros((issparse.KEY_ROWS, 4), dtype=np.int64)
+        issparse.parse_lines(
+            data,
+            starts,
+            ends,
+            self.info,
+            self.err,
+            self.deal,
+            self.log,
+            self.bids,
+            self.bid_moves,
+            self.cards,
+            self.card_moves,
+            self.card_seats,
+            self.moves,
+            spans,
+            keys,
+        )
+
+    def iss_result(self, i: int) -> dict[str, object]:
+        """The server's result ``R[]`` of line ``i`` as ``iss_*`` fields (None where a passed game has none)."""
+        info = self.info[i]
+        word = RESULTS[int(info[issparse.I_RESULT])]
+        if word == "passed":
+            keys = ("declarer", "won", "score", "matadors", "overbid", "points", "tricks", "schneider", "schwarz")
+            return {"iss_result": "passed"} | {f"iss_{k}": None for k in keys}
+        d, v, m, p, t, s, z = (int(x) for x in info[issparse.I_R : issparse.I_R + 7])
+        return {
+            "iss_declarer": None if d < 0 else d,
+            "iss_result": word,
+            "iss_won": {"win": True, "loss": False}.get(word),
+            "iss_score": v,
+            "iss_matadors": m,
+            "iss_overbid": bool(info[issparse.I_OVERBID]),
+            "iss_points": p,
+            "iss_tricks": t,
+            "iss_schneider": bool(s),
+            "iss_schwarz": bool(z),
+        }
+
+    def record(self, i: int) -> GameRecord:
+        """Line ``i``'s game record (its bids and cards must fit the capacities)."""
+        info, log = self.info[i], self.log[i]
+        n_bids, n_cards = int(info[issparse.I_N_BIDS]), int(info[issparse.I_N_CARDS])
+        if n_bids > self.bids.shape[1] or n_cards > self.cards.shape[1]:
+            raise ValueError("ParsedLines.record: allocated without room for every bid and card")
+        declared = int(log[layout.LOG_GAME]) >= 0
+        end = int(log[layout.LOG_END])
+        return GameRecord(
+            deal=tuple(int(c) for c in self.deal[i]),
+            bids=tuple((int(s), int(a)) for s, a in self.bids[i, :n_bids]),
+            pickup=int(log[layout.LOG_PICKUP]) == 1,
+            discards=tuple(int(c) for c in log[layout.LOG_DISCARD : layout.LOG_DISCARD + 2] if c >= 0),
+            game_type=int(log[layout.LOG_GAME]) if declared else None,
+            flags=int(log[layout.LOG_FLAGS]) if declared else 0,
+            cards=tuple(int(c) for c in self.cards[i, :n_cards]),
+            end=None if end < 0 else EarlyEnd(layout.END_KINDS[end // 3], end % 3),
+        )
+
+
 def parse_line(line: str) -> IssGame:
     """Parse one ISS game line into an :class:`IssGame`; raises :class:`IssFormatError`."""
-    fields = _fields(line)
-    if fields.get("GM", "Skat") != "Skat":
-        raise IssFormatError(f"GM[{fields['GM']}]: not a Skat game")
-    for key in ("ID", "MV", "R"):
-        if key not in fields:
-            raise IssFormatError(f"missing field {key}[]")
-    result: dict[str, object] = {"iss_id": _int(fields["ID"], "ID[]")}
-    result.update(parse_result(fields["R"]))
-    result["iss_date"] = fields.get("DT")
-    result["iss_players"] = ",".join(fields.get(f"P{s}", "") for s in range(3))
-    return _MoveReader(_moves(fields["MV"])).read(result)
+    data = np.frombuffer(line.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    room = data.size // 2 + 1  # no line holds more moves, bids or cards than this
+    parsed = ParsedLines.allocate(1, room, room, room)
+    parsed.parse(data, np.zeros(1, dtype=np.int64), np.array([data.size], dtype=np.int64))
+    if parsed.err[0, issparse.X_CODE]:
+        raise format_error(parsed.err[0], data)
+    info = parsed.info[0]
+    text = _text(data)
+    result: dict[str, object] = {"iss_id": int(info[issparse.I_ID])}
+    result.update(parsed.iss_result(0))
+    dt = int(info[issparse.I_DT])
+    result["iss_date"] = None if dt < 0 else text(dt, int(info[issparse.I_DT + 1]))
+    players = (info[issparse.I_PLAYERS + 2 * s : issparse.I_PLAYERS + 2 * s + 2] for s in range(3))
+    result["iss_players"] = ",".join("" if lo < 0 else text(int(lo), int(hi)) for lo, hi in players)
+    n_moves, n_bids = int(info[issparse.I_N_MOVES]), int(info[issparse.I_N_BIDS])
+    n_cards, declarer = int(info[issparse.I_N_CARDS]), int(info[issparse.I_DECLARER])
+    return IssGame(
+        record=parsed.record(0),
+        result=result,
+        moves=tuple((text(int(w0), int(w1)), text(int(a0), int(a1))) for w0, w1, a0, a1 in parsed.moves[:n_moves]),
+        bid_moves=tuple(int(n) for n in parsed.bid_moves[0, :n_bids]),
+        card_moves=tuple(int(n) for n in parsed.card_moves[0, :n_cards]),
+        card_seats=tuple(int(s) for s in parsed.card_seats[0, :n_cards]),
+        declarer=None if declarer < 0 else declarer,
+        declare_move=int(info[issparse.I_DECLARE_MOVE]),
+    )
 
 
-def _fields(line: str) -> dict[str, str]:
-    """The ``KEY[value]`` fields of a line, checking the ``(; ... ;)`` frame."""
-    text = line.strip()
-    if not text.startswith("(;"):
-        raise IssFormatError("not an ISS game record (expected a line starting with '(;')")
-    if not text.endswith(";)"):
-        raise IssFormatError("record is cut off (the line does not end with ';)')")
-    body = text[2:-2]
-    fields: dict[str, str] = {}
-    for match in _FIELD.finditer(body):
-        key, value = match.groups()
-        if key in fields:
-            raise IssFormatError(f"field {key}[] given twice")
-        fields[key] = value
-    rest = _FIELD.sub("", body).strip()
-    if rest:
-        raise IssFormatError(f"unexpected text {rest[:30]!r} (expected KEY[value] fields)")
-    return fields
+def _text(data: np.ndarray) -> Callable[[int, int], str]:
+    """``text(lo, hi)``: the characters of the line at bytes ``lo:hi``."""
+    raw = data.tobytes()
+    return lambda lo, hi: raw[lo:hi].decode("utf-8", "surrogatepass")
 
 
-def _int(text: str, what: str, low: int = 0, high: int = 2**63 - 1) -> int:
-    """An integer field within ``low..high`` (the bounds keep every value inside its column's dtype)."""
-    if not re.fullmatch(r"-?[0-9]{1,19}", text) or not low <= int(text) <= high:
-        raise IssFormatError(f"{what}: expected an integer from {low} to {high}, got {text[:20]!r}")
-    return int(text)
+# --- messages ----------------------------------------------------------------------------------
+
+#: The kind of each problem the parser finds, as an import counts the lines it skips.
+REASONS = {
+    issparse.E_NOT_RECORD: "not an ISS game record",
+    issparse.E_CUT_OFF: "record cut off",
+    issparse.E_FIELD_TWICE: "a field given twice",
+    issparse.E_UNEXPECTED_TEXT: "unexpected text between the fields",
+    issparse.E_NOT_SKAT: "not a Skat game (GM[])",
+    issparse.E_MISSING: "missing field ID[], MV[] or R[]",
+    issparse.E_ID: "ID[] not a number",
+    issparse.E_RESULT_WORDS: "R[] without one result word and one of bidok/overbid",
+    issparse.E_RESULT_MISSING: "R[] missing a value",
+    issparse.E_RESULT_NUMBER: "R[] value not a number in range",
+    issparse.E_ODD_TOKENS: "MV[] with an odd number of tokens",
+    issparse.E_UNKNOWN_PLAYER: "MV[] names an unknown player",
+    issparse.E_FIRST_MOVE: "MV[] does not start with the deal",
+    issparse.E_DEAL_COUNT: "a deal of other than 32 cards",
+    issparse.E_DEAL_CARD: "an unknown card in the deal",
+    issparse.E_DEALT_TWICE: "a card dealt twice",
+    issparse.E_AFTER_END: "a move after the game ended",
+    issparse.E_END_SEAT: "TI./LE. without a seat",
+    issparse.E_SC_BEFORE: "SC before the declaration",
+    issparse.E_SC_DEFENDER: "SC by a defender",
+    issparse.E_SERVER_MOVE: "an unexpected server move",
+    issparse.E_SKAT_COUNT: "a skat shown of other than 2 cards",
+    issparse.E_CARD: "an unknown card in a move",
+    issparse.E_HIDDEN_CARD: "a hidden card (??) where the card is needed",
+    issparse.E_NOT_IN_SKAT: "a skat shown that was not dealt",
+    issparse.E_BID_AFTER_PICKUP: "a bid after the pickup",
+    issparse.E_NOT_A_BID: "a move that is no bid, declaration or pickup",
+    issparse.E_PICKED_UP_TWICE: "the skat picked up twice",
+    issparse.E_OTHER_DECLARER: "declared by another seat than picked up the skat",
+    issparse.E_UNKNOWN_DECLARATION: "an unknown declaration",
+    issparse.E_DISCARD_COUNT: "other than 2 discards",
+    issparse.E_SHOWN_FORM: "cards after a declaration that are neither 2 discards nor an ouvert hand",
+    issparse.E_SHOWN_HAND: "ouvert cards shown that are not the declarer's hand",
+    issparse.E_DISCARDER: "discards by another seat than the declarer",
+    issparse.E_HIDDEN_DEAL: "hidden cards (??) in the deal",
+}
+#: Reasons of the checks :func:`replay_iss` makes after the replay.
+WRONG_DECLARER = "declared by another seat than the bidding made declarer"
+WRONG_SEAT = "a card played out of turn"
 
 
-#: Bounds of the numbers in ``R[]``: declarer seat (-1 none), score, matadors, points, tricks, Schneider, Schwarz.
-_RESULT_BOUNDS = {"d": (-1, 2), "v": (-(2**31), 2**31 - 1), "m": (-11, 11), "p": (0, 120), "t": (0, 10)}
-_RESULT_BOUNDS |= {"s": (0, 1), "z": (0, 1)}
-
-
-def parse_result(text: str) -> dict[str, object]:
-    """The server's result ``R[...]`` as ``iss_*`` fields (None where a passed game has none)."""
-    if text.strip() == "passed":
-        keys = ("declarer", "won", "score", "matadors", "overbid", "points", "tricks", "schneider", "schwarz")
-        return {"iss_result": "passed"} | {f"iss_{k}": None for k in keys}
-    words = text.split()
-    values = dict(w.split(":", 1) for w in words if ":" in w)
-    outcome = [w for w in words if w in RESULTS[:3]]
-    bid_ok = [w for w in words if w in ("bidok", "overbid")]
-    if len(outcome) != 1 or len(bid_ok) != 1:
-        raise IssFormatError("R[]: expected one word of win/loss/penalty and one of bidok/overbid")
-    missing = [k for k in _RESULT_BOUNDS if k not in values]
-    if missing:
-        raise IssFormatError(f"R[]: missing {', '.join(k + ':' for k in missing)}")
-    number = {k: _int(values[k], f"R[] {k}:", *bounds) for k, bounds in _RESULT_BOUNDS.items()}
-    won = {"win": True, "loss": False}.get(outcome[0])
-    return {
-        "iss_declarer": None if number["d"] < 0 else number["d"],
-        "iss_result": outcome[0],
-        "iss_won": won,
-        "iss_score": number["v"],
-        "iss_matadors": number["m"],
-        "iss_overbid": bid_ok[0] == "overbid",
-        "iss_points": number["p"],
-        "iss_tricks": number["t"],
-        "iss_schneider": bool(number["s"]),
-        "iss_schwarz": bool(number["z"]),
+def format_error(err: np.ndarray, data: np.ndarray) -> IssFormatError:
+    """The :class:`IssFormatError` of a line the parser refused (``err``: its ``X_*`` slots, ``data`` its bytes)."""
+    text = _text(data)
+    code, n, a, b = (int(err[k]) for k in (issparse.X_CODE, issparse.X_MOVE, issparse.X_A, issparse.X_B))
+    quoted = text(int(err[issparse.X_SPAN]), int(err[issparse.X_SPAN + 1]))
+    who = text(int(err[issparse.X_WHO]), int(err[issparse.X_WHO + 1]))
+    move = f"MV move {n} ({who} {text(int(err[issparse.X_ACTION]), int(err[issparse.X_ACTION + 1]))}): "
+    messages: dict[int, Callable[[], str]] = {
+        issparse.E_NOT_RECORD: lambda: "not an ISS game record (expected a line starting with '(;')",
+        issparse.E_CUT_OFF: lambda: "record is cut off (the line does not end with ';)')",
+        issparse.E_FIELD_TWICE: lambda: f"field {quoted}[] given twice",
+        issparse.E_UNEXPECTED_TEXT: lambda: (
+            f"unexpected text {_rest(text(0, data.size))[:30]!r} (expected KEY[value] fields)"
+        ),
+        issparse.E_NOT_SKAT: lambda: f"GM[{quoted}]: not a Skat game",
+        issparse.E_MISSING: lambda: f"missing field {('ID', 'MV', 'R')[a]}[]",
+        issparse.E_ID: lambda: f"ID[]: expected an integer from 0 to {issparse.MAX_ID}, got {quoted[:20]!r}",
+        issparse.E_RESULT_WORDS: lambda: "R[]: expected one word of win/loss/penalty and one of bidok/overbid",
+        issparse.E_RESULT_MISSING: lambda: (
+            "R[]: missing " + ", ".join(k + ":" for bit, k in enumerate(issparse.R_KEYS) if a >> bit & 1)
+        ),
+        issparse.E_RESULT_NUMBER: lambda: (
+            f"R[] {issparse.R_KEYS[a]}:: expected an integer from "
+            f"{issparse.R_LOW[a]} to {issparse.R_HIGH[a]}, got {quoted[:20]!r}"
+        ),
+        issparse.E_ODD_TOKENS: lambda: "MV: odd number of tokens (each move is '<who> <action>')",
+        issparse.E_UNKNOWN_PLAYER: lambda: f"{move}unknown player {who!r} (expected w, 0, 1 or 2)",
+        issparse.E_FIRST_MOVE: lambda: "MV: the first move must be the deal 'w <32 cards>'",
+        issparse.E_DEAL_COUNT: lambda: f"{move}the deal must list 32 cards, got {a}",
+        issparse.E_DEAL_CARD: lambda: f"MV move 1 (deal) card {a}: {_card_problem(quoted)}",
+        issparse.E_DEALT_TWICE: lambda: f"{move}card {iss_name(a)} is dealt twice",
+        issparse.E_AFTER_END: lambda: f"{move}a move after the game ended",
+        issparse.E_END_SEAT: lambda: f"{move}expected the seat after TI./LE.",
+        issparse.E_SC_BEFORE: lambda: f"{move}SC before the declaration",
+        issparse.E_SC_DEFENDER: lambda: f"{move}SC (show cards and claim the rest) by a defender",
+        issparse.E_SERVER_MOVE: lambda: f"{move}unexpected server move",
+        issparse.E_SKAT_COUNT: lambda: f"{move}the skat shown after a pickup must be 2 cards",
+        issparse.E_CARD: lambda: f"{move}{_card_problem(quoted)}",
+        issparse.E_HIDDEN_CARD: lambda: f"{move}a hidden card (??) here cannot be replayed",
+        issparse.E_NOT_IN_SKAT: lambda: f"{move}{iss_name(a)} is not in the skat dealt",
+        issparse.E_BID_AFTER_PICKUP: lambda: f"{move}expected the declaration after picking up the skat",
+        issparse.E_NOT_A_BID: lambda: f"{move}not a bid (a number, y or p), a declaration or a pickup",
+        issparse.E_PICKED_UP_TWICE: lambda: f"{move}the skat was already picked up",
+        issparse.E_OTHER_DECLARER: lambda: f"{move}seat {a} declares, but seat {b} picked up the skat",
+        issparse.E_UNKNOWN_DECLARATION: lambda: (
+            f"{move}unknown declaration {quoted!r} (type G C S H D N, then any of O H S Z)"
+        ),
+        issparse.E_DISCARD_COUNT: lambda: f"{move}expected 2 discards, got {a}",
+        issparse.E_SHOWN_FORM: lambda: f"{move}a declaration lists 2 discards, or an ouvert hand of 10 cards",
+        issparse.E_SHOWN_HAND: lambda: f"{move}the ouvert cards shown are not the declarer's hand",
+        issparse.E_DISCARDER: lambda: f"{move}expected the declarer's two discards",
+        issparse.E_HIDDEN_DEAL: lambda: (
+            f"the deal has {a} hidden cards (??): a game with hidden cards cannot be replayed"
+        ),
     }
+    return IssFormatError(messages[code](), REASONS[code])
 
 
-def _moves(text: str) -> list[tuple[str, str]]:
-    tokens = text.split()
-    if len(tokens) % 2:
-        raise IssFormatError("MV: odd number of tokens (each move is '<who> <action>')")
-    moves = list(zip(tokens[0::2], tokens[1::2], strict=True))
-    for n, (who, action) in enumerate(moves, start=1):
-        if who not in ("w", "0", "1", "2"):
-            raise IssFormatError(f"MV move {n} ({who} {action}): unknown player {who!r} (expected w, 0, 1 or 2)")
-    return moves
-
-
-def _card(text: str) -> int:
-    """A card in ISS notation; a hidden or unknown card is an :class:`IssFormatError`."""
-    if text == HIDDEN:
-        raise IssFormatError("a hidden card (??) here cannot be replayed")
+def _card_problem(name: str) -> str:
+    """What is wrong with a card name, in :func:`skatsim.engine.cards.parse_card`'s words."""
     try:
-        return parse_card(text)
+        parse_card(name)
     except CardError as exc:
-        raise IssFormatError(str(exc)) from None
+        return str(exc)
+    raise AssertionError(f"{name!r} is a card")  # the parser only reports names that are not
 
 
-def _deal_card(k: int, text: str) -> int | None:
-    """The ``k``-th card of the deal (None when hidden)."""
-    if text == HIDDEN:
-        return None
-    try:
-        return _card(text)
-    except IssFormatError as exc:
-        raise IssFormatError(f"MV move 1 (deal) card {k + 1}: {exc}") from None
-
-
-@dataclass
-class _MoveReader:
-    """Walks the move list once, phase by phase, collecting the record's parts."""
-
-    moves: list[tuple[str, str]]
-    n: int = 0  # number of the move being read (1-based)
-    deal: list[int | None] = field(default_factory=list)
-    bids: list[tuple[int, int]] = field(default_factory=list)
-    bid_moves: list[int] = field(default_factory=list)
-    declarer: int | None = None
-    declare_move: int = 0
-    pickup: bool = False
-    game_type: int | None = None
-    flags: int = 0
-    discards: tuple[int, ...] = ()
-    cards: list[int] = field(default_factory=list)
-    card_moves: list[int] = field(default_factory=list)
-    card_seats: list[int] = field(default_factory=list)
-    hidden_play: bool = False
-    resigned: set[int] = field(default_factory=set)
-    pending: EarlyEnd | None = None
-    end: EarlyEnd | None = None
-
-    def fail(self, problem: str) -> IssFormatError:
-        """An error naming the current move."""
-        who, action = self.moves[self.n - 1]
-        return IssFormatError(f"MV move {self.n} ({who} {action}): {problem}")
-
-    def _card(self, name: str) -> int:
-        """A card named in the current move."""
-        try:
-            return _card(name)
-        except IssFormatError as exc:
-            raise self.fail(str(exc)) from None
-
-    def read(self, result: dict[str, object]) -> IssGame:
-        """Read every move and assemble the game."""
-        if not self.moves or self.moves[0][0] != "w":
-            raise IssFormatError("MV: the first move must be the deal 'w <32 cards>'")
-        self.n = 1
-        self._read_deal(self.moves[0][1])
-        for n, (who, action) in enumerate(self.moves[1:], start=2):
-            self.n = n
-            self._step(who, action)
-        if self.end is None and self.game_type is not None:
-            self.end = self.pending
-        return self._game(result)
-
-    def _step(self, who: str, action: str) -> None:
-        if self.end is not None:
-            raise self.fail("a move after the game ended")
-        if self._early_end(who, action):
-            return
-        if who == "w":
-            self._server_move(action)
-        elif self.game_type is not None and (self.discards or not self.pickup):
-            self._play(int(who), action)
-        elif self.game_type is not None:
-            self._discard(int(who), action)
-        elif action == "s":
-            self._pick_up(int(who))
-        elif _DECLARATION.match(action.split(".")[0]):
-            self._declare(int(who), action)
-        else:
-            self._bid(int(who), action)
-
-    def _read_deal(self, text: str) -> None:
-        names = re.split(r"[.|]", text)
-        if len(names) != 32:
-            raise self.fail(f"the deal must list 32 cards, got {len(names)}")
-        self.deal = [_deal_card(k, name) for k, name in enumerate(names)]
-        known = [c for c in self.deal if c is not None]
-        if len(set(known)) != len(known):
-            twice = sorted({c for c in known if known.count(c) > 1})
-            raise self.fail(f"card {iss_name(twice[0])} is dealt twice")
-
-    def _bid(self, seat: int, action: str) -> None:
-        if self.declarer is not None:
-            raise self.fail("expected the declaration after picking up the skat")
-        if action == "y":
-            value = HOLD
-        elif action == "p":
-            value = PASS
-        elif re.fullmatch(r"[0-9]{1,3}", action):
-            value = int(action)
-        else:
-            raise self.fail("not a bid (a number, y or p), a declaration or a pickup")
-        self.bids.append((seat, value))
-        self.bid_moves.append(self.n)
-
-    def _pick_up(self, seat: int) -> None:
-        if self.pickup:
-            raise self.fail("the skat was already picked up")
-        self.pickup = True
-        self.declarer = seat
-        self.declare_move = self.n
-
-    def _server_move(self, action: str) -> None:
-        if not self.pickup or self.game_type is not None:
-            raise self.fail("unexpected server move")
-        shown = action.split(".")
-        if len(shown) != 2:
-            raise self.fail("the skat shown after a pickup must be 2 cards")
-        self._show_skat([self._card(name) for name in shown if name != HIDDEN])
-
-    def _show_skat(self, cards: list[int]) -> None:
-        """The skat shown after a pickup: fills hidden skat cards, must match known ones."""
-        dealt = self.deal[30:32]
-        for c in cards:
-            if c in dealt:
-                continue
-            if None not in dealt or c in self.deal:
-                raise self.fail(f"{iss_name(c)} is not in the skat dealt")
-            dealt[dealt.index(None)] = c
-        self.deal[30:32] = dealt
-
-    def _declare(self, seat: int, action: str) -> None:
-        if self.declarer is not None and seat != self.declarer:
-            raise self.fail(f"seat {seat} declares, but seat {self.declarer} picked up the skat")
-        head, *names = action.split(".")
-        match = _DECLARATION.match(head)
-        assert match is not None
-        letters = match.group(2)
-        if any(m not in MODIFIERS for m in letters) or len(set(letters)) != len(letters):
-            raise self.fail(f"unknown declaration {head!r} (type G C S H D N, then any of O H S Z)")
-        self.declarer, self.declare_move = seat, self.n
-        self.game_type = ISS_LETTERS[match.group(1)]
-        for m in letters:
-            self.flags |= MODIFIERS[m]
-        cards = [self._card(name) for name in names]
-        if self.pickup and cards:
-            self._set_discards(cards[:2])
-            cards = cards[2:]
-        if cards:
-            self._check_shown(cards)
-
-    def _set_discards(self, cards: list[int]) -> None:
-        if len(cards) != 2:
-            raise self.fail(f"expected 2 discards, got {len(cards)}")
-        self.discards = tuple(cards)
-
-    def _check_shown(self, cards: list[int]) -> None:
-        """Cards shown with an ouvert declaration must be the declarer's 10 cards."""
-        if not self.flags & OUVERT or len(cards) != 10:
-            raise self.fail("a declaration lists 2 discards, or an ouvert hand of 10 cards")
-        assert self.declarer is not None
-        hand = set(self.deal[10 * self.declarer : 10 * self.declarer + 10])
-        if self.pickup:
-            hand = (hand | {self.deal[30], self.deal[31]}) - set(self.discards)
-        if None not in hand and hand != set(cards):
-            raise self.fail("the ouvert cards shown are not the declarer's hand")
-
-    def _discard(self, seat: int, action: str) -> None:
-        if seat != self.declarer:
-            raise self.fail("expected the declarer's two discards")
-        self._set_discards([self._card(name) for name in action.split(".")])
-
-    def _play(self, seat: int, action: str) -> None:
-        if action == HIDDEN:
-            self.hidden_play = True
-            return
-        c = self._card(action)
-        if self.hidden_play:
-            return
-        self.pending = None  # play went on: an earlier claim or single resignation did not end the game
-        self.cards.append(c)
-        self.card_moves.append(self.n)
-        self.card_seats.append(seat)
-
-    def _early_end(self, who: str, action: str) -> bool:
-        """Handle SC, RE, w TI.<p>, w LE.<p>; True when the move was one of them."""
-        kind, _, seat_text = action.partition(".")
-        if who == "w" and kind in SERVER_ENDS:
-            if seat_text not in ("0", "1", "2"):
-                raise self.fail("expected the seat after TI./LE.")
-            self.end = EarlyEnd(SERVER_ENDS[kind], int(seat_text))
-            return True
-        if action not in ("SC", "RE") or who == "w":
-            return False
-        seat = int(who)
-        if self.game_type is None:
-            if action == "SC":
-                raise self.fail("SC before the declaration")
-            self.end = EarlyEnd("resign", seat)
-        elif seat == self.declarer:
-            self._declarer_end(action, seat)
-        elif action == "SC":
-            raise self.fail("SC (show cards and claim the rest) by a defender")
-        else:
-            self._defender_resigns(seat)
-        return True
-
-    def _declarer_end(self, action: str, seat: int) -> None:
-        if action == "RE":
-            self.end = EarlyEnd("resign", seat)
-        else:
-            self.pending = EarlyEnd("claim", seat)
-
-    def _defender_resigns(self, seat: int) -> None:
-        self.resigned.add(seat)
-        self.pending = EarlyEnd("resign", seat)
-        if len(self.resigned) == 2:
-            self.end = self.pending
-
-    def _game(self, result: dict[str, object]) -> IssGame:
-        hidden = self.deal.count(None)
-        if hidden:
-            raise IssFormatError(
-                f"the deal has {hidden} hidden cards (??): a game with hidden cards cannot be replayed"
-            )
-        record = GameRecord(
-            deal=tuple(c for c in self.deal if c is not None),
-            bids=tuple(self.bids),
-            pickup=self.pickup,
-            discards=self.discards,
-            game_type=self.game_type,
-            flags=self.flags,
-            cards=tuple(self.cards),
-            end=self.end,
-        )
-        return IssGame(
-            record=record,
-            result=result,
-            moves=tuple(self.moves),
-            bid_moves=tuple(self.bid_moves),
-            card_moves=tuple(self.card_moves),
-            card_seats=tuple(self.card_seats),
-            declarer=self.declarer,
-            declare_move=self.declare_move,
-        )
+def _rest(line: str) -> str:
+    """The first 30 characters a line holds besides its ``KEY[value]`` fields (for the message naming them)."""
+    return _FIELD.sub("", line.strip()[2:-2]).strip()[:30]
 
 
 def replay_iss(game: IssGame) -> GameResult:
@@ -430,7 +354,7 @@ def replay_iss(game: IssGame) -> GameResult:
     try:
         evaluation = replay(game.record)
     except ReplayError as exc:
-        raise ReplayError(f"{_move_of(game, str(exc))}{exc}") from None
+        raise ReplayError(f"{_move_of(game, str(exc))}{exc}", exc.reason) from None
     _check_declarer(game, evaluation)
     _check_card_seats(game, evaluation)
     return evaluation
@@ -457,7 +381,8 @@ def _check_declarer(game: IssGame, evaluation: GameResult) -> None:
     if game.declarer is not None and evaluation.declarer is not None and game.declarer != evaluation.declarer:
         raise IssFormatError(
             f"{_move_label(game, game.declare_move)}seat {game.declarer} declares, "
-            f"but the bidding made seat {evaluation.declarer} the declarer"
+            f"but the bidding made seat {evaluation.declarer} the declarer",
+            WRONG_DECLARER,
         )
 
 
@@ -471,7 +396,8 @@ def _check_card_seats(game: IssGame, evaluation: GameResult) -> None:
         expected = (leader + k % 3) % 3
         if seat != expected:
             raise IssFormatError(
-                f"{_move_label(game, game.card_moves[k])}seat {seat} plays, but it is seat {expected}'s turn"
+                f"{_move_label(game, game.card_moves[k])}seat {seat} plays, but it is seat {expected}'s turn",
+                WRONG_SEAT,
             )
 
 

@@ -60,7 +60,15 @@ from ..variant import official_params
 
 
 class ReplayError(ValueError):
-    """A record step that the rules do not allow; the message names the step."""
+    """A record step that the rules do not allow; the message names the step.
+
+    ``reason`` names the kind of problem without the game's particulars (an import counts the
+    games it skips by reason); it defaults to the message.
+    """
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 @dataclass(frozen=True)
@@ -315,12 +323,14 @@ def action_record(record: GameRecord, params: np.ndarray) -> tuple[int, np.ndarr
     for n, (seat, action) in enumerate(bids):
         if seat not in (0, 1, 2) or not -1 <= action <= bidding.MAX_BID:
             word = {bidding.PASS: "pass", bidding.HOLD: "hold"}.get(action, str(action))
-            raise ReplayError(f"bid {n + 1} (seat {seat}: {word}): not a seat (0, 1, 2) or not a bid value")
+            raise ReplayError(
+                f"bid {n + 1} (seat {seat}: {word}): not a seat (0, 1, 2) or not a bid value", BID_VALUE_REASON
+            )
         log[layout.LOG_BIDS + n] = seat * 1024 + action + 1
     for k, c in enumerate(record.cards[:30]):
         log[layout.LOG_CARDS + k] = c
     if len(record.cards) > 30:
-        raise ReplayError(f"card 31 (seat ?: {iss_name(record.cards[30])}): {play.ERRORS[play.E_OVER]}")
+        raise ReplayError(f"card 31 (seat ?: {iss_name(record.cards[30])}): {play.ERRORS[play.E_OVER]}", CARDS_REASON)
     calls = record.kontra[: layout.N_KONTRA_SLOTS]
     for level, seat in enumerate(calls):
         log[layout.LOG_KONTRA + level] = seat
@@ -380,24 +390,59 @@ def _record_problem(code: int, record: GameRecord, value: int) -> str:
     return problems[code]
 
 
+#: Reasons of the problems :func:`action_record` finds in an ISS-like record's bids and cards.
+BID_VALUE_REASON = "bid: not a seat or not a bid value"
+CARDS_REASON = f"card 31: {play.ERRORS[play.E_OVER]}"
+#: The reason of each ``R_*`` problem (a record whose shape does not fit what the rules made of the deal).
+RECORD_REASONS = {
+    R_COMPULSORY_BID: "bids: a compulsory Ramsch is not bid",
+    R_BIDDING_UNFINISHED: "bidding: unfinished, but a game was declared",
+    R_PASSED_DECLARED: "declaration: all players passed, nobody can declare",
+    R_RAMSCH_NO_GAME: "declaration: the deal is a Ramsch, but no game is recorded",
+    R_RAMSCH_DECLARED: "declaration: the deal is a Ramsch; only a Grand hand instead may be declared",
+    R_INSTEAD_NOT_RAMSCH: "grand_hand_instead: declared instead of something that is no Ramsch",
+    R_NO_INSTEAD: "grand_hand_instead: this variant has no Grand hand instead of a Ramsch",
+    R_PUSHES_NOT_SCHIEBE: "pushes: only a Schieberamsch has pushes",
+    R_PUSHES_MISSING: "pushes: a Schieberamsch records FH, MH and RH",
+    R_DISCARDS_MISSING: "discard: not 2 cards after picking up the skat",
+    R_PLAY_UNFINISHED: "cards: the game is not over and no early end is recorded",
+}
+
+
+def replay_reason(error: np.ndarray) -> str:
+    """The reason (:attr:`ReplayError.reason`) of the decision the deal flow refused (``DealState.error``)."""
+    code, phase = int(error[0]), int(error[1])
+    reasons = {
+        PHASE_BID: lambda: f"bid: {bidding.ERRORS[code]}",
+        PHASE_CARD: lambda: f"card: {play.ERRORS[code]}",
+        PHASE_DISCARD: lambda: "discard: a card not among the declarer's 12",
+        PHASE_DECLARE: lambda: f"declaration: {declaration.ERRORS[code]}",
+        PHASE_KONTRA: lambda: f"kontra call: {kontra.ERRORS[code]}",
+        PHASE_PUSH: lambda: f"push: {ramsch.ERRORS[code]}",
+    }
+    return reasons[phase]() if phase in reasons else RECORD_REASONS[code]
+
+
 def replay_error(error: np.ndarray, record: GameRecord) -> ReplayError:
     """The :class:`ReplayError` naming the recorded decision the deal flow refused (``DealState.error``)."""
     code, phase, step, seat, value = (int(v) for v in error)
+    reason = replay_reason(error)
     if phase == PHASE_BID:
-        return ReplayError(f"bid {step} (seat {seat}: {_bid_word(value)}): {bidding.ERRORS[code]}")
+        return ReplayError(f"bid {step} (seat {seat}: {_bid_word(value)}): {bidding.ERRORS[code]}", reason)
     if phase == PHASE_CARD:
-        return ReplayError(f"card {step} (seat {seat}: {iss_name(value)}): {play.ERRORS[code]}")
+        return ReplayError(f"card {step} (seat {seat}: {iss_name(value)}): {play.ERRORS[code]}", reason)
     if phase == PHASE_DISCARD:
-        return ReplayError(f"discard: {iss_name(value)} is not among the declarer's 12 cards")
+        return ReplayError(f"discard: {iss_name(value)} is not among the declarer's 12 cards", reason)
     if phase == PHASE_DECLARE:
         label = GAME_TYPE_LABELS.get(value, value)
-        return ReplayError(f"declaration ({label}): {declaration.ERRORS[code]}")
+        return ReplayError(f"declaration ({label}): {declaration.ERRORS[code]}", reason)
     if phase == PHASE_KONTRA:
-        return ReplayError(f"kontra call {step} ({_level_name(step - 1)} by seat {seat}): {kontra.ERRORS[code]}")
+        name = _level_name(step - 1)
+        return ReplayError(f"kontra call {step} ({name} by seat {seat}): {kontra.ERRORS[code]}", reason)
     if phase == PHASE_PUSH:
         names = f"{iss_name(value // 32)} {iss_name(value % 32)}"
-        return ReplayError(f"push by seat {seat} ({names}): {ramsch.ERRORS[code]}")
-    return ReplayError(_record_problem(code, record, value))
+        return ReplayError(f"push by seat {seat} ({names}): {ramsch.ERRORS[code]}", reason)
+    return ReplayError(_record_problem(code, record, value), reason)
 
 
 def _tricks(game_type: str, cards: Sequence[int]) -> list[Trick]:

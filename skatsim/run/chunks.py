@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import errno
 import math
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import polars as pl
@@ -56,6 +58,10 @@ BLOCK = 65_536
 BYTES_PER_GAME = 22
 BYTES_PER_RECORDED_GAME = 130
 BYTES_PER_CHUNK = 16_384
+#: zstd level of chunk files: level 1 encodes a chunk in 7% less CPU time than polars' default (3)
+#: and the files come out no larger (17.7 against 18.2 bytes a game, official rules;
+#: ``benchmarks/bench_breakdown.py``); with ``--record-play`` 4% larger (116 against 112).
+ZSTD_LEVEL = 1
 
 
 class ChunkWriteError(SkatsimError):
@@ -137,6 +143,7 @@ class ChunkSpec:
     record_play: bool
     out_dir: str
     run_id: str = ""
+    #: Add each declared game's open-hand value (``simulate --open-hand``, :func:`open_hand_values`).
     open_hand: bool = False
 
     @property
@@ -145,11 +152,44 @@ class ChunkSpec:
         return storage.join(self.out_dir, chunk_name(self.first, self.count))
 
     def compute(self) -> pl.DataFrame:
-        """The chunk's games as a typed frame."""
-        params = np.array(self.params, dtype=np.int64)
-        return simulate_frame(
-            self.seed, self.first, self.count, params, self.bots, self.variant_name, self.record_play, self.open_hand
-        )
+        """The chunk's games as a typed frame (block by block, so only one block's raw rows are held)."""
+        blocks = _blocks(self.first, self.count, self._params())
+        return pl.concat([self._frame(*self._simulate(start, n)) for start, n in blocks], rechunk=False)
+
+    def stage(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
+        """The compiled half of :meth:`compute`: every block's raw rows, action logs and open-hand values.
+
+        :func:`run_in_turn` runs it for the next chunk while this chunk's frame is built and written.
+        """
+        return [self._simulate(start, n) for start, n in _blocks(self.first, self.count, self._params())]
+
+    def finish(self, staged: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]) -> pl.DataFrame:
+        """The other half of :meth:`compute`: the typed frame of :meth:`stage`'s blocks."""
+        return pl.concat([self._frame(*block) for block in staged], rechunk=False)
+
+    def _params(self) -> np.ndarray:
+        return np.array(self.params, dtype=np.int64)
+
+    def _simulate(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        kinds, bot_params = bot_arrays(self.bots)
+        rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
+        logs = np.zeros((n if self.record_play else 0, LOG_WIDTH), dtype=np.int16)
+        simulate_block(np.uint64(self.seed), start, kinds, bot_params, self._params(), rows, logs)
+        return rows, logs, open_hand_values(rows) if self.open_hand else None
+
+    def _frame(self, rows: np.ndarray, logs: np.ndarray, values: np.ndarray | None = None) -> pl.DataFrame:
+        records = None
+        if self.record_play:
+            records = [record_from_log(r, g).to_json() for r, g in zip(rows, logs, strict=True)]
+        return block_frame(rows, self.bots, self.variant_name, self._params(), records, values)
+
+
+def _blocks(first: int, count: int, params: np.ndarray) -> list[tuple[int, int]]:
+    """``(start, n)`` of the blocks of games ``first .. first + count - 1``: ``BLOCK`` games each
+    (whole lists when the variant plays lists), so the raw int64 matrix stays small whatever ``count`` is."""
+    length = int(params[LIST_LENGTH])
+    block = max(BLOCK // length * length, length) if length else BLOCK
+    return [(start, min(block, first + count - start)) for start in range(first, first + count, block)]
 
 
 def simulate_frame(
@@ -162,25 +202,11 @@ def simulate_frame(
     record_play: bool = False,
     open_hand: bool = False,
 ) -> pl.DataFrame:
-    """Typed frame of games ``first .. first + count - 1``, simulated ``BLOCK`` games at a time.
-
-    Blocks keep the raw int64 matrix (and the action logs) small whatever
-    ``count`` is; only the typed frame, far more compact, grows with it.
-    ``open_hand`` adds each declared game's open-hand value (:func:`open_hand_values`).
-    """
-    kinds, bot_params = bot_arrays(bots)
-    length = int(params[LIST_LENGTH])
-    block = max(BLOCK // length * length, length) if length else BLOCK
-    frames = []
-    for start in range(first, first + count, block):
-        n = min(block, first + count - start)
-        rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
-        logs = np.zeros((n if record_play else 0, LOG_WIDTH), dtype=np.int16)
-        simulate_block(np.uint64(seed), start, kinds, bot_params, params, rows, logs)
-        records = [record_from_log(r, g).to_json() for r, g in zip(rows, logs, strict=True)] if record_play else None
-        values = open_hand_values(rows) if open_hand else None
-        frames.append(block_frame(rows, bots, variant_name, params, records, values))
-    return pl.concat(frames, rechunk=False)
+    """Typed frame of games ``first .. first + count - 1`` (:meth:`ChunkSpec.compute` without a file)."""
+    spec = ChunkSpec(
+        seed, first, count, tuple(int(v) for v in params), variant_name, bots, record_play, "", open_hand=open_hand
+    )
+    return spec.compute()
 
 
 def open_hand_values(rows: np.ndarray) -> np.ndarray:
@@ -192,16 +218,18 @@ def open_hand_values(rows: np.ndarray) -> np.ndarray:
     return out
 
 
-def write_parquet_atomic(frame: pl.DataFrame, path: str, run_id: str = "") -> None:
+def write_parquet_atomic(
+    frame: pl.DataFrame, path: str, run_id: str = "", metadata: dict[str, str] | None = None
+) -> None:
     """Write ``frame`` to ``path`` so that ``path`` is either absent or complete, even after kill -9.
 
     The data goes to a temporary file in the same folder, is flushed to disk,
     then renamed over ``path`` (:func:`skatsim.run.storage.write_atomic`);
-    ``run_id`` (when given) goes into the file's Parquet metadata.
+    ``run_id`` (when given) and ``metadata`` go into the file's Parquet metadata.
     """
-    metadata = {RUN_ID_KEY: run_id} if run_id else None
+    metadata = ({RUN_ID_KEY: run_id} if run_id else {}) | (metadata or {}) or None
     try:
-        storage.write_atomic(path, lambda f: frame.write_parquet(f, metadata=metadata))
+        storage.write_atomic(path, lambda f: frame.write_parquet(f, compression_level=ZSTD_LEVEL, metadata=metadata))
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             raise DiskFullError(f"{path}: cannot write chunk file: the disk is full ({exc.strerror})") from None
@@ -220,6 +248,45 @@ def run_chunk(spec: ChunkJob) -> str:
     running it twice writes the same rows.
     """
     write_parquet_atomic(spec.compute(), spec.path, spec.run_id)
+    return spec.path
+
+
+@runtime_checkable
+class StagedJob(ChunkJob, Protocol):
+    """A chunk job whose :meth:`compute` is ``finish(stage())``, the stage being compiled code that
+    releases the GIL, so one process can run the next chunk's stage beside this chunk's finish."""
+
+    def stage(self) -> object:
+        """The compiled part of the chunk's work."""
+        ...
+
+    def finish(self, staged: Any) -> pl.DataFrame:
+        """The chunk's frame from what :meth:`stage` returned."""
+        ...
+
+
+def run_in_turn(specs: Iterable[ChunkJob]) -> Iterator[str]:
+    """Run chunks one at a time in this process, yielding each written file's path: one job.
+
+    One kernel runs at a time, but not alone: while the next chunk's compiled stage runs here
+    (:class:`StagedJob`; it releases the GIL), a second thread builds the last chunk's frame and
+    writes its file, so a one-job run is about as fast as its kernel. A chunk's path is yielded
+    only once its file is complete; an error or an early stop waits for the write under way.
+    """
+    with ThreadPoolExecutor(1, thread_name_prefix="skatsim-writer") as writer:
+        previous: Future[str] | None = None
+        for spec in specs:
+            staged = spec.stage() if isinstance(spec, StagedJob) else None
+            if previous is not None:
+                yield previous.result()
+            previous = writer.submit(_finish_chunk, spec, staged)
+        if previous is not None:
+            yield previous.result()
+
+
+def _finish_chunk(spec: ChunkJob, staged: object) -> str:
+    frame = spec.finish(staged) if isinstance(spec, StagedJob) else spec.compute()
+    write_parquet_atomic(frame, spec.path, spec.run_id)
     return spec.path
 
 

@@ -7,7 +7,8 @@ specs are taken lazily from the runner's (possibly endless-looking) stream, at m
 results come back as they finish; and a stopped run (Ctrl-C, an error) kills its
 workers at once instead of waiting for their chunks. Workers ignore SIGINT (a
 terminal sends it to the whole process group): the parent alone decides. One job
-runs the chunks in this process, without a pool.
+runs the chunks in this process, without a pool, each chunk's file written by a second
+thread while the next chunk's kernel runs (:func:`skatsim.run.chunks.run_in_turn`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from itertools import chain, islice
 from typing import Any
 
 from ..errors import SkatsimError
-from .chunks import ChunkJob, warm_up
+from .chunks import ChunkJob, run_chunk, run_in_turn, warm_up
 
 #: Chunks given to each worker at a time: one running, one queued, so no worker waits for
 #: the next spec and nothing beyond that is planned ahead (memory independent of ``games``).
@@ -41,6 +42,14 @@ class LocalBackend:
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
+        self._executor: Any = None
+
+    def shut_down(self) -> None:
+        """Stop the worker processes now (the next map starts new ones): for a caller that goes on
+        alone and wants back the memory the workers hold."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
 
     def __enter__(self) -> LocalBackend:
         warm_up()  # compile (or load) the kernel once here, so the workers load numba's disk cache
@@ -54,11 +63,11 @@ class LocalBackend:
         specs = iter(specs)
         head = list(islice(specs, 2))
         if self.jobs <= 1 or len(head) <= 1:
-            yield from map(fn, chain(head, specs))
+            yield from run_in_turn(chain(head, specs)) if fn is run_chunk else map(fn, chain(head, specs))
             return
         from joblib.externals.loky import get_reusable_executor  # imported here: only parallel runs need it
 
-        executor = get_reusable_executor(max_workers=self.jobs, initializer=_ignore_sigint)
+        executor = self._executor = get_reusable_executor(max_workers=self.jobs, initializer=_ignore_sigint)
         pending: set[Future[str]] = set()
         finished = False
         AT_ONCE.append(lambda: _kill_workers(executor))

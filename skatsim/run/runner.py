@@ -86,6 +86,9 @@ MAX_SEED = 2**64 - 1
 #: Seconds between manifest rewrites while chunks finish (the chunk files are
 #: the truth; the manifest's ``chunks_done`` is a progress record).
 MANIFEST_INTERVAL = 1.0
+#: A backend start this long was compiling, not loading, the kernels (loading takes well under a
+#: second): the summary line then says so and gives the rate after it.
+COMPILING_SECONDS = 5.0
 
 
 # --------------------------------------------------------------------------- backends
@@ -286,13 +289,23 @@ class RunResult:
     games_run: int
     chunks: int
     seconds: float
+    #: Seconds the backend took to start: loading the compiled kernels, or compiling them on the
+    #: first run of a skatsim version on a machine.
+    start_seconds: float = 0.0
 
     def summary(self) -> str:
-        """One line: games simulated now, time, rate, where the run is."""
+        """One line: games simulated now, time, rate, where the run is; a first run's compiling apart."""
         rate = self.games_run / self.seconds if self.seconds > 0 else 0.0
         resumed = f" ({self.games - self.games_run:,} already done)" if self.games_run < self.games else ""
+        compiled = ""
+        if self.start_seconds >= COMPILING_SECONDS and self.seconds > self.start_seconds:
+            after = self.games_run / (self.seconds - self.start_seconds)
+            compiled = (
+                f", {self.start_seconds:.1f} s of it compiling the kernels, once per machine and skatsim version:"
+                f" {after:,.0f} games/s after that"
+            )
         return (
-            f"{self.games_run:,} games in {self.seconds:.1f} s ({rate:,.0f} games/s){resumed}; "
+            f"{self.games_run:,} games in {self.seconds:.1f} s ({rate:,.0f} games/s){compiled}{resumed}; "
             f"{self.games:,} games in {self.out_dir}"
         )
 
@@ -514,7 +527,7 @@ class _Interrupts:
 
 
 @contextmanager
-def _interrupts() -> Iterator[_Interrupts]:
+def catch_interrupts() -> Iterator[_Interrupts]:
     """Install :class:`_Interrupts` as the SIGINT handler for the block (main thread only)."""
     state = _Interrupts()
     if threading.current_thread() is not threading.main_thread():
@@ -621,7 +634,7 @@ def _run_guarded(runs: list[_OpenRun], backend: Backend, show: bool) -> None:
     """:func:`_execute`, then close every run; Ctrl-C or an error while chunks run becomes
     :class:`RunStopped`, saying how many games are kept."""
     stopped: tuple[str, bool] | None = None
-    with _interrupts() as interrupts:
+    with catch_interrupts() as interrupts:
         try:
             _execute(runs, backend, show)
         except KeyboardInterrupt:
@@ -655,13 +668,16 @@ def execute_runs(
     if len({storage.absolute(plan.out_dir) for plan in plans}) < len(plans):
         raise SkatsimError("two runs share an output folder; give each its own")
     runs: list[_OpenRun] = []
+    start_seconds = 0.0
     try:
         for plan in plans:
             runs.append(_open_run(plan))
         _check_space(runs, force)
         with ExitStack() as session:
+            starting = time.perf_counter()
             with _starting(progress):
                 session.enter_context(_session(backend))
+            start_seconds = time.perf_counter() - starting
             for run in runs:
                 write_manifest(run.out_dir, run.manifest)
             _run_guarded(runs, backend, progress)
@@ -671,7 +687,12 @@ def execute_runs(
     seconds = time.perf_counter() - start
     return [
         RunResult(
-            run.out_dir, run.manifest.games, run.manifest.games - run.games_before, run.manifest.n_chunks, seconds
+            run.out_dir,
+            run.manifest.games,
+            run.manifest.games - run.games_before,
+            run.manifest.n_chunks,
+            seconds,
+            start_seconds,
         )
         for run in runs
     ]
