@@ -326,6 +326,12 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
 @click.option("--resume", is_flag=True, help="Complete the interrupted run in --out (same settings).")
 @click.option("--record-play", is_flag=True, help="Also store every game's actions (a 'record' column, for replay).")
 @click.option(
+    "--open-hand",
+    is_flag=True,
+    help="Also solve each declared game open-handed: columns open_hand_points and open_hand_won (slow: "
+    "docs/solver.md).",
+)
+@click.option(
     "--chunk-size",
     type=Count(min=1),
     help="Games per Parquet file (never changes the rows); rounded up to whole lists when the variant plays lists.",
@@ -353,6 +359,7 @@ def simulate_command(
     bots: str,
     resume: bool,
     record_play: bool,
+    open_hand: bool,
     chunk_size: int | None,
     quiet: bool,
     backend: str,
@@ -386,6 +393,7 @@ def simulate_command(
             progress=not quiet,
             backend_options=options,
             force=force,
+            open_hand=open_hand,
         )
     click.echo(result.summary())
 
@@ -868,26 +876,44 @@ def bots_command() -> None:
 
 
 @app.command("solve")
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--line", required=True, type=click.IntRange(min=1), help="Line of the ISS file, from 1.")
+@click.argument("source", metavar="FILE|RUN_DIR", type=click.Path(path_type=Path))
+@click.option("--line", type=click.IntRange(min=1), help="Line of the ISS file, from 1.")
+@click.option(
+    "--game",
+    type=click.IntRange(min=0),
+    help="Game of a run folder simulated with --record-play (its game index, from 0).",
+)
 @click.option(
     "--after", default=0, show_default=True, type=click.IntRange(min=0), help="Cards played before the position."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-def solve_command(file: Path, line: int, after: int, as_json: bool) -> None:
-    """Solve an ISS game open-handed: its position after --after cards, every seat playing perfectly
-    with all hands known (declarer points, won, Schneider, Schwarz, the best cards to play)."""
+def solve_command(source: Path, line: int | None, game: int | None, after: int, as_json: bool) -> None:
+    """Solve a game open-handed: its position after --after cards, every seat playing perfectly
+    with all hands known (declarer points, won, Schneider, Schwarz, the best cards to play). The game
+    is line --line of an ISS file or game --game of a run folder simulated with --record-play (replayed
+    under the run's rules)."""
     import json
 
-    from .records.importer import find_iss_line
+    from .records.importer import find_iss_line, read_row
     from .solve import solve_record
 
-    number, game = find_iss_line(file, line=line)
-    solution = solve_record(game.record, after)
+    if source.is_dir():
+        if game is None or line is not None:
+            raise click.UsageError(f"{source} is a run folder: name the game with --game N (not --line)")
+        path, row = _run_chunk(source, game)
+        record, _ = read_row(path, row)
+        solution = solve_record(record, after, params=_run_params(source))
+        title = f"{source} game {game}"
+    else:
+        if line is None or game is not None:
+            raise click.UsageError("an ISS file needs --line N (--game N goes with a run folder)")
+        number, found = find_iss_line(source, line=line)
+        solution = solve_record(found.record, after)
+        title = f"{source} line {number}" + _iss_title(found.result)
     if as_json:
         click.echo(json.dumps(solution.to_json_dict()))
         return
-    click.echo(f"{file} line {number}" + _iss_title(game.result))
+    click.echo(title)
     for text in solution.lines():
         click.echo(text)
 

@@ -58,7 +58,7 @@ def test_bot_parameters_on_the_command_line_reach_the_rows_and_the_manifest(
         ("heuristic:risk=high", "risk must be a number, got 'high'"),
         ("heuristic:risk=0.5:risk=0.6", "risk is set twice"),
         ("random:risk=0.5", "'risk' is not a parameter; bot 'random' has no parameters"),
-        ("recorded", "unknown bot 'recorded'; known bots: heuristic, random"),
+        ("recorded", "unknown bot 'recorded'; known bots: heuristic, pimc, random"),
     ],
 )
 def test_a_bad_bot_setting_is_one_line_naming_the_parameters(

@@ -395,7 +395,7 @@ def test_the_text_names_the_variant_and_both_yardsticks(capsys: pytest.CaptureFi
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["nobot", "random"], "skatsim: error: BOT_A: unknown bot 'nobot'; known bots: heuristic, random"),
+        (["nobot", "random"], "skatsim: error: BOT_A: unknown bot 'nobot'; known bots: heuristic, pimc, random"),
         (["random", "heuristic:risk=2"], "skatsim: error: BOT_B: 'heuristic:risk=2': risk must be between 0 and 1"),
         (["random,heuristic", "random"], "skatsim: error: BOT_A: give one bot setting, got 'random,heuristic'"),
         (["random", "random", "--resume"], "skatsim: error: --resume needs --out DIR"),

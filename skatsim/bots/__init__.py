@@ -25,6 +25,7 @@ RANDOM = 0
 HEURISTIC = 1
 #: The player of a replayed game: it has no decisions of its own, every one comes from the record.
 RECORDED = 2
+PIMC = 3
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,75 @@ class BotSpec:
     seatable: bool = True
 
 
-N_BOT_PARAMS = 12
+N_BOT_PARAMS = 13
 #: Width of a prepared parameter row: the registry's parameters, then what each bot derives from them.
 N_PREPARED = 16
+
+#: Scratch for bots that search, kept in every deal state (``DealState.search``, ``search_tt``,
+#: ``search_work``; kernels allocate nothing): the most worlds the pimc bot samples per card, the
+#: int64 slots it needs for them, and the solver table's size (2**16 entries of 24 bytes: 1.5 MiB, enough
+#: for the small searches of one decision; entries stay valid across decisions and deals).
+MAX_WORLDS = 100
+N_SEARCH = 64 + 4 * MAX_WORLDS
+SEARCH_TABLE_LOG2 = 20
+
+#: The heuristic's parameters (bidding, declaring, Kontra/Re); the pimc bot bids and declares by them too.
+HEURISTIC_PARAMS: tuple[BotParam, ...] = (
+    BotParam("risk", 0.613, "bid a game played with the skat when its win probability is at least this", 0.0, 1.0),
+    BotParam(
+        "hand_risk",
+        0.893,
+        "play (and bid) a hand game when its win probability is at least this",
+        0.0,
+        1.0,
+    ),
+    BotParam("grand_bias", -0.1, "log-odds added to every Grand estimate (> 0 favours Grand)", -10.0, 10.0),
+    BotParam("null_bias", 0.1, "log-odds added to every Null estimate (> 0 favours Null)", -10.0, 10.0),
+    BotParam("suit_bias", 0.0, "log-odds added to every suit-game estimate (> 0 favours suit games)", -10.0, 10.0),
+    BotParam("ouvert_bias", -2.15, "log-odds added to Null ouvert estimates on top of null_bias", -10.0, 10.0),
+    BotParam(
+        "win_bonus",
+        16.5,
+        "points a won game is worth beyond its value when choosing what to declare "
+        "(50: the tournament bonus the published human statistics were played under)",
+        -200.0,
+        200.0,
+    ),
+    BotParam(
+        "kontra",
+        8.0,
+        "a defender says Kontra when his trumps of the declared game, plus his jacks again, plus the "
+        "side suits whose top card he holds reach this plus the declarer's bid multiplier above 2",
+        0.0,
+        30.0,
+    ),
+    BotParam("re", 0.8, "the declarer says Re when his calibrated win probability is at least this", 0.0, 1.0),
+    BotParam(
+        "push",
+        4.0,
+        "Schieberamsch: pick up the skat and push two cards when the hand holds at least this many "
+        "jacks, aces and tens together",
+        0.0,
+        13.0,
+    ),
+    BotParam(
+        "reversed_bias",
+        0.0,
+        "log-odds added to every reversed-game estimate (> 0 favours it)",
+        -10.0,
+        10.0,
+    ),
+    BotParam(
+        "grand_bid_bias",
+        -1.0,
+        "log-odds added to Grand estimates when deciding how high to bid (< 0: bid up to a Grand's "
+        "value only with a safer hand, so fewer auctions end in a Grand the hand cannot carry)",
+        -10.0,
+        10.0,
+    ),
+)
+#: Slot of the pimc bot's ``worlds`` in its parameter vector: after the heuristic's.
+PIMC_WORLDS = len(HEURISTIC_PARAMS)
 
 BOTS: dict[str, BotSpec] = {
     "random": BotSpec("random", RANDOM, "uniform legal choices at every decision (a baseline)"),
@@ -60,63 +127,16 @@ BOTS: dict[str, BotSpec] = {
         "heuristic",
         HEURISTIC,
         "club-player habits: calibrated hand evaluation for bidding and declaring, rule-based card play",
+        HEURISTIC_PARAMS,
+    ),
+    "pimc": BotSpec(
+        "pimc",
+        PIMC,
+        "perfect-information Monte Carlo card play (samples the unseen cards, solves each world open-handed, "
+        "plays the card winning in most); bids, declares and doubles as the heuristic",
         (
-            BotParam(
-                "risk", 0.613, "bid a game played with the skat when its win probability is at least this", 0.0, 1.0
-            ),
-            BotParam(
-                "hand_risk",
-                0.893,
-                "play (and bid) a hand game when its win probability is at least this",
-                0.0,
-                1.0,
-            ),
-            BotParam("grand_bias", -0.1, "log-odds added to every Grand estimate (> 0 favours Grand)", -10.0, 10.0),
-            BotParam("null_bias", 0.1, "log-odds added to every Null estimate (> 0 favours Null)", -10.0, 10.0),
-            BotParam(
-                "suit_bias", 0.0, "log-odds added to every suit-game estimate (> 0 favours suit games)", -10.0, 10.0
-            ),
-            BotParam("ouvert_bias", -2.15, "log-odds added to Null ouvert estimates on top of null_bias", -10.0, 10.0),
-            BotParam(
-                "win_bonus",
-                16.5,
-                "points a won game is worth beyond its value when choosing what to declare "
-                "(50: the tournament bonus the published human statistics were played under)",
-                -200.0,
-                200.0,
-            ),
-            BotParam(
-                "kontra",
-                8.0,
-                "a defender says Kontra when his trumps of the declared game, plus his jacks again, plus the "
-                "side suits whose top card he holds reach this plus the declarer's bid multiplier above 2",
-                0.0,
-                30.0,
-            ),
-            BotParam("re", 0.8, "the declarer says Re when his calibrated win probability is at least this", 0.0, 1.0),
-            BotParam(
-                "push",
-                4.0,
-                "Schieberamsch: pick up the skat and push two cards when the hand holds at least this many "
-                "jacks, aces and tens together",
-                0.0,
-                13.0,
-            ),
-            BotParam(
-                "reversed_bias",
-                0.0,
-                "log-odds added to every reversed-game estimate (> 0 favours it)",
-                -10.0,
-                10.0,
-            ),
-            BotParam(
-                "grand_bid_bias",
-                -1.0,
-                "log-odds added to Grand estimates when deciding how high to bid (< 0: bid up to a Grand's "
-                "value only with a safer hand, so fewer auctions end in a Grand the hand cannot carry)",
-                -10.0,
-                10.0,
-            ),
+            *HEURISTIC_PARAMS,
+            BotParam("worlds", 20.0, "worlds (deals of the unseen cards) sampled and solved per card", 1.0, MAX_WORLDS),
         ),
     ),
     "recorded": BotSpec(

@@ -27,7 +27,7 @@ from ..engine.gametypes import RAMSCH
 from ..engine.rules import RAMSCH_DURCHMARSCH, REVERSED_ALLOWED, SCHIEBE_JACKS
 from ..engine.scoring import HAND
 from ..engine.state import DealState
-from . import HEURISTIC, N_BOT_PARAMS, RANDOM, RECORDED, cardplay, heuristic, random_bot
+from . import HEURISTIC, N_BOT_PARAMS, PIMC, PIMC_WORLDS, RANDOM, RECORDED, cardplay, heuristic, pimc, random_bot
 from .handeval import choose_discard
 
 #: "No decision": the player has none to give (the recorded player, asked beyond its record).
@@ -47,7 +47,7 @@ def prepare(kinds: np.ndarray, params: np.ndarray) -> np.ndarray:
     ``DealState.bots`` holds."""
     out = heuristic.prepare(params)
     for row in range(kinds.shape[0]):
-        if kinds[row] != HEURISTIC:
+        if kinds[row] != HEURISTIC and kinds[row] != PIMC:  # the pimc bot bids by the heuristic's rows
             out[row, N_BOT_PARAMS:] = 0.0
     return out
 
@@ -69,7 +69,10 @@ def new_deal(st: DealState) -> None:
 @kernel
 def watches_voids(st: DealState) -> bool:
     """Whether any seated bot reasons from the voids players show (then the flow keeps ``voids``)."""
-    return st.kinds[0] == HEURISTIC or st.kinds[1] == HEURISTIC or st.kinds[2] == HEURISTIC
+    for seat in range(3):
+        if st.kinds[seat] == HEURISTIC or st.kinds[seat] == PIMC:
+            return True
+    return False
 
 
 @kernel
@@ -89,7 +92,7 @@ def bid(st: DealState, seat: int) -> int:
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.bid_action(st.bidding, st.rng)
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         if st.memo[seat, _LIMIT] < 0:
             st.memo[seat, _LIMIT] = heuristic.bid_limit(st.bots[seat], st.hands[seat], seat, _reversed_ok(st))
         return bidding.bot_action(st.bidding, st.memo[seat, _LIMIT])
@@ -102,7 +105,7 @@ def bid_limit(st: DealState, seat: int) -> int:
     bid by a ceiling (the random bot, a recorded game's player): what a what-if checks a resampled
     hand against (:mod:`skatsim.whatif`: the bots must bid on it as they did). Asks nothing new of
     the bot: the heuristic's ceiling is the one :func:`bid` bids by."""
-    if st.kinds[seat] == HEURISTIC:
+    if st.kinds[seat] == HEURISTIC or st.kinds[seat] == PIMC:
         if st.memo[seat, _LIMIT] < 0:
             st.memo[seat, _LIMIT] = heuristic.bid_limit(st.bots[seat], st.hands[seat], seat, _reversed_ok(st))
         return st.memo[seat, _LIMIT]
@@ -127,7 +130,7 @@ def pickup(st: DealState, seat: int) -> int:
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.pickup(st.rng)
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         _plan(st, seat)
         return 0 if st.memo[seat, _PLAN_FLAGS] & HAND else 1
     return NONE
@@ -140,7 +143,7 @@ def discard(st: DealState, seat: int) -> int:
     twelve = st.hands[seat]
     if kind == RANDOM:
         return np.int64(random_bot.discard(twelve, st.rng))
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         if st.memo[seat, _PLAN] != 1 or st.memo[seat, _PLAN_FLAGS] & HAND:
             gt, flags, dskat = heuristic.declare_after_pickup(
                 st.bots[seat], twelve, seat, st.bidding[bidding.BID], _reversed_ok(st), np.uint32(0)
@@ -162,7 +165,7 @@ def discard_for(st: DealState, seat: int, gt: int) -> int:
     twelve = st.hands[seat]
     if kind == RANDOM:
         return np.int64(random_bot.discard(twelve, st.rng))
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         return np.int64(choose_discard(gt, twelve))
     return NONE
 
@@ -173,7 +176,7 @@ def declare(st: DealState, seat: int, picked_up: bool, dskat: np.uint32) -> tupl
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.game_type(st.rng, _reversed_ok(st)), 0
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         bot = st.bots[seat]
         planned_hand = st.memo[seat, _PLAN_FLAGS] & HAND != 0
         if st.memo[seat, _PLAN] == 1 and planned_hand != picked_up:
@@ -199,7 +202,7 @@ def doubles(st: DealState, seat: int, level: int) -> bool:
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.calls(st.rng)
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         state = st.play
         declarer = state[play.DECLARER]
         gt = state[play.GT]
@@ -218,7 +221,7 @@ def grand_hand_instead(st: DealState, seat: int) -> bool:
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.calls(st.rng)
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         return heuristic.grand_hand_instead(st.bots[seat], st.hands[seat], seat)
     return False
 
@@ -231,7 +234,7 @@ def push(st: DealState, seat: int) -> int:
     jacks_ok = st.params[SCHIEBE_JACKS] == 1
     if kind == RANDOM:
         return np.int64(random_bot.push(st.hands[seat], st.skat[0], jacks_ok, st.rng))
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         return np.int64(heuristic.push(st.bots[seat], st.hands[seat], st.skat[0], jacks_ok))
     return NONE
 
@@ -243,7 +246,9 @@ def card(st: DealState, seat: int) -> int:
     state = st.play
     if kind == RANDOM:
         return random_bot.uniform_card(play.legal_now(state), st.rng)
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or (kind == PIMC and state[play.GT] == RAMSCH):
         durchmarsch = state[play.GT] == RAMSCH and st.params[RAMSCH_DURCHMARSCH] == 1
         return cardplay.choose_card(state, seat, st.voids, durchmarsch)
+    if kind == PIMC:
+        return pimc.choose_card(st, seat, np.int64(st.bots[seat, PIMC_WORLDS]))
     return NONE

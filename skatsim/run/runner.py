@@ -404,7 +404,13 @@ def check_chunk_size(chunk_size: int | None) -> None:
 
 
 def _new_manifest(
-    loaded: LoadedVariant, games: int, seed: int, bots: tuple[str, ...], record_play: bool, chunk_size: int
+    loaded: LoadedVariant,
+    games: int,
+    seed: int,
+    bots: tuple[str, ...],
+    record_play: bool,
+    chunk_size: int,
+    open_hand: bool = False,
 ) -> RunManifest:
     """The manifest of a run starting now (its run id is drawn when its folder is opened)."""
     now = timestamp()
@@ -422,6 +428,7 @@ def _new_manifest(
         games=games,
         chunk_size=chunk_size,
         record_play=record_play,
+        open_hand=open_hand,
         chunks_done=[],
         created=now,
         updated=now,
@@ -470,11 +477,12 @@ class RunPlan:
             record_play=manifest.record_play,
             out_dir=out_dir,
             run_id=manifest.run_id,
+            open_hand=manifest.open_hand,
         )
 
     def schema(self, manifest: RunManifest) -> dict[str, Any]:
         """Column names and types of this run's chunk files."""
-        return frame_schema(manifest.record_play, np.array(self.params, dtype=np.int64))
+        return frame_schema(manifest.record_play, np.array(self.params, dtype=np.int64), manifest.open_hand)
 
 
 def plan_run(
@@ -487,6 +495,7 @@ def plan_run(
     record_play: bool = False,
     chunk_size: int | None = None,
     list_multiple: int | None = None,
+    open_hand: bool = False,
 ) -> RunPlan:
     """Check a run's settings and plan its chunks; reads the variant file, touches no other file.
 
@@ -499,7 +508,7 @@ def plan_run(
     seats = parse_bots(bots, loaded.variant.table.players)
     length = loaded.variant.list_length
     size = whole_lists(whole_lists(chunk_size or default_chunk_size(games, record_play), length), list_multiple or 0)
-    fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
+    fresh = _new_manifest(loaded, games, seed, seats, record_play, size, open_hand)
     asked = None if chunk_size is None else whole_lists(whole_lists(chunk_size, length), list_multiple or 0)
     return RunPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), asked, resume)
 
@@ -757,6 +766,7 @@ def run_simulation(
     progress: bool = True,
     backend_options: Mapping[str, object] | None = None,
     force: bool = False,
+    open_hand: bool = False,
 ) -> RunResult:
     """Simulate games ``0 .. games - 1`` into ``out_dir`` (Parquet chunk files and ``manifest.json``).
 
@@ -764,14 +774,15 @@ def run_simulation(
     table). ``resume``: complete the run already in ``out_dir`` (same variant text, bots, seed,
     games, record flag, skatsim version). ``chunk_size`` changes only how rows are split into
     files. ``backend`` (with ``backend_options``) chooses where chunks run (:data:`BACKENDS`).
-    ``force``: start even when the disk looks too small.
+    ``force``: start even when the disk looks too small. ``open_hand``: add each declared game's
+    open-hand value (``open_hand_points``, ``open_hand_won``: :mod:`skatsim.engine.openhand`).
     ``out_dir`` may be an fsspec URL (``s3://bucket/run``). Expected problems
     raise :class:`SkatsimError` with a one-line message; a run stopped midway
     raises :class:`RunStopped`.
     """
     start = time.perf_counter()
     check_run_numbers(games, seed, jobs)
-    plan = plan_run(variant_path, games, seed, out_dir, bots, resume, record_play, chunk_size)
+    plan = plan_run(variant_path, games, seed, out_dir, bots, resume, record_play, chunk_size, open_hand=open_hand)
     executor = make_backend(backend, jobs, backend_options)
     [result] = execute_runs([plan], executor, progress, force)
     return replace(result, seconds=time.perf_counter() - start)
