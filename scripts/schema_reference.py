@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from skatsim.schema import COLUMNS, ISS_COLUMNS, NULL_RULES, Column
+from skatsim.schema import COLUMNS, ISS_COLUMNS, NULL_RULES, OPEN_HAND_COLUMNS, Column
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "schema.md"
@@ -69,6 +69,13 @@ applied by `skatsim.frames`):
 {rules}
 """
 
+OPEN_HAND = """With `skatsim simulate --open-hand` (recorded as `open_hand` in `manifest.json`) each row also
+holds the declared game's open-hand value, after the columns above: what the cards make when every
+seat sees every card and plays perfectly (`skatsim.engine.openhand`, docs/solver.md). The report
+compares the bots' results with it.
+
+"""
+
 ISS = """## Imported ISS games (`skatsim import-iss`)
 
 An import's folder holds chunk files `chunk-<first line>-<lines>.parquet` (the first line
@@ -100,7 +107,8 @@ def render() -> str:
     undeclared = ", ".join(f"`{c.name}`" for c in COLUMNS if c.null == "undeclared" and c.rule is None)
     rules = "".join(f"- `{name}`: {meaning}\n" for name, meaning in NULL_RULES.items())
     nulls = NULLS.replace("{undeclared}", undeclared).replace("{rules}", rules)
-    return f"{first}\n\n{HEADER}{rest}{_table(COLUMNS)}\n{nulls}{ISS}{_table(ISS_COLUMNS)}"
+    open_hand = OPEN_HAND + _table(OPEN_HAND_COLUMNS) + "\n"
+    return f"{first}\n\n{HEADER}{rest}{_table(COLUMNS)}\n{nulls}{open_hand}{ISS}{_table(ISS_COLUMNS)}"
 
 
 def main() -> int:

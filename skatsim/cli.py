@@ -32,6 +32,19 @@ FORCE_HELP = "Start even when the estimated output does not fit in the free disk
 
 F = TypeVar("F", bound=Callable[..., object])
 
+#: Options several commands share word for word.
+SEED_OPTION = click.option(
+    "--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed."
+)
+JOBS_OPTION = click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
+BOTS_OPTION = click.option(
+    "--bots",
+    default=DEFAULT_BOTS,
+    show_default=True,
+    help="One bot name for every player, or one per player: three as FH,MH,RH of the first deal (four at a "
+    "four-player table, the fourth dealing it).",
+)
+
 
 def _run_options(scheduler_help: str) -> Callable[[F], F]:
     """The options every command running several runs shares with simulate: --quiet, --backend,
@@ -55,6 +68,36 @@ def _run_options(scheduler_help: str) -> Callable[[F], F]:
         return command
 
     return apply
+
+
+def _job_folder_options(option: str, dest: str, folder_help: str, job: str, chunk_help: str) -> Callable[[F], F]:
+    """The options of a job that runs in a folder kept for --resume, or in a temporary one (compare,
+    duel; :class:`skatsim.run.runner.JobFolder`): the folder ``option`` (into ``dest``), --resume,
+    --chunk-size (in that order in --help)."""
+    options = [
+        click.option(option, dest, type=click.Path(file_okay=False), help=folder_help),
+        click.option("--resume", is_flag=True, help=f"Complete the interrupted {job} in {option} (same settings)."),
+        click.option("--chunk-size", type=Count(min=1), help=chunk_help),
+    ]
+
+    def apply(command: F) -> F:
+        for opt in reversed(options):
+            command = opt(command)
+        return command
+
+    return apply
+
+
+def _check_scheduler(backend: str, scheduler: str | None) -> None:
+    """--scheduler needs --backend dask."""
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler needs --backend dask")
+
+
+def _backend_options(backend: str, scheduler: str | None) -> dict[str, object] | None:
+    """The runner's ``backend_options`` of --backend and --scheduler (checked)."""
+    _check_scheduler(backend, scheduler)
+    return {"scheduler": scheduler} if backend == "dask" else None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -276,18 +319,18 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
 @app.command("simulate")
 @click.argument("variant", type=click.Path(dir_okay=False))
 @click.option("--games", required=True, type=COUNT, help="Number of games (deals): 1000000, 1_000_000, 1e6 or 1M.")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
+@SEED_OPTION
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output folder (new or empty).")
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
-@click.option(
-    "--bots",
-    default=DEFAULT_BOTS,
-    show_default=True,
-    help="One bot name for every player, or one per player: three as FH,MH,RH of the first deal (four at a "
-    "four-player table, the fourth dealing it).",
-)
+@JOBS_OPTION
+@BOTS_OPTION
 @click.option("--resume", is_flag=True, help="Complete the interrupted run in --out (same settings).")
 @click.option("--record-play", is_flag=True, help="Also store every game's actions (a 'record' column, for replay).")
+@click.option(
+    "--open-hand",
+    is_flag=True,
+    help="Also solve each declared game open-handed: columns open_hand_points and open_hand_won (slow: "
+    "docs/solver.md).",
+)
 @click.option(
     "--chunk-size",
     type=Count(min=1),
@@ -316,6 +359,7 @@ def simulate_command(
     bots: str,
     resume: bool,
     record_play: bool,
+    open_hand: bool,
     chunk_size: int | None,
     quiet: bool,
     backend: str,
@@ -332,8 +376,7 @@ def simulate_command(
 
     from .run.runner import run_simulation
 
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler needs --backend dask")
+    options = _backend_options(backend, scheduler)
 
     with _resumable():
         result = run_simulation(
@@ -348,8 +391,9 @@ def simulate_command(
             chunk_size=chunk_size,
             backend=backend,
             progress=not quiet,
-            backend_options={"scheduler": scheduler} if backend == "dask" else None,
+            backend_options=options,
             force=force,
+            open_hand=open_hand,
         )
     click.echo(result.summary())
 
@@ -403,7 +447,7 @@ def _resume_command(extra: tuple[str, ...]) -> str:
     "--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed of every run."
 )
 @click.option("--out", "out_root", required=True, type=click.Path(file_okay=False), help="Folder of the run folders.")
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
+@JOBS_OPTION
 @click.option("--resume", is_flag=True, help="Complete an interrupted sweep (same settings).")
 @_run_options("As for simulate: the Dask scheduler for --backend dask.")
 def sweep_command(
@@ -427,8 +471,7 @@ def sweep_command(
 
     from .run.sweep import run_sweep
 
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler needs --backend dask")
+    _check_scheduler(backend, scheduler)
     with _resumable():
         results = run_sweep(
             list(variants),
@@ -472,26 +515,19 @@ def validate_command(files: tuple[Path, ...]) -> None:
 @click.argument("variant_a", type=click.Path(dir_okay=False))
 @click.argument("variant_b", type=click.Path(dir_okay=False))
 @click.option("--games", required=True, type=COUNT, help="Number of deals, each played under both: 1e6 or 1M.")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
-@click.option(
-    "--bots",
-    default=DEFAULT_BOTS,
-    show_default=True,
-    help="One bot name for every player, or one per player: three as FH,MH,RH of the first deal (four at a "
-    "four-player table, the fourth dealing it).",
-)
+@SEED_OPTION
+@JOBS_OPTION
+@BOTS_OPTION
 @click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals.")
 @click.option("--bootstrap", "n_boot", default=1000, show_default=True, type=COUNT, help="Bootstrap resamples.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Also write FILE.json or FILE.md.")
-@click.option(
+@_job_folder_options(
     "--runs",
     "runs_dir",
-    type=click.Path(file_okay=False),
-    help="Keep the two runs in this folder (for report and --resume); default: a temporary folder, removed.",
+    "Keep the two runs in this folder (for report and --resume); default: a temporary folder, removed.",
+    "comparison",
+    "Games per Parquet file of the runs (never changes results).",
 )
-@click.option("--resume", is_flag=True, help="Complete the interrupted comparison in --runs (same settings).")
-@click.option("--chunk-size", type=Count(min=1), help="Games per Parquet file of the runs (never changes results).")
 @_run_options("As for simulate (needs --runs reachable from every worker).")
 def compare_command(
     variant_a: str,
@@ -522,8 +558,7 @@ def compare_command(
     from .analysis.compare import compare_variants
     from .analysis.compare_output import format_text, write_comparison
 
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler needs --backend dask")
+    options = _backend_options(backend, scheduler)
     if out_file is not None and (Path(out_file).suffix not in (".json", ".md") or Path(out_file).is_dir()):
         raise SkatsimError(f"--out {out_file}: the file name must end in .json or .md")
     with _resumable():
@@ -541,7 +576,7 @@ def compare_command(
             runs_dir=runs_dir,
             resume=resume,
             backend=backend,
-            backend_options={"scheduler": scheduler} if backend == "dask" else None,
+            backend_options=options,
             force=force,
         )
     click.echo(format_text(result), nl=False)
@@ -554,16 +589,15 @@ def compare_command(
 @click.argument("bot_b")
 @click.option("--games", required=True, type=COUNT, help="Deals, each played in the six seatings (6x as many games).")
 @click.option("--variant", type=click.Path(dir_okay=False), help="Variant file; default: the official rules.")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
-@click.option(
+@SEED_OPTION
+@JOBS_OPTION
+@_job_folder_options(
     "--out",
     "out_dir",
-    type=click.Path(file_okay=False),
-    help="Keep the duel's chunk files in this folder (for --resume); default: a temporary folder, removed.",
+    "Keep the duel's chunk files in this folder (for --resume); default: a temporary folder, removed.",
+    "duel",
+    "Deals per Parquet file (never changes the result).",
 )
-@click.option("--resume", is_flag=True, help="Complete the interrupted duel in --out (same settings).")
-@click.option("--chunk-size", type=Count(min=1), help="Deals per Parquet file (never changes the result).")
 @click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the interval.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @_run_options("As for simulate (needs --out reachable from every worker).")
@@ -594,8 +628,7 @@ def duel_command(
     """
     from .analysis.duel import format_json, format_text, run_duel
 
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler needs --backend dask")
+    options = _backend_options(backend, scheduler)
     with _resumable():
         result = run_duel(
             bot_a,
@@ -610,7 +643,7 @@ def duel_command(
             level,
             progress=not quiet,
             backend=backend,
-            backend_options={"scheduler": scheduler} if backend == "dask" else None,
+            backend_options=options,
             force=force,
         )
     click.echo(format_json(result) if as_json else format_text(result), nl=False)
@@ -673,7 +706,7 @@ _SEAT_NAMES = ("FH", "MH", "RH")
     type=click.IntRange(min=2),
     help="Deals rolled out per declaration (the same deals for every one).",
 )
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
+@SEED_OPTION
 @click.option(
     "--game",
     "games",
@@ -751,7 +784,7 @@ def hand_command(
     "the bids as recorded).",
 )
 @click.option("--samples", type=click.IntRange(min=1), help="Rollouts (default: 1 with the real cards, else 1000).")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed.")
+@SEED_OPTION
 @click.option(
     "--variant", type=click.Path(dir_okay=False), help="The rules (default: the run's, or the official ones)."
 )
@@ -843,26 +876,44 @@ def bots_command() -> None:
 
 
 @app.command("solve")
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--line", required=True, type=click.IntRange(min=1), help="Line of the ISS file, from 1.")
+@click.argument("source", metavar="FILE|RUN_DIR", type=click.Path(path_type=Path))
+@click.option("--line", type=click.IntRange(min=1), help="Line of the ISS file, from 1.")
+@click.option(
+    "--game",
+    type=click.IntRange(min=0),
+    help="Game of a run folder simulated with --record-play (its game index, from 0).",
+)
 @click.option(
     "--after", default=0, show_default=True, type=click.IntRange(min=0), help="Cards played before the position."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-def solve_command(file: Path, line: int, after: int, as_json: bool) -> None:
-    """Solve an ISS game open-handed: its position after --after cards, every seat playing perfectly
-    with all hands known (declarer points, won, Schneider, Schwarz, the best cards to play)."""
+def solve_command(source: Path, line: int | None, game: int | None, after: int, as_json: bool) -> None:
+    """Solve a game open-handed: its position after --after cards, every seat playing perfectly
+    with all hands known (declarer points, won, Schneider, Schwarz, the best cards to play). The game
+    is line --line of an ISS file or game --game of a run folder simulated with --record-play (replayed
+    under the run's rules)."""
     import json
 
-    from .records.importer import find_iss_line
+    from .records.importer import find_iss_line, read_row
     from .solve import solve_record
 
-    number, game = find_iss_line(file, line=line)
-    solution = solve_record(game.record, after)
+    if source.is_dir():
+        if game is None or line is not None:
+            raise click.UsageError(f"{source} is a run folder: name the game with --game N (not --line)")
+        path, row = _run_chunk(source, game)
+        record, _ = read_row(path, row)
+        solution = solve_record(record, after, params=_run_params(source))
+        title = f"{source} game {game}"
+    else:
+        if line is None or game is not None:
+            raise click.UsageError("an ISS file needs --line N (--game N goes with a run folder)")
+        number, found = find_iss_line(source, line=line)
+        solution = solve_record(found.record, after)
+        title = f"{source} line {number}" + _iss_title(found.result)
     if as_json:
         click.echo(json.dumps(solution.to_json_dict()))
         return
-    click.echo(f"{file} line {number}" + _iss_title(game.result))
+    click.echo(title)
     for text in solution.lines():
         click.echo(text)
 

@@ -17,7 +17,18 @@ from .engine.cards import iss_name
 from .engine.gametypes import GAME_TYPE_LABELS, RAMSCH
 from .engine.layout import COL_SKAT_DISCARD, ROW_COLUMNS
 from .engine.rules import TABLE_PLAYERS
-from .schema import BY_NAME, CARDS, COLUMNS, ENGINE, ENUMS, RESULT_COLUMNS, RUN, Column, rule_column_names
+from .schema import (
+    BY_NAME,
+    CARDS,
+    COLUMNS,
+    ENGINE,
+    ENUMS,
+    OPEN_HAND_COLUMNS,
+    RESULT_COLUMNS,
+    RUN,
+    Column,
+    rule_column_names,
+)
 
 _PLAIN: dict[str, pl.DataType] = {
     "Int8": pl.Int8(),
@@ -142,19 +153,33 @@ def result_frame(rows: np.ndarray, params: np.ndarray) -> pl.DataFrame:
     return _raw(rows).select(*(_typed(c, rows) for c in COLUMNS if c.name in wanted and c.source != RUN))
 
 
+def open_hand_frame(values: np.ndarray) -> pl.DataFrame:
+    """The open-hand columns (:data:`skatsim.schema.OPEN_HAND_COLUMNS`) from the ``(n, 2)`` values of
+    :func:`skatsim.engine.openhand.open_hand_rows` (points, won; -1 where the value does not exist)."""
+    points, won = OPEN_HAND_COLUMNS
+    raw = pl.DataFrame({"p": values[:, 0], "w": values[:, 1]}, schema={"p": pl.Int64, "w": pl.Int64})
+    return raw.select(
+        pl.when(pl.col("p") >= 0).then(pl.col("p")).cast(dtype(points)).alias(points.name),
+        pl.when(pl.col("w") >= 0).then(pl.col("w") == 1).cast(dtype(won)).alias(won.name),
+    )
+
+
 def block_frame(
     rows: np.ndarray,
     bots: tuple[str, ...],
     variant_name: str,
     params: np.ndarray,
     records: list[str] | None = None,
+    open_hand: np.ndarray | None = None,
 ) -> pl.DataFrame:
     """The typed frame of a block of simulated games (columns and types: ``docs/schema.md``).
 
     ``rows`` is the ``(n, N_COLUMNS)`` matrix filled by :func:`skatsim.engine.block.simulate_block`
     under the compiled variant ``params`` (it chooses the house-rule columns); ``bots`` the
     settings seated at FH, MH, RH (in lists: players 0, 1, 2, and 3 at a four-player table);
-    ``records`` each game's record as JSON (adds the ``record`` column) or ``None``.
+    ``records`` each game's record as JSON (adds the ``record`` column) or ``None``; ``open_hand`` the
+    games' open-hand values (adds ``open_hand_points`` and ``open_hand_won``, :func:`open_hand_frame`) or
+    ``None``.
     """
     rules = set(rule_column_names(params))
     lists = "list_id" in rules
@@ -169,11 +194,14 @@ def block_frame(
     frame = _raw(rows).select(*exprs)
     if records is not None:
         frame = frame.with_columns(pl.Series("record", records, pl.String))
+    if open_hand is not None:
+        frame = pl.concat([frame, open_hand_frame(open_hand)], how="horizontal")
     return frame
 
 
-def frame_schema(record: bool, params: np.ndarray) -> dict[str, pl.DataType]:
+def frame_schema(record: bool, params: np.ndarray, open_hand: bool = False) -> dict[str, pl.DataType]:
     """Column names and types of :func:`block_frame` output (used to check chunk files)."""
     empty = np.zeros((0, len(ROW_COLUMNS)), dtype=np.int64)
-    frame = block_frame(empty, ("x",) * int(params[TABLE_PLAYERS]), "x", params, [] if record else None)
+    values = np.zeros((0, 2), dtype=np.int64) if open_hand else None
+    frame = block_frame(empty, ("x",) * int(params[TABLE_PLAYERS]), "x", params, [] if record else None, values)
     return dict(frame.schema)

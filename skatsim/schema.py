@@ -39,6 +39,7 @@ ENGINE = "engine"  # a slot of the engine's result row, cast to the column's typ
 CARDS = "cards"  # a slot of the engine's row holding a card mask, written as card names
 RUN = "run"  # added by the run that wrote the table (variant name, bots, record)
 ISS = "iss"  # the International Skat Server's own record of an imported game
+SOLVER = "solver"  # the open-hand solver's value of the deal, added on request (``simulate --open-hand``)
 
 #: When a column's value is null (the rule's name -> what it says; :mod:`skatsim.frames` applies them).
 NULL_RULES = {
@@ -47,6 +48,8 @@ NULL_RULES = {
     "ramsch": "null for a Ramsch",
     "not_ramsch": "null unless the deal is a Ramsch",
     "not_ramsch_or_negative": "null unless the deal is a Ramsch with a value",
+    "open_hand": "null when nobody declared (a passed deal, a Ramsch)",
+    "open_hand_points": "null when nobody declared (a passed deal, a Ramsch) and for Null",
 }
 
 #: Values of the enum columns.
@@ -288,6 +291,28 @@ COLUMNS: tuple[Column, ...] = (
     ),
 )
 
+#: The open-hand values of a deal (:mod:`skatsim.engine.openhand`), after the columns above when a run
+#: asks for them (``simulate --open-hand``).
+OPEN_HAND_COLUMNS: tuple[Column, ...] = (
+    Column(
+        "open_hand_points",
+        "Int16",
+        "only with `--open-hand`: the declarer's card points (skat included) in the declared game after the "
+        "discard when every seat sees every card and plays perfectly (`skatsim.engine.solver`)",
+        source=SOLVER,
+        null="open_hand_points",
+    ),
+    Column(
+        "open_hand_won",
+        "Boolean",
+        "only with `--open-hand`: the declared game is won with perfect play by all: >= 61 card points "
+        "(90 with Schneider announced), every trick with Schwarz announced, no trick in Null; the bid is not "
+        "looked at",
+        source=SOLVER,
+        null="open_hand",
+    ),
+)
+
 #: The server's recorded result of an imported ISS game, after the result columns.
 ISS_COLUMNS: tuple[Column, ...] = (
     Column("iss_declarer", "Int8", "declarer's seat as the server recorded it (d:); null when none", source=ISS),
@@ -304,7 +329,7 @@ ISS_COLUMNS: tuple[Column, ...] = (
     Column("iss_players", "String", "player names of seats 0, 1, 2 (P0..P2), joined with ','", source=ISS),
 )
 
-BY_NAME = {c.name: c for c in (*COLUMNS, *ISS_COLUMNS)}
+BY_NAME = {c.name: c for c in (*COLUMNS, *OPEN_HAND_COLUMNS, *ISS_COLUMNS)}
 #: The result columns every table of games has (simulated and imported), in file order.
 RESULT_COLUMNS: tuple[str, ...] = tuple(c.name for c in COLUMNS if c.result and c.rule is None)
 #: The house-rule columns, in file order: name -> the rule group that adds it.

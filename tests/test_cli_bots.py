@@ -89,7 +89,7 @@ def test_a_run_records_the_calibration_of_its_variant(tmp_path: Path, capsys: py
             "the variant)); its parameters now: loss_aversion, hand_bias,",
         ),
         ("heuristic:win_bonus=50", "win_bonus -> the variant's own bonus (tournament.won_bonus)"),
-        ("recorded", "unknown bot 'recorded'; known bots: heuristic, random"),
+        ("recorded", "unknown bot 'recorded'; known bots: heuristic, pimc, random"),
     ],
 )
 def test_a_bad_bot_setting_is_one_line_naming_the_parameters(

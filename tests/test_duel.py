@@ -401,7 +401,7 @@ def test_the_text_names_the_variant_and_both_yardsticks(capsys: pytest.CaptureFi
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["nobot", "random"], "skatsim: error: BOT_A: unknown bot 'nobot'; known bots: heuristic, random"),
+        (["nobot", "random"], "skatsim: error: BOT_A: unknown bot 'nobot'; known bots: heuristic, pimc, random"),
         (
             ["random", "heuristic:loss_aversion=5"],
             "skatsim: error: BOT_B: 'heuristic:loss_aversion=5': loss_aversion must be between 0.25 and 4",

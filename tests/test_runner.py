@@ -433,7 +433,7 @@ def test_unwritable_output_folder(tmp_path: Path, capsys: pytest.CaptureFixture[
     [
         (["--games", "0"], "Invalid value for '--games': 0 is below 1"),
         (["--games", "-5"], "Invalid value for '--games': -5 is below 1"),
-        (["--games", "10", "--bots", "randon"], "--bots: unknown bot 'randon'; known bots: heuristic, random"),
+        (["--games", "10", "--bots", "randon"], "--bots: unknown bot 'randon'; known bots: heuristic, pimc, random"),
         (["--games", "10", "--bots", "random,random"], "--bots: give one bot setting or 3 (one per player), got 2"),
         (["--games", "10", "--jobs", "0"], "Invalid value for '--jobs': 0 is not in the range x>=1"),
         (["--games", "10", "--seed", "-1"], "Invalid value for '--seed'"),

@@ -33,6 +33,7 @@ from skatsim.records.record import GameRecord
 from skatsim.solve import Solver, position, solve_record
 
 FIXTURE = Path(__file__).parent / "fixtures" / "iss" / "real_games.sgf"
+VARIANTS = Path(__file__).resolve().parents[1] / "variants"
 #: The declared game types (Ramsch has no declarer).
 DECLARED = (0, 1, 2, 3, GRAND, NULL, REVERSED)
 
@@ -434,3 +435,44 @@ def test_a_ramsch_has_no_declarer_to_solve_for() -> None:
     record = GameRecord(deal=deal, bids=((1, -1), (2, -1), (0, -1)), game_type=RAMSCH, cards=tuple(cards))
     with pytest.raises(SkatsimError, match="Ramsch has no declarer"):
         solve_record(record, params=params)
+
+
+def test_solve_a_game_of_a_recorded_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``skatsim solve RUN_DIR --game N``: the run's recorded game, replayed under the run's rules; after
+    its last card the value is the points the bots actually made, from the first lead a full solution."""
+    import polars as pl
+
+    from skatsim.run.runner import run_simulation
+
+    folder = tmp_path / "run"
+    run_simulation(str(VARIANTS / "official.yaml"), 12, 7, str(folder), jobs=1, chunk_size=5, record_play=True,
+                   progress=False)  # fmt: skip
+    rows = pl.read_parquet(folder / "*.parquet").sort("game_id")
+    played = rows.filter(pl.col("game_type").is_in(["null"]).not_() & pl.col("declarer_points").is_not_null())
+    game = int(played["game_id"][0])
+    record = GameRecord.from_json(rows.filter(pl.col("game_id") == game)["record"][0])
+    code = main(["solve", str(folder), "--game", str(game), "--after", str(len(record.cards)), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["declarer_points"] == int(played["declarer_points"][0]) and data["best_cards"] == []
+    assert main(["solve", str(folder), "--game", str(game)]) == 0
+    out, _ = capsys.readouterr()
+    assert out.startswith(f"{folder} game {game}\n") and "best cards for FH:" in out
+    passed = rows.filter(pl.col("game_type").is_null())
+    if passed.height:
+        assert main(["solve", str(folder), "--game", str(int(passed["game_id"][0]))]) == 2
+        assert "all players passed" in capsys.readouterr().err
+    for args, message in (
+        (("--line", "1"), "is a run folder: name the game with --game N"),
+        (("--game", "12"), "--game 12 out of range"),
+    ):
+        assert main(["solve", str(folder), *args]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
+    bare = tmp_path / "bare"
+    run_simulation(str(VARIANTS / "official.yaml"), 3, 7, str(bare), jobs=1, progress=False)
+    assert main(["solve", str(bare), "--game", "0"]) == 2
+    assert "--record-play" in capsys.readouterr().err
+    assert main(["solve", str(FIXTURE), "--game", "0"]) == 2
+    assert "an ISS file needs --line N" in capsys.readouterr().err

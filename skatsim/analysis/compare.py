@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -40,7 +38,7 @@ from .. import __version__
 from ..bots import DEFAULT_BOTS, parse_bots
 from ..errors import SkatsimError
 from ..run import storage
-from ..run.runner import RunStopped, check_run_numbers, execute_runs, make_backend, plan_run
+from ..run.runner import JobFolder, check_run_numbers, execute_runs, make_backend, plan_run
 from ..variant import load_variant
 from .intervals import LEVEL, N_BOOT
 from .paired import Aggregate, aggregate_pair, aggregate_scans
@@ -162,29 +160,22 @@ def compare_variants(
     for v in loaded:  # checked before any work, each with its own table's number of players
         parse_bots(bots, v.variant.table.players)
     lengths = [v.variant.list_length or 1 for v in loaded]
-    folder = runs_dir if runs_dir is not None else tempfile.mkdtemp(prefix="skatsim-compare-")
-    dirs = [storage.join(folder, name) for name in run_names(variant_a, variant_b)]
-    extra = ("--runs", folder) if runs_dir is None else ()
-    try:
+    folder = JobFolder.make(runs_dir, "--runs", "skatsim-compare-")
+    dirs = [storage.join(folder.path, name) for name in run_names(variant_a, variant_b)]
+    with folder.running():
         plans = [
             plan_run(str(v), games, seed, d, bots, resume, chunk_size=chunk_size, list_multiple=math.lcm(*lengths))
             for v, d in zip((variant_a, variant_b), dirs, strict=True)
         ]
         execute_runs(plans, make_backend(backend, jobs, backend_options), progress, force)
-    except RunStopped as stopped:  # keep what was computed, and say where it is
-        raise RunStopped(stopped.reason, stopped.interrupted, stopped.kept, stopped.total, folder, extra) from None
-    except BaseException:
-        if runs_dir is None:
-            shutil.rmtree(folder, ignore_errors=True)
-        raise
-    try:
-        result = paired_comparison(dirs[0], dirs[1], level, n_boot)
-    except KeyboardInterrupt:  # both runs are complete: keep them, the same command reads them again
-        raise RunStopped("interrupted", True, 2 * games, 2 * games, folder, extra) from None
-    except SkatsimError as exc:
-        raise SkatsimError(f"{exc} (the two runs are kept in {folder})" if extra else str(exc)) from None
-    if runs_dir is None:
-        shutil.rmtree(folder, ignore_errors=True)
+    with folder.reading(2 * games):
+        try:
+            result = paired_comparison(dirs[0], dirs[1], level, n_boot)
+        except SkatsimError as exc:
+            raise SkatsimError(
+                f"{exc} (the two runs are kept in {folder.path})" if folder.temporary else str(exc)
+            ) from None
+    folder.remove()
     result.seconds = time.perf_counter() - start
     result.jobs = jobs
     return result

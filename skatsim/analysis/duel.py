@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
-import tempfile
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -45,7 +43,7 @@ from ..errors import SkatsimError
 from ..run import storage
 from ..run.duel import DUEL_JOB, SEAT_GAMES, SEATINGS, plan_duel, warm_up_duel
 from ..run.reader import finished_run
-from ..run.runner import RunStopped, check_run_numbers, execute_runs, make_backend
+from ..run.runner import JobFolder, check_run_numbers, execute_runs, make_backend
 from .intervals import LEVEL, clt_interval, moments_from_sums, z_value
 
 
@@ -278,24 +276,14 @@ def run_duel(
     if backend_options and backend_options.get("scheduler") and out_dir is None:
         raise SkatsimError("with --scheduler, give --out DIR: a folder (or URL) every Dask worker can write to")
     checked = plan_duel(a, b, deals, seed, "", variant, resume, chunk_size)  # before any folder is made
-    folder = out_dir if out_dir is not None else tempfile.mkdtemp(prefix="skatsim-duel-")
-    extra = ("--out", folder) if out_dir is None else ()
-    try:
-        plan = replace(checked, out_dir=folder)
+    folder = JobFolder.make(out_dir, "--out", "skatsim-duel-")
+    with folder.running():
+        plan = replace(checked, out_dir=folder.path)
         warm_up_duel()
         execute_runs([plan], make_backend(backend, jobs, backend_options), progress, force)
-    except RunStopped as stopped:  # keep what was computed, and say where it is
-        raise RunStopped(stopped.reason, stopped.interrupted, stopped.kept, stopped.total, folder, extra) from None
-    except BaseException:
-        if out_dir is None:
-            shutil.rmtree(folder, ignore_errors=True)
-        raise
-    try:
-        result = read_duel(folder, level)
-    except KeyboardInterrupt:  # the duel is complete: keep it, the same command reads it again
-        raise RunStopped("interrupted", True, deals, deals, folder, extra) from None
-    if out_dir is None:
-        shutil.rmtree(folder, ignore_errors=True)
+    with folder.reading(deals):
+        result = read_duel(folder.path, level)
+    folder.remove()
     result.seconds = time.perf_counter() - start
     result.jobs = jobs
     result.out_dir = out_dir

@@ -154,31 +154,46 @@ def _bid_axis(ax: Axes, bids: np.ndarray) -> None:
     ax.set_xlim(low / 1.04, high * 1.04)
 
 
-def game_mix_figure(mix: pl.DataFrame) -> Figure:
-    """Share of deals per game type, per source, with Wilson intervals."""
-    fig, (ax,) = _new()
-    frame, order = _types(mix)
-    grouped_bars(ax, frame, "game_type", "rate", order)
+def _rate_bars(
+    frame: pl.DataFrame,
+    category: str,
+    order: Sequence[object] | None,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    height: float = 3.6,
+) -> Figure:
+    """One panel of grouped bars of ``rate`` per ``category`` (in ``order``), in percent, with a legend."""
+    fig, (ax,) = _new(height=height)
+    grouped_bars(ax, frame, category, "rate", order)
     percent_axis(ax)
-    ax.set_xlabel("game type (passed: all three passed)")
-    ax.set_ylabel("share of deals (%)")
-    ax.set_title("Game mix")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     legend(ax)
     return fig
+
+
+def game_mix_figure(mix: pl.DataFrame) -> Figure:
+    """Share of deals per game type, per source, with Wilson intervals."""
+    frame, order = _types(mix)
+    return _rate_bars(
+        frame, "game_type", order, "Game mix", "game type (passed: all three passed)", "share of deals (%)"
+    )
 
 
 def bids_figure(shares: pl.DataFrame) -> Figure:
     """Share of declared games per final bid (:func:`~skatsim.analysis.tables.bid_shares`: rare bids as ``rest``)."""
-    fig, (ax,) = _new()
     order = [str(b) for b in shares["bid"].unique(maintain_order=True)]
     order = sorted((b for b in order if b != "rest"), key=int) + (["rest"] if "rest" in order else [])
-    grouped_bars(ax, shares, "bid", "rate", order)
-    percent_axis(ax)
-    ax.set_xlabel("final bid (rest: the bids that reach 0.2% of games in no run, together)")
-    ax.set_ylabel("share of declared games (%)")
-    ax.set_title("Winning bids")
-    legend(ax)
-    return fig
+    return _rate_bars(
+        shares,
+        "bid",
+        order,
+        "Winning bids",
+        "final bid (rest: the bids that reach 0.2% of games in no run, together)",
+        "share of declared games (%)",
+    )
 
 
 def bid_reached_figure(reached: pl.DataFrame) -> Figure:
@@ -328,14 +343,8 @@ def list_totals_figure(totals: pl.DataFrame, bins: int = 40) -> Figure:
 
 def rates_figure(frame: pl.DataFrame, category: str, title: str, xlabel: str = "", ylabel: str = "share") -> Figure:
     """Generic grouped bars of a rate table over ``category`` (house-rule statistics), in percent."""
-    fig, (ax,) = _new(height=3.2)
-    grouped_bars(ax, frame.with_columns(pl.col(category).cast(pl.String)), category, "rate")
-    percent_axis(ax)
-    ax.set_title(title)
-    ax.set_xlabel(xlabel or category)
-    ax.set_ylabel(f"{ylabel} (%)")
-    legend(ax)
-    return fig
+    frame = frame.with_columns(pl.col(category).cast(pl.String))
+    return _rate_bars(frame, category, None, title, xlabel or category, f"{ylabel} (%)", height=3.2)
 
 
 def differences_figure(

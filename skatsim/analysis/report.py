@@ -31,7 +31,7 @@ from . import tables as tb
 from .bid_values import BidValues, bid_values, source_params
 from .compare import Comparison, paired_runs
 from .compare_output import group_heading, pairing_statement, row_cells
-from .intervals import LEVEL, N_BOOT
+from .intervals import LEVEL, N_BOOT, wilson
 from .paired import aggregate_scan_single
 from .render import Code, Figure, Report, Section, Table, Text, table, wide_table, write_report_files
 from .sources import Source, collect, columns, find_sources, scan_source, scan_sources, source_columns
@@ -512,6 +512,66 @@ def house_rules_section(lf: pl.LazyFrame, level: float, have: dict[str, set[str]
     return Section("House rules", blocks) if blocks else None
 
 
+def open_hand_section(lf: pl.LazyFrame, level: float) -> Section | None:
+    """The bots' results against what the cards make with perfect play by all (``simulate --open-hand``):
+    per game type, how often the declarer wins where the cards allow it and loses where they do not;
+    ``None`` when no source has the open-hand columns."""
+    if "open_hand_won" not in columns(lf):
+        return None
+    frame = (
+        lf.filter(pl.col("open_hand_won").is_not_null() & pl.col("won").is_not_null())
+        .group_by("source", "game_type")
+        .agg(
+            pl.len().alias("games"),
+            pl.col("open_hand_won").sum().alias("allow"),
+            (pl.col("open_hand_won") & pl.col("won")).sum().alias("won_allowed"),
+            (~pl.col("open_hand_won") & ~pl.col("won")).sum().alias("lost_denied"),
+            (pl.col("declarer_points") - pl.col("open_hand_points")).mean().alias("points_gap"),
+        )
+        .sort("source", "game_type")
+        .collect()
+    )
+    if frame.is_empty():
+        return None
+    rows = []
+    for r in frame.iter_rows(named=True):
+        games, allow = int(r["games"]), int(r["allow"])
+        share = wilson(allow, games, level)
+        wins = wilson(int(r["won_allowed"]), allow, level)
+        losses = wilson(int(r["lost_denied"]), games - allow, level)
+        gap = r["points_gap"]
+        rows.append(
+            [
+                str(r["source"]),
+                str(r["game_type"]),
+                f"{games:,}",
+                _cell(*share, True),
+                _cell(*wins, True) if allow else "-",
+                _cell(*losses, True) if games - allow else "-",
+                "-" if gap is None else f"{gap:+.1f}",
+            ]
+        )
+    header = [
+        "source",
+        "game type",
+        "games",
+        "cards win",
+        "declarer wins where the cards win",
+        "declarer loses where the cards lose",
+        "card points, played - open hand",
+    ]
+    text = (
+        "Every declared game solved open-handed after the discard (`simulate --open-hand`): the value when every "
+        "seat sees every card and plays perfectly. 'Cards win': the share of games the declarer wins so; the next "
+        "two columns compare the bots' result with it. A declarer wins a game the cards lose when the defenders "
+        "err, and loses one they win when he errs (with the cards hidden the open-hand line is not always to be "
+        "found); the last column is the mean card points the bots' play made beyond the open-hand value "
+        f"(Null: none) [{pct(level)} intervals]."
+    )
+    caption = "The bots' results and the open-hand value"
+    return Section("Against perfect play", [Text(text), Table(header, rows, caption)])
+
+
 # --------------------------------------------------------------------------- differences between runs
 
 
@@ -623,6 +683,7 @@ def build_report(
         values_section(lf, level),
         scores_section(lf, level, people),
         house_rules_section(lf, level, source_columns(sources)),
+        open_hand_section(lf, level),
         differences_section(differences, level),
     ]
     subtitle = f"Runs: {names}. Made by skatsim {__version__} (skatsim report)."

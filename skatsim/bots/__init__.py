@@ -27,6 +27,7 @@ RANDOM = 0
 HEURISTIC = 1
 #: The player of a replayed game: it has no decisions of its own, every one comes from the record.
 RECORDED = 2
+PIMC = 3
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,82 @@ N_CALIB = slots.N_CALIB
 #: derives from them once per block (:mod:`skatsim.bots.slots`).
 N_PREPARED = slots.N_PREPARED
 
+#: Scratch for bots that search, kept in every deal state (:mod:`skatsim.bots.slots`).
+MAX_WORLDS = slots.MAX_WORLDS
+N_SEARCH = slots.N_SEARCH
+SEARCH_TABLE_LOG2 = slots.SEARCH_TABLE_LOG2
+
+#: The heuristic's parameters (bidding, declaring, Kontra/Re); the pimc bot bids and declares by them too.
+HEURISTIC_PARAMS: tuple[BotParam, ...] = (
+    BotParam(
+        "loss_aversion",
+        1.0,
+        "how many times a loss counts against an equal gain when the bot weighs its choices "
+        "(1: it maximises its expected score)",
+        0.25,
+        4.0,
+    ),
+    BotParam(
+        "hand_bias",
+        0.23,
+        "log-odds added to the bot's chance in every hand game but Null (< 0: wary of playing without the skat)",
+        -10.0,
+        10.0,
+    ),
+    BotParam(
+        "grand_bias",
+        -0.49,
+        "log-odds added to the bot's chance in every Grand (> 0: trusts Grand)",
+        -10.0,
+        10.0,
+    ),
+    BotParam("null_bias", 0.1, "log-odds added to the bot's chance in every Null (> 0: trusts Null)", -10.0, 10.0),
+    BotParam(
+        "suit_bias",
+        -0.12,
+        "log-odds added to the bot's chance in every suit game (> 0: trusts suit games)",
+        -10.0,
+        10.0,
+    ),
+    BotParam(
+        "ouvert_bias",
+        -0.56,
+        "log-odds added to the bot's chance in Null ouvert, on top of null_bias",
+        -10.0,
+        10.0,
+    ),
+    BotParam(
+        "reversed_bias",
+        0.0,
+        "log-odds added to the bot's chance in the reversed game (> 0: trusts it)",
+        -10.0,
+        10.0,
+    ),
+    BotParam(
+        "grand_bid_bias",
+        0.5,
+        "log-odds added to Grand estimates when deciding how high to bid (< 0: bid up to a Grand's "
+        "value only with a safer hand, so fewer auctions end in a Grand the hand cannot carry)",
+        -10.0,
+        10.0,
+    ),
+    BotParam(
+        "null_hand_bias",
+        -1.04,
+        "log-odds added to the bot's chance in Null hand and Null ouvert hand (on top of null_bias and ouvert_bias)",
+        -10.0,
+        10.0,
+    ),
+    BotParam(
+        "null_bid_bias",
+        0.25,
+        "log-odds added to Null estimates when deciding how high to bid (> 0: bid a Null's value on "
+        "hopes, and play the Null the auction leaves, hand if it must)",
+        -10.0,
+        10.0,
+    ),
+)
+
 BOTS: dict[str, BotSpec] = {
     "random": BotSpec("random", RANDOM, "uniform legal choices at every decision (a baseline)"),
     "heuristic": BotSpec(
@@ -66,78 +143,16 @@ BOTS: dict[str, BotSpec] = {
         HEURISTIC,
         "bids, declares and doubles for the best expected score under the variant's own scoring "
         "(calibrated outcome model); club players' card play",
+        HEURISTIC_PARAMS,
+    ),
+    "pimc": BotSpec(
+        "pimc",
+        PIMC,
+        "perfect-information Monte Carlo card play (samples the unseen cards, solves each world open-handed, "
+        "plays the card winning in most); bids, declares and doubles as the heuristic",
         (
-            BotParam(
-                "loss_aversion",
-                1.0,
-                "how many times a loss counts against an equal gain when the bot weighs its choices "
-                "(1: it maximises its expected score)",
-                0.25,
-                4.0,
-            ),
-            BotParam(
-                "hand_bias",
-                0.23,
-                "log-odds added to the bot's chance in every hand game but Null (< 0: wary of playing without "
-                "the skat)",
-                -10.0,
-                10.0,
-            ),
-            BotParam(
-                "grand_bias",
-                -0.49,
-                "log-odds added to the bot's chance in every Grand (> 0: trusts Grand)",
-                -10.0,
-                10.0,
-            ),
-            BotParam(
-                "null_bias", 0.1, "log-odds added to the bot's chance in every Null (> 0: trusts Null)", -10.0, 10.0
-            ),
-            BotParam(
-                "suit_bias",
-                -0.12,
-                "log-odds added to the bot's chance in every suit game (> 0: trusts suit games)",
-                -10.0,
-                10.0,
-            ),
-            BotParam(
-                "ouvert_bias",
-                -0.56,
-                "log-odds added to the bot's chance in Null ouvert, on top of null_bias",
-                -10.0,
-                10.0,
-            ),
-            BotParam(
-                "reversed_bias",
-                0.0,
-                "log-odds added to the bot's chance in the reversed game (> 0: trusts it)",
-                -10.0,
-                10.0,
-            ),
-            BotParam(
-                "grand_bid_bias",
-                0.5,
-                "log-odds added to Grand estimates when deciding how high to bid (< 0: bid up to a Grand's "
-                "value only with a safer hand, so fewer auctions end in a Grand the hand cannot carry)",
-                -10.0,
-                10.0,
-            ),
-            BotParam(
-                "null_hand_bias",
-                -1.04,
-                "log-odds added to the bot's chance in Null hand and Null ouvert hand (on top of null_bias and "
-                "ouvert_bias)",
-                -10.0,
-                10.0,
-            ),
-            BotParam(
-                "null_bid_bias",
-                0.25,
-                "log-odds added to Null estimates when deciding how high to bid (> 0: bid a Null's value on "
-                "hopes, and play the Null the auction leaves, hand if it must)",
-                -10.0,
-                10.0,
-            ),
+            *HEURISTIC_PARAMS,
+            BotParam("worlds", 20.0, "worlds (deals of the unseen cards) sampled and solved per card", 1.0, MAX_WORLDS),
         ),
     ),
     "recorded": BotSpec(
@@ -166,7 +181,7 @@ RETIRED = {
 def retired(names: Iterable[str], spec_name: str = "heuristic") -> str | None:
     """One line naming the retired parameters among ``names`` and what replaced them; None if none is."""
     old = [n for n in names if n in RETIRED]
-    if not old or spec_name != "heuristic":
+    if not old or spec_name not in ("heuristic", "pimc"):
         return None
     spec = BOTS[spec_name]
     now = ", ".join(p.name for p in spec.params)
@@ -249,7 +264,7 @@ def bot_values(setting: str) -> dict[str, float]:
 def bot_calibration(settings: tuple[str, ...], params: np.ndarray) -> dict[str, str]:
     """Which calibration the heuristic bots of ``settings`` use for the variant ``params`` (its key and
     source, learnt now if it must be: what a run's manifest records); empty without a heuristic bot."""
-    if not any(parse_setting(s)[0].kind == HEURISTIC for s in settings):
+    if not any(parse_setting(s)[0].kind in (HEURISTIC, PIMC) for s in settings):
         return {}
     from .variantcal import calibration_for
 
@@ -262,17 +277,17 @@ def bot_arrays(settings: tuple[str, ...], params: np.ndarray) -> tuple[np.ndarra
     variant's calibration (:func:`skatsim.bots.variantcal.calibration_for`: shipped, cached, or
     learnt now by self-play). What :func:`skatsim.bots.seam.prepare` prepares per block."""
     kinds = np.zeros(len(settings), dtype=np.int64)
-    rows = np.zeros((len(settings), N_BOT_PARAMS + N_CALIB), dtype=np.float64)
+    rows = np.zeros((len(settings), N_BOT_PARAMS + N_CALIB + slots.N_EXTRA), dtype=np.float64)
     calibration = None
     for row, setting in enumerate(settings):
         spec, values = (BOTS[setting], {}) if setting in BOTS else parse_setting(setting)
         kinds[row] = spec.kind
-        for k, p in enumerate(spec.params):
-            rows[row, k] = values.get(p.name, p.default)
-        if spec.kind == HEURISTIC:
+        for k, p in enumerate(spec.params):  # a bot's own parameters beyond the heuristic's go after the calibration
+            rows[row, k if k < N_BOT_PARAMS else k + N_CALIB] = values.get(p.name, p.default)
+        if spec.kind in (HEURISTIC, PIMC):
             if calibration is None:
                 from .variantcal import calibration_for
 
                 calibration = calibration_for(np.asarray(params, dtype=np.int64)).vector
-            rows[row, N_BOT_PARAMS:] = calibration
+            rows[row, N_BOT_PARAMS : N_BOT_PARAMS + N_CALIB] = calibration
     return kinds, rows

@@ -27,8 +27,9 @@ from ..engine.gametypes import RAMSCH
 from ..engine.rules import RAMSCH_DURCHMARSCH, REVERSED_ALLOWED, SCHIEBE_JACKS
 from ..engine.scoring import HAND
 from ..engine.state import DealState
-from . import HEURISTIC, N_PREPARED, RANDOM, RECORDED, cardplay, expected, heuristic, random_bot
+from . import HEURISTIC, N_PREPARED, PIMC, RANDOM, RECORDED, cardplay, expected, heuristic, pimc, random_bot
 from .handeval import choose_discard
+from .slots import N_BOT_PARAMS, N_CALIB, X_WORLDS
 
 #: "No decision": the player has none to give (the recorded player, asked beyond its record).
 NONE = -9
@@ -50,8 +51,10 @@ def prepare(kinds: np.ndarray, bot_params: np.ndarray, params: np.ndarray) -> np
     out = np.zeros((kinds.shape[0], N_PREPARED))
     scratch = np.zeros(3, dtype=np.int64)
     for row in range(kinds.shape[0]):
-        if kinds[row] == HEURISTIC:
+        if kinds[row] == HEURISTIC or kinds[row] == PIMC:  # the pimc bot bids and declares by the heuristic's row
             expected.prepare_row(out[row], bot_params[row], params, scratch)
+        if kinds[row] == PIMC:
+            out[row, X_WORLDS] = bot_params[row, N_BOT_PARAMS + N_CALIB]
     return out
 
 
@@ -72,7 +75,10 @@ def new_deal(st: DealState) -> None:
 @kernel
 def watches_voids(st: DealState) -> bool:
     """Whether any seated bot reasons from the voids players show (then the flow keeps ``voids``)."""
-    return st.kinds[0] == HEURISTIC or st.kinds[1] == HEURISTIC or st.kinds[2] == HEURISTIC
+    for seat in range(3):
+        if st.kinds[seat] == HEURISTIC or st.kinds[seat] == PIMC:
+            return True
+    return False
 
 
 @kernel
@@ -92,7 +98,7 @@ def bid(st: DealState, seat: int) -> int:
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.bid_action(st.bidding, st.rng)
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         return bidding.bot_action(st.bidding, bid_limit(st, seat))
     return NONE
 
@@ -104,7 +110,7 @@ def bid_limit(st: DealState, seat: int) -> int:
     hand against (:mod:`skatsim.whatif`: the bots must bid on it as they did). Asks nothing new of
     the bot: the heuristic's ceiling (:func:`skatsim.bots.heuristic.ceiling`) is the one :func:`bid`
     bids by, worked out once per deal."""
-    if st.kinds[seat] == HEURISTIC:
+    if st.kinds[seat] == HEURISTIC or st.kinds[seat] == PIMC:
         if st.memo[seat, _LIMIT] < 0:
             st.memo[seat, _LIMIT] = heuristic.ceiling(st.bots[seat], st.params, st.hands[seat], seat, _reversed_ok(st))
         return st.memo[seat, _LIMIT]
@@ -129,7 +135,7 @@ def pickup(st: DealState, seat: int) -> int:
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.pickup(st.rng)
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         _plan(st, seat)
         return 0 if st.memo[seat, _PLAN_FLAGS] & HAND else 1
     return NONE
@@ -142,7 +148,7 @@ def discard(st: DealState, seat: int) -> int:
     twelve = st.hands[seat]
     if kind == RANDOM:
         return np.int64(random_bot.discard(twelve, st.rng))
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         if st.memo[seat, _PLAN] != 1 or st.memo[seat, _PLAN_FLAGS] & HAND:
             gt, flags, dskat = heuristic.declare_after_pickup(
                 st.bots[seat], st.params, twelve, seat, st.bidding[bidding.BID], _reversed_ok(st), np.uint32(0)
@@ -164,7 +170,7 @@ def discard_for(st: DealState, seat: int, gt: int) -> int:
     twelve = st.hands[seat]
     if kind == RANDOM:
         return np.int64(random_bot.discard(twelve, st.rng))
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         return np.int64(choose_discard(gt, twelve))
     return NONE
 
@@ -175,7 +181,7 @@ def declare(st: DealState, seat: int, picked_up: bool, dskat: np.uint32) -> tupl
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.game_type(st.rng, _reversed_ok(st)), 0
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         bot = st.bots[seat]
         planned_hand = st.memo[seat, _PLAN_FLAGS] & HAND != 0
         if st.memo[seat, _PLAN] == 1 and planned_hand != picked_up:
@@ -201,7 +207,7 @@ def doubles(st: DealState, seat: int, level: int) -> bool:
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.calls(st.rng)
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         state = st.play
         declarer = state[play.DECLARER]
         gt = state[play.GT]
@@ -222,7 +228,7 @@ def grand_hand_instead(st: DealState, seat: int) -> bool:
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.calls(st.rng)
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         return heuristic.grand_hand_instead(st.bots[seat], st.params, st.hands[seat], seat)
     return False
 
@@ -235,7 +241,7 @@ def push(st: DealState, seat: int) -> int:
     jacks_ok = st.params[SCHIEBE_JACKS] == 1
     if kind == RANDOM:
         return np.int64(random_bot.push(st.hands[seat], st.skat[0], jacks_ok, st.rng))
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == PIMC:
         return np.int64(heuristic.push(st.bots[seat], st.params, st.hands[seat], st.skat[0], seat, jacks_ok))
     return NONE
 
@@ -247,7 +253,9 @@ def card(st: DealState, seat: int) -> int:
     state = st.play
     if kind == RANDOM:
         return random_bot.uniform_card(play.legal_now(state), st.rng)
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or (kind == PIMC and state[play.GT] == RAMSCH):
         durchmarsch = state[play.GT] == RAMSCH and st.params[RAMSCH_DURCHMARSCH] == 1
         return cardplay.choose_card(state, seat, st.voids, durchmarsch)
+    if kind == PIMC:
+        return pimc.choose_card(st, seat, np.int64(st.bots[seat, X_WORLDS]))
     return NONE

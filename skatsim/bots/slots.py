@@ -89,4 +89,17 @@ N_LOGITS = 16
 #: Scratch space the seat's kernels count features into.
 V_SCRATCH = V_LOGITS + N_LOGITS
 N_SCRATCH = 16
-N_PREPARED = V_SCRATCH + N_SCRATCH
+
+# --- 4. what other bots add (the pimc bot: the heuristic's row, then its worlds) ---------------------
+#: The pimc bot's worlds per card: the parameter :func:`skatsim.bots.bot_arrays` writes after the
+#: calibration (``N_EXTRA`` such parameters), copied here by :func:`skatsim.bots.seam.prepare`.
+N_EXTRA = 1
+X_WORLDS = V_SCRATCH + N_SCRATCH
+N_PREPARED = X_WORLDS + N_EXTRA
+
+# --- scratch for bots that search, kept in every deal state (kernels allocate nothing) ---------------
+#: The most worlds the pimc bot samples per card, the int64 slots it needs for them
+#: (``DealState.search``), and the size of its open-hand solver table (``search_tt``: 2**20 entries).
+MAX_WORLDS = 100
+N_SEARCH = 64 + 4 * MAX_WORLDS
+SEARCH_TABLE_LOG2 = 20

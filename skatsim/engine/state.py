@@ -18,9 +18,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import allocating_kernel
-from ..bots.slots import N_PREPARED
+from ..bots.slots import N_PREPARED, N_SEARCH, SEARCH_TABLE_LOG2
 from . import bidding, play, ramsch, result
 from .rules import N_PARAMS
+from .solver_search import ENTRY_WORDS, N_WORK
 
 #: Slots of each seat's private bot memory (``memo``), cleared before every deal.
 N_MEMO = 8
@@ -51,6 +52,10 @@ DEAL_STATE = np.dtype(
         ("voids", np.int64, 3),  # per seat, the plain groups it has shown void in (bit g: group g)
         ("ceiling", np.int64, 3),  # a bid ceiling forced on a seat (what-if); -1: the seat's player bids
         ("error", np.int64, N_ERROR),  # a recorded decision the rules refused (ERR_* fields)
+        # scratch of the bots that search (skatsim.bots.pimc): an open-hand solver table, its stack, worlds
+        ("search_tt", np.uint64, (1 << SEARCH_TABLE_LOG2, ENTRY_WORDS)),
+        ("search_work", np.int64, N_WORK),
+        ("search", np.int64, N_SEARCH),
     ],
     align=True,
 )

@@ -46,8 +46,7 @@ from typing import Literal
 import numpy as np
 import polars as pl
 from pydantic import BaseModel, ValidationError
-from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import DownloadColumn, Progress
 
 from .. import __version__
 from ..errors import SkatsimError
@@ -56,7 +55,7 @@ from ..run.chunks import MAX_CHUNK, write_parquet_atomic
 from ..run.local_backend import LocalBackend
 from ..run.lock import LOCK, RunLock, read_lock
 from ..run.manifest import RUN_ID_KEY, DoneChunks, chunk_name, parse_chunk_name, timestamp
-from ..run.runner import RunStopped, catch_interrupts
+from ..run.runner import RunStopped, catch_interrupts, stderr_progress
 from .iss import IssGame, parse_line
 from .issbatch import DUPLICATE, FIRST_LINES, Imported, Reason, import_lines, iss_table_schema
 from .issfile import Chunk, LineChunker, Source, file_digest, read_error, source_format
@@ -537,15 +536,7 @@ def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, sho
 
 def _progress(show: bool) -> Progress:
     """A progress bar over the source's bytes, on stderr, shown only when stderr is a terminal."""
-    console = Console(stderr=True)
-    return Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        DownloadColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not (show and console.is_terminal),
-    )
+    return stderr_progress(show, DownloadColumn())
 
 
 # --------------------------------------------------------------------------- finishing

@@ -46,6 +46,7 @@ import numpy as np
 from ..engine import layout
 from ..engine.cards import CardError, iss_name, parse_card
 from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
+from ..errors import ReasonedError
 from . import issparse
 from .record import EarlyEnd, GameRecord, GameResult, ReplayError, replay
 
@@ -62,16 +63,9 @@ _FIELD = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
 _STEP = re.compile(r"(bid|card) (\d+) ")
 
 
-class IssFormatError(ValueError):
-    """An ISS line that is not a well-formed game record; the message says what and where.
-
-    ``reason`` names the kind of problem without the line's particulars (an import counts the
-    lines it skips by reason); it defaults to the message.
-    """
-
-    def __init__(self, message: str, reason: str = "") -> None:
-        super().__init__(message)
-        self.reason = reason or message
+class IssFormatError(ReasonedError):
+    """An ISS line that is not a well-formed game record; the message says what and where, ``reason``
+    the kind of problem (import counts the lines it skips by reason)."""
 
 
 @dataclass(frozen=True)
@@ -133,10 +127,7 @@ class ParsedLines:
         """Parse lines ``data[starts[i]:ends[i]]`` (uint8 array) into these arrays."""
         spans = np.zeros((issparse.N_FIELDS, 2), dtype=np.int64)
         keys = np.zeros((issparse.KEY_ROWS, 4), dtype=np.int64)
-        issparse.parse_lines(
-            data,
-            starts,
-            ends,
+        lines = (
             self.info,
             self.err,
             self.deal,
@@ -146,10 +137,8 @@ class ParsedLines:
             self.cards,
             self.card_moves,
             self.card_seats,
-            self.moves,
-            spans,
-            keys,
         )
+        issparse.parse_lines(data, starts, ends, lines, self.moves, spans, keys)
 
     def iss_result(self, i: int) -> dict[str, object]:
         """The server's result ``R[]`` of line ``i`` as ``iss_*`` fields (None where a passed game has none)."""

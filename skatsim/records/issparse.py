@@ -528,23 +528,11 @@ def _check_players(buf: np.ndarray, lo: int, hi: int, err: np.ndarray) -> int:
 
 @kernel
 def _parse_line(
-    buf: np.ndarray,
-    lo: int,
-    hi: int,
-    info: np.ndarray,
-    err: np.ndarray,
-    deal: np.ndarray,
-    log: np.ndarray,
-    bids: np.ndarray,
-    bid_moves: np.ndarray,
-    cards: np.ndarray,
-    card_moves: np.ndarray,
-    card_seats: np.ndarray,
-    moves: np.ndarray,
-    spans: np.ndarray,
-    keys: np.ndarray,
+    buf: np.ndarray, lo: int, hi: int, row: tuple, moves: np.ndarray, spans: np.ndarray, keys: np.ndarray
 ) -> int:
-    """Parse the line ``buf[lo:hi]`` into the rows given; returns the error code (``OK`` = 0)."""
+    """Parse the line ``buf[lo:hi]`` into ``row`` (the line's rows of :func:`parse_lines`'s ``lines``);
+    returns the error code (``OK`` = 0)."""
+    info, err, deal, log = row[0], row[1], row[2], row[3]
     info[:] = 0
     err[:] = 0
     log[:] = EMPTY
@@ -582,7 +570,7 @@ def _parse_line(
         info[I_PLAYERS + 2 * s + 1] = spans[F_P0 + s, 1]
     mv_lo = spans[F_MV, 0]
     mv_hi = spans[F_MV, 1]
-    code = _read_moves(buf, mv_lo, mv_hi, info, err, deal, log, bids, bid_moves, cards, card_moves, card_seats, moves)
+    code = _read_moves(buf, mv_lo, mv_hi, row, moves)
     if code and _check_players(buf, mv_lo, mv_hi, err) < 0:
         return err[X_CODE]  # an odd number of tokens, or a move naming no player: these come first
     return code
@@ -623,24 +611,12 @@ def _read_deal(buf: np.ndarray, alo: int, ahi: int, deal: np.ndarray, err: np.nd
 
 
 @kernel
-def _read_moves(
-    buf: np.ndarray,
-    lo: int,
-    hi: int,
-    info: np.ndarray,
-    err: np.ndarray,
-    deal: np.ndarray,
-    log: np.ndarray,
-    bids: np.ndarray,
-    bid_moves: np.ndarray,
-    cards: np.ndarray,
-    card_moves: np.ndarray,
-    card_seats: np.ndarray,
-    moves: np.ndarray,
-) -> int:
-    """Walk ``MV[]`` once, phase by phase, writing the action record. A move that names no player,
-    or a last token without its pair, stops the walk with that code; the caller then finds which
-    of those problems comes first (:func:`_check_players`), as they come before any other."""
+def _read_moves(buf: np.ndarray, lo: int, hi: int, row: tuple, moves: np.ndarray) -> int:
+    """Walk ``MV[]`` once, phase by phase, writing the action record into ``row`` (as :func:`_parse_line`).
+    A move that names no player, or a last token without its pair, stops the walk with that code; the
+    caller then finds which of those problems comes first (:func:`_check_players`), as they come before
+    any other."""
+    info, err, deal, log, bids, bid_moves, cards, card_moves, card_seats = row
     end_kind = _NO_KIND
     end_seat = 0
     pend_kind = _NO_KIND
@@ -965,42 +941,21 @@ def parse_lines(
     buf: np.ndarray,
     starts: np.ndarray,
     ends: np.ndarray,
-    info: np.ndarray,
-    err: np.ndarray,
-    deal: np.ndarray,
-    log: np.ndarray,
-    bids: np.ndarray,
-    bid_moves: np.ndarray,
-    cards: np.ndarray,
-    card_moves: np.ndarray,
-    card_seats: np.ndarray,
+    lines: tuple,
     moves: np.ndarray,
     spans: np.ndarray,
     keys: np.ndarray,
 ) -> None:
-    """Parse lines ``buf[starts[i]:ends[i]]`` into row ``i`` of the output arrays (module doc).
+    """Parse lines ``buf[starts[i]:ends[i]]`` into row ``i`` of the output arrays ``lines`` =
+    ``(info, err, deal, log, bids, bid_moves, cards, card_moves, card_seats)`` (module doc).
 
     ``spans`` (``N_FIELDS``, 2) and ``keys`` (``KEY_ROWS``, 4) are workspaces; ``moves`` receives
     the token spans of the moves of line 0 (pass zero rows to skip).
     """
+    info, err, deal, log, bids, bid_moves, cards, card_moves, card_seats = lines
     for i in range(starts.shape[0]):
-        _parse_line(
-            buf,
-            starts[i],
-            ends[i],
-            info[i],
-            err[i],
-            deal[i],
-            log[i],
-            bids[i],
-            bid_moves[i],
-            cards[i],
-            card_moves[i],
-            card_seats[i],
-            moves,
-            spans,
-            keys,
-        )
+        row = (info[i], err[i], deal[i], log[i], bids[i], bid_moves[i], cards[i], card_moves[i], card_seats[i])
+        _parse_line(buf, starts[i], ends[i], row, moves, spans, keys)
 
 
 # --- after the replay ---------------------------------------------------------------------------

@@ -54,21 +54,14 @@ from ..engine.rules import BOCK_ENABLED, BOCK_RAMSCH_ROUND
 from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 from ..engine.state import ERR_CODE, N_ERROR
 from ..engine.tricks import card_points, trick_winner
-from ..errors import SkatsimError
+from ..errors import ReasonedError, SkatsimError
 from ..schema import RESULT_COLUMNS, RULE_COLUMNS
 from ..variant import official_params
 
 
-class ReplayError(ValueError):
-    """A record step that the rules do not allow; the message names the step.
-
-    ``reason`` names the kind of problem without the game's particulars (an import counts the
-    games it skips by reason); it defaults to the message.
-    """
-
-    def __init__(self, message: str, reason: str = "") -> None:
-        super().__init__(message)
-        self.reason = reason or message
+class ReplayError(ReasonedError):
+    """A record step that the rules do not allow; the message names the step, ``reason`` the kind of
+    problem (import counts the games it skips by reason)."""
 
 
 @dataclass(frozen=True)
@@ -481,9 +474,7 @@ def replay_rows(records: Sequence[GameRecord], params: np.ndarray) -> tuple[np.n
     return _replayed(records, params, replay_block)
 
 
-def replay_list_rows(
-    records: Sequence[GameRecord], params: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def replay_list_rows(records: Sequence[GameRecord], params: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Replay records in order as one list of the variant ``params``: their engine rows, action
     records and ``DealState.error`` rows, as :func:`replay_rows`, but each deal's place in the list —
     its Bock multiplier, Ramsch round, dealer and the players' running totals — decided by the

@@ -28,7 +28,10 @@ import polars as pl
 from ..bots import bot_arrays
 from ..engine.block import simulate_block
 from ..engine.layout import LOG_WIDTH, N_COLUMNS
+from ..engine.openhand import N_SCRATCH as N_OPEN_HAND_SCRATCH
+from ..engine.openhand import open_hand_rows
 from ..engine.rules import LIST_LENGTH
+from ..engine.solver import new_table, new_work
 from ..errors import SkatsimError
 from ..frames import block_frame
 from ..records.record import record_from_log
@@ -121,8 +124,22 @@ class ChunkJob(Protocol):
         ...
 
 
+class ChunkFile:
+    """Where a chunk spec's Parquet file goes, from its ``out_dir``, ``first`` and ``count`` (a base of
+    the :class:`ChunkJob` specs)."""
+
+    out_dir: str
+    first: int
+    count: int
+
+    @property
+    def path(self) -> str:
+        """Where the chunk's Parquet file goes."""
+        return storage.join(self.out_dir, chunk_name(self.first, self.count))
+
+
 @dataclass(frozen=True)
-class ChunkSpec:
+class ChunkSpec(ChunkFile):
     """Everything a worker needs to simulate one chunk: plain, picklable values only.
 
     ``params`` is the compiled variant (:meth:`skatsim.variant.Variant.params`)
@@ -140,43 +157,40 @@ class ChunkSpec:
     record_play: bool
     out_dir: str
     run_id: str = ""
-
-    @property
-    def path(self) -> str:
-        """Where the chunk's Parquet file goes."""
-        return storage.join(self.out_dir, chunk_name(self.first, self.count))
+    #: Add each declared game's open-hand value (``simulate --open-hand``, :func:`open_hand_values`).
+    open_hand: bool = False
 
     def compute(self) -> pl.DataFrame:
         """The chunk's games as a typed frame (block by block, so only one block's raw rows are held)."""
         blocks = _blocks(self.first, self.count, self._params())
         return pl.concat([self._frame(*self._simulate(start, n)) for start, n in blocks], rechunk=False)
 
-    def stage(self) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The compiled half of :meth:`compute`: every block's raw rows and action logs.
+    def stage(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
+        """The compiled half of :meth:`compute`: every block's raw rows, action logs and open-hand values.
 
         :func:`run_in_turn` runs it for the next chunk while this chunk's frame is built and written.
         """
         return [self._simulate(start, n) for start, n in _blocks(self.first, self.count, self._params())]
 
-    def finish(self, staged: list[tuple[np.ndarray, np.ndarray]]) -> pl.DataFrame:
+    def finish(self, staged: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]) -> pl.DataFrame:
         """The other half of :meth:`compute`: the typed frame of :meth:`stage`'s blocks."""
-        return pl.concat([self._frame(rows, logs) for rows, logs in staged], rechunk=False)
+        return pl.concat([self._frame(*block) for block in staged], rechunk=False)
 
     def _params(self) -> np.ndarray:
         return np.array(self.params, dtype=np.int64)
 
-    def _simulate(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    def _simulate(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         kinds, bot_params = bot_arrays(self.bots, self._params())
         rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
         logs = np.zeros((n if self.record_play else 0, LOG_WIDTH), dtype=np.int16)
         simulate_block(np.uint64(self.seed), start, kinds, bot_params, self._params(), rows, logs)
-        return rows, logs
+        return rows, logs, open_hand_values(rows) if self.open_hand else None
 
-    def _frame(self, rows: np.ndarray, logs: np.ndarray) -> pl.DataFrame:
+    def _frame(self, rows: np.ndarray, logs: np.ndarray, values: np.ndarray | None = None) -> pl.DataFrame:
         records = None
         if self.record_play:
             records = [record_from_log(r, g).to_json() for r, g in zip(rows, logs, strict=True)]
-        return block_frame(rows, self.bots, self.variant_name, self._params(), records)
+        return block_frame(rows, self.bots, self.variant_name, self._params(), records, values)
 
 
 def _blocks(first: int, count: int, params: np.ndarray) -> list[tuple[int, int]]:
@@ -195,10 +209,22 @@ def simulate_frame(
     bots: tuple[str, ...],
     variant_name: str,
     record_play: bool = False,
+    open_hand: bool = False,
 ) -> pl.DataFrame:
     """Typed frame of games ``first .. first + count - 1`` (:meth:`ChunkSpec.compute` without a file)."""
-    spec = ChunkSpec(seed, first, count, tuple(int(v) for v in params), variant_name, bots, record_play, "")
+    spec = ChunkSpec(
+        seed, first, count, tuple(int(v) for v in params), variant_name, bots, record_play, "", open_hand=open_hand
+    )
     return spec.compute()
+
+
+def open_hand_values(rows: np.ndarray) -> np.ndarray:
+    """The open-hand points and won (``(n, 2)``, -1 where none) of simulated games' rows
+    (:func:`skatsim.engine.openhand.open_hand_rows`), with one solver table for the whole block: its
+    entries are keyed by the whole position, so they stay valid from deal to deal."""
+    out = np.zeros((rows.shape[0], 2), dtype=np.int64)
+    open_hand_rows(rows, out, new_table(), new_work(), np.zeros(N_OPEN_HAND_SCRATCH, dtype=np.int64))
+    return out
 
 
 def write_parquet_atomic(

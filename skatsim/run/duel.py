@@ -57,8 +57,8 @@ from ..engine.rules import (
 from ..errors import SkatsimError
 from ..variant import LoadedVariant, Variant, load_variant
 from ..variant.model import Tournament
-from . import storage
-from .manifest import RunManifest, chunk_name
+from .chunks import ChunkFile
+from .manifest import RunManifest
 from .runner import RunPlan, _new_manifest, check_chunk_size, check_run_numbers
 
 #: The manifest's ``job`` of a duel's folder.
@@ -201,7 +201,7 @@ def warm_up_duel() -> None:
 
 
 @dataclass(frozen=True)
-class DuelSpec:
+class DuelSpec(ChunkFile):
     """One chunk of a duel: deals ``first .. first + count - 1``, plain picklable values (a
     :class:`skatsim.run.chunks.ChunkJob`); ``a`` and ``b`` are canonical bot settings."""
 
@@ -213,11 +213,6 @@ class DuelSpec:
     b: str
     out_dir: str
     run_id: str = ""
-
-    @property
-    def path(self) -> str:
-        """Where the chunk's Parquet file goes."""
-        return storage.join(self.out_dir, chunk_name(self.first, self.count))
 
     def compute(self) -> pl.DataFrame:
         """The chunk's frame (:data:`DUEL_SCHEMA`), a pure function of the spec."""

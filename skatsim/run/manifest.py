@@ -123,6 +123,8 @@ class RunManifest(BaseModel):
     games: int
     chunk_size: int
     record_play: bool
+    #: Whether the rows carry the open-hand columns (``simulate --open-hand``).
+    open_hand: bool = False
     #: Chunk numbers done, as ranges ``[start, stop)`` (:class:`DoneChunks`).
     chunks_done: list[tuple[int, int]]
     created: str
@@ -240,6 +242,7 @@ def check_same_run(manifest: RunManifest, fresh: RunManifest, out_dir: str) -> N
         ("bots", manifest.bots, fresh.bots),
         ("record-play", manifest.record_play, fresh.record_play),
         ("bot calibration", manifest.bot_calibration.get("key"), fresh.bot_calibration.get("key")),
+        ("open-hand", manifest.open_hand, fresh.open_hand),
         ("skatsim version", manifest.skatsim_version, fresh.skatsim_version),
     )
     for what, old, new in checks:

@@ -31,7 +31,9 @@ whose workers write into the same folder. The folder may be a local path or an f
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import tempfile
 import threading
 import time
 import uuid
@@ -263,18 +265,23 @@ def _starting(enabled: bool) -> AbstractContextManager[object]:
     return console.status("starting: loading the compiled kernels (the first run on a machine compiles them, ~30 s)")
 
 
-def _progress(enabled: bool) -> Progress:
-    """A progress bar on stderr, shown only when enabled and stderr is a terminal."""
+def stderr_progress(enabled: bool, *counts: ProgressColumn) -> Progress:
+    """A progress bar on stderr, shown only when enabled and stderr is a terminal: the task's
+    description, the bar, the ``counts`` columns (done of total, speed), the time remaining."""
     console = Console(stderr=True)
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
-        _GamesPerSecond(),
+        *counts,
         TimeRemainingColumn(),
         console=console,
         disable=not (enabled and console.is_terminal),
     )
+
+
+def _progress(enabled: bool) -> Progress:
+    """The progress bar of runs: games done of total, games per second."""
+    return stderr_progress(enabled, MofNCompleteColumn(), _GamesPerSecond())
 
 
 # --------------------------------------------------------------------------- runs
@@ -333,6 +340,53 @@ class RunStopped(SkatsimError):
         return f"{self.reason}; {self.kept:,} of {self.total:,} games kept in {self.where}"
 
 
+@dataclass(frozen=True)
+class JobFolder:
+    """The folder of a job that runs runs and then reads them (compare, duel): the user's folder,
+    kept, or a temporary one (``temporary``) removed once the result is read. ``extra`` is what the
+    command needs besides ``--resume`` to continue: ``(option, path)`` for a temporary folder."""
+
+    path: str
+    temporary: bool
+    extra: tuple[str, ...]
+
+    @classmethod
+    def make(cls, given: str | None, option: str, prefix: str) -> JobFolder:
+        """``given`` (the value of ``option``), or a new temporary folder named ``prefix...``."""
+        if given is not None:
+            return cls(given, False, ())
+        path = tempfile.mkdtemp(prefix=prefix)
+        return cls(path, True, (option, path))
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        """Around running the runs: a stop names this folder (which keeps what was computed); any
+        other failure removes a temporary folder."""
+        try:
+            yield
+        except RunStopped as stopped:  # keep what was computed, and say where it is
+            raise RunStopped(
+                stopped.reason, stopped.interrupted, stopped.kept, stopped.total, self.path, self.extra
+            ) from None
+        except BaseException:
+            self.remove()
+            raise
+
+    @contextmanager
+    def reading(self, games: int) -> Iterator[None]:
+        """Around reading the complete runs (``games`` games in all): Ctrl-C keeps them, the same command
+        reads them again."""
+        try:
+            yield
+        except KeyboardInterrupt:
+            raise RunStopped("interrupted", True, games, games, self.path, self.extra) from None
+
+    def remove(self) -> None:
+        """Remove the folder if it is a temporary one."""
+        if self.temporary:
+            shutil.rmtree(self.path, ignore_errors=True)
+
+
 def check_run_numbers(games: int, seed: int, jobs: int) -> None:
     """The numbers every simulating command takes, checked at the edge with what is allowed."""
     if not 1 <= games <= MAX_GAMES:
@@ -350,7 +404,13 @@ def check_chunk_size(chunk_size: int | None) -> None:
 
 
 def _new_manifest(
-    loaded: LoadedVariant, games: int, seed: int, bots: tuple[str, ...], record_play: bool, chunk_size: int
+    loaded: LoadedVariant,
+    games: int,
+    seed: int,
+    bots: tuple[str, ...],
+    record_play: bool,
+    chunk_size: int,
+    open_hand: bool = False,
 ) -> RunManifest:
     """The manifest of a run starting now (its run id is drawn when its folder is opened)."""
     now = timestamp()
@@ -369,6 +429,7 @@ def _new_manifest(
         games=games,
         chunk_size=chunk_size,
         record_play=record_play,
+        open_hand=open_hand,
         chunks_done=[],
         created=now,
         updated=now,
@@ -417,11 +478,12 @@ class RunPlan:
             record_play=manifest.record_play,
             out_dir=out_dir,
             run_id=manifest.run_id,
+            open_hand=manifest.open_hand,
         )
 
     def schema(self, manifest: RunManifest) -> dict[str, Any]:
         """Column names and types of this run's chunk files."""
-        return frame_schema(manifest.record_play, np.array(self.params, dtype=np.int64))
+        return frame_schema(manifest.record_play, np.array(self.params, dtype=np.int64), manifest.open_hand)
 
 
 def plan_run(
@@ -434,6 +496,7 @@ def plan_run(
     record_play: bool = False,
     chunk_size: int | None = None,
     list_multiple: int | None = None,
+    open_hand: bool = False,
 ) -> RunPlan:
     """Check a run's settings and plan its chunks; reads the variant file, touches no other file.
 
@@ -446,7 +509,7 @@ def plan_run(
     seats = parse_bots(bots, loaded.variant.table.players)
     length = loaded.variant.list_length
     size = whole_lists(whole_lists(chunk_size or default_chunk_size(games, record_play), length), list_multiple or 0)
-    fresh = _new_manifest(loaded, games, seed, seats, record_play, size)
+    fresh = _new_manifest(loaded, games, seed, seats, record_play, size, open_hand)
     asked = None if chunk_size is None else whole_lists(whole_lists(chunk_size, length), list_multiple or 0)
     return RunPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), asked, resume)
 
@@ -704,6 +767,7 @@ def run_simulation(
     progress: bool = True,
     backend_options: Mapping[str, object] | None = None,
     force: bool = False,
+    open_hand: bool = False,
 ) -> RunResult:
     """Simulate games ``0 .. games - 1`` into ``out_dir`` (Parquet chunk files and ``manifest.json``).
 
@@ -711,14 +775,15 @@ def run_simulation(
     table). ``resume``: complete the run already in ``out_dir`` (same variant text, bots, seed,
     games, record flag, skatsim version). ``chunk_size`` changes only how rows are split into
     files. ``backend`` (with ``backend_options``) chooses where chunks run (:data:`BACKENDS`).
-    ``force``: start even when the disk looks too small.
+    ``force``: start even when the disk looks too small. ``open_hand``: add each declared game's
+    open-hand value (``open_hand_points``, ``open_hand_won``: :mod:`skatsim.engine.openhand`).
     ``out_dir`` may be an fsspec URL (``s3://bucket/run``). Expected problems
     raise :class:`SkatsimError` with a one-line message; a run stopped midway
     raises :class:`RunStopped`.
     """
     start = time.perf_counter()
     check_run_numbers(games, seed, jobs)
-    plan = plan_run(variant_path, games, seed, out_dir, bots, resume, record_play, chunk_size)
+    plan = plan_run(variant_path, games, seed, out_dir, bots, resume, record_play, chunk_size, open_hand=open_hand)
     executor = make_backend(backend, jobs, backend_options)
     [result] = execute_runs([plan], executor, progress, force)
     return replace(result, seconds=time.perf_counter() - start)
