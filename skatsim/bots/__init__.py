@@ -136,6 +136,10 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
 )
 
+#: Where the pimc bot's ``worlds`` stands among its parameters: after the heuristic's (in a
+#: :func:`bot_arrays` row it goes after the calibration, :data:`skatsim.bots.slots.X_WORLDS` prepared).
+PIMC_WORLDS = len(HEURISTIC_PARAMS)
+
 BOTS: dict[str, BotSpec] = {
     "random": BotSpec("random", RANDOM, "uniform legal choices at every decision (a baseline)"),
     "heuristic": BotSpec(
