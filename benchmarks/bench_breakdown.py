@@ -68,7 +68,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     n, repeats, params, bots = args.games, args.repeats, official_params(), parse_bots(DEFAULT_BOTS)
-    kinds, bot_params = bot_arrays(bots)
+    kinds, bot_params = bot_arrays(bots, params)
     rows = np.zeros((n, N_COLUMNS), np.int64)
     no_log = np.zeros((0, LOG_WIDTH), np.int16)
     simulate_block(np.uint64(1), 0, kinds, bot_params, params, rows, no_log)

@@ -41,7 +41,7 @@ def plain_rate(deals: int, a: str, b: str, params: np.ndarray, seed: int) -> flo
     play = duel_params(params)[0]
     rows = np.zeros((BLOCK_DEALS, N_COLUMNS), dtype=np.int64)
     logs = np.zeros((0, LOG_WIDTH), dtype=np.int16)
-    seatings = [bot_arrays(bots) for bots in seating_bots(a, b)]
+    seatings = [bot_arrays(bots, play) for bots in seating_bots(a, b)]
     start = time.perf_counter()
     for first in range(0, deals, BLOCK_DEALS):
         n = min(BLOCK_DEALS, deals - first)

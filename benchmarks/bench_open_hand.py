@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0)
     args = parser.parse_args(argv)
     params = load_variant(VARIANT).variant.params()
-    kinds, bot_params = bot_arrays(parse_bots("heuristic"))
+    kinds, bot_params = bot_arrays(parse_bots("heuristic"), params)
     rows = np.zeros((args.games, N_COLUMNS), dtype=np.int64)
     logs = np.zeros((0, LOG_WIDTH), dtype=np.int16)
     simulate_block(np.uint64(args.seed), args.first, kinds, bot_params, params, rows, logs)

@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default=VARIANT)
     args = parser.parse_args(argv)
     params = load_variant(args.variant).variant.params()
-    kinds, bot_params = bot_arrays(parse_bots(args.bots))
+    kinds, bot_params = bot_arrays(parse_bots(args.bots), params)
     logs = np.zeros((0, LOG_WIDTH), dtype=np.int16)
     warm = np.zeros((3, N_COLUMNS), dtype=np.int64)
     simulate_block(np.uint64(args.seed + 1), 0, kinds, bot_params, params, warm, logs)

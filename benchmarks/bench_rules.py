@@ -30,8 +30,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    kinds, bots = bot_arrays(("random",) * 3)
     params = official_params()
+    kinds, bots = bot_arrays(("random",) * 3, params)
     rows = np.zeros((args.games, N_COLUMNS), dtype=np.int64)
     no_log = np.zeros((0, LOG_WIDTH), dtype=np.int16)
     simulate_block(np.uint64(args.seed), 0, kinds, bots, params, rows[:1000], no_log)  # compile or load

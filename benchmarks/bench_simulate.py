@@ -39,7 +39,7 @@ MIB = 1024 * 1024
 
 def kernel_rate(games: int, bots: tuple[str, str, str], params: np.ndarray, seed: int) -> float:
     """Games per second of the compiled kernel alone on one core, in blocks as the runner uses them."""
-    kinds, bot_params = bot_arrays(bots)
+    kinds, bot_params = bot_arrays(bots, params)
     rows = np.zeros((BLOCK, N_COLUMNS), dtype=np.int64)
     logs = np.zeros((0, LOG_WIDTH), dtype=np.int16)
     simulate_block(np.uint64(seed), 0, kinds, bot_params, params, rows[:1000], logs)  # warm-up

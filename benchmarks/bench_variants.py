@@ -46,7 +46,7 @@ NO_LOG = np.zeros((0, LOG_WIDTH), dtype=np.int16)
 
 def simulate(params: np.ndarray, games: int, bots: tuple[str, str, str], seed: int) -> tuple[np.ndarray, float]:
     """Rows of ``games`` games and the kernel's games per second (after a warm-up on other games)."""
-    kinds, bot_params = bot_arrays(bots)
+    kinds, bot_params = bot_arrays(bots, params)
     length = int(params[LIST_LENGTH])
     block = max(BLOCK // length * length, length) if length else BLOCK
     warm = np.zeros((max(length, 100), N_COLUMNS), dtype=np.int64)

@@ -52,7 +52,7 @@ HAND_CARDS = "CJ SJ CA CT C9 HA HT SK S8 D7"
 
 def _games(deals: int, seed: int) -> list:
     params = official_params()
-    kinds, bot_params = bot_arrays(parse_bots("heuristic"))
+    kinds, bot_params = bot_arrays(parse_bots("heuristic"), params)
     rows = np.zeros((deals, N_COLUMNS), dtype=np.int64)
     logs = np.zeros((deals, LOG_WIDTH), dtype=np.int16)
     simulate_block(np.uint64(seed), 0, kinds, bot_params, params, rows, logs)

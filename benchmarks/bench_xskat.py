@@ -63,7 +63,7 @@ def xskat_rate(games: int, repeats: int) -> float | None:
 
 def skatsim_rate(games: int, repeats: int) -> float:
     """Games per second of the simulation kernel with the default bots on one core."""
-    kinds, bots = bot_arrays(parse_bots(DEFAULT_BOTS))
+    kinds, bots = bot_arrays(parse_bots(DEFAULT_BOTS), official_params())
     rows = np.zeros((games, N_COLUMNS), dtype=np.int64)
     no_log = np.zeros((0, LOG_WIDTH), dtype=np.int16)
     simulate_block(np.uint64(1), 0, kinds, bots, official_params(), rows[:1000], no_log)

@@ -3,7 +3,7 @@
 Usage::
 
     python scripts/strength_table.py --deals 10M --jobs 2
-    python scripts/strength_table.py --bots random,heuristic,heuristic:risk=0.8 --deals 1M
+    python scripts/strength_table.py --bots random,heuristic,heuristic:loss_aversion=2 --deals 1M
 
 By default the settings are every bot the registry lets ``--bots`` seat (``skatsim bots``), with
 its default parameters, so a bot added to ``skatsim/bots`` joins the table without a change here.

@@ -618,7 +618,7 @@ def duel_command(
     scheduler: str | None,
     force: bool,
 ) -> None:
-    """Duplicate match of two bot settings BOT_A and BOT_B (as in --bots: heuristic:risk=0.7).
+    """Duplicate match of two bot settings BOT_A and BOT_B (as in --bots: heuristic:loss_aversion=2).
 
     Every deal is played in the six seatings that mix them (ABB BAB BBA BAA ABA AAB), so the
     luck of the cards cancels. Reports each bot's Seeger-Fabian points per game it sat in

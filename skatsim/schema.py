@@ -174,7 +174,7 @@ COLUMNS: tuple[Column, ...] = (
         "bot_fh",
         "String",
         "bot seated at forehand, with its parameters where they differ from the defaults "
-        "(`heuristic:risk=0.7`; registry: `skatsim.bots.BOTS`); in a list the bots belong to the players "
+        "(`heuristic:loss_aversion=2`; registry: `skatsim.bots.BOTS`); in a list the bots belong to the players "
         "(`--bots` names players 0, 1, 2, and 3 at a four-player table) and move with them (`dealer`)",
         source=RUN,
     ),

@@ -41,8 +41,9 @@ def _mask(text: str) -> int:
 
 
 def test_a_hand_bidding_value_is_what_the_default_bot_bids_on() -> None:
-    """Four jacks and the aces: a Grand hand with 4 (144); seven clubs 'without two' with the skat
-    (36); a hand without a game worth bidding: 0. The same ceiling as the evaluator's bot choice."""
+    """Four jacks and the aces: a Grand hand with 4 (144); seven clubs 'without two', strong enough that
+    the bot's expected score puts the clubs hand game (48) above clubs with the skat (36); a hand
+    without a game worth bidding: 0. The same ceiling as the evaluator's bot choice."""
     hands = np.array(
         [
             [_mask("CJ SJ HJ DJ CA CT CK SA HA DA"), 0, 0],
@@ -52,9 +53,9 @@ def test_a_hand_bidding_value_is_what_the_default_bot_bids_on() -> None:
         dtype=np.uint32,
     )
     values = hand_bid_values(hands)
-    assert values[0, 0] == 144 and values[1, 1] == 36 and values[2, 2] == 0
+    assert values[0, 0] == 144 and values[1, 1] == 48 and values[2, 2] == 0
     cards = [parse_card(c) for c in "HJ CA CT CK CQ C9 C8 SA H9 D7".split()]
-    assert evaluate_hand(cards, seat=1, samples=10, games=[3]).bot_choice.bid_limit == 36
+    assert evaluate_hand(cards, seat=1, samples=10, games=[3]).bot_choice.bid_limit == 48
 
 
 def test_every_deal_and_every_game_is_counted(tables: BidValues, sources: tuple[Path, Path]) -> None:

@@ -28,7 +28,7 @@ from skatsim.cli import main
 from skatsim.engine.duel import deal_list_points
 from skatsim.engine.layout import COL_DECLARER, COL_LIST_POINTS_FH, COL_SCORE, COL_SCORE_FH, COL_WON, N_COLUMNS
 from skatsim.engine.lists import N_COUNTED
-from skatsim.engine.rules import BOCK_ENABLED, LIST_LENGTH, LIST_SCORING, TABLE_PLAYERS
+from skatsim.engine.rules import BOCK_ENABLED, LIST_DEFENDER_BONUS, LIST_LENGTH, LIST_SCORING, TABLE_PLAYERS
 from skatsim.errors import SkatsimError
 from skatsim.run import storage
 from skatsim.run.chunks import simulate_frame
@@ -245,7 +245,7 @@ def test_a_bot_against_itself_differs_by_exactly_zero_on_every_deal() -> None:
     """The bots' random stream, like the cards, depends only on (seed, deal): the six seatings of a
     self-duel are the same game six times, so A - B is exactly 0 deal by deal, not only on average."""
     params = official_params()
-    for bot in ("random", "heuristic:risk=0.7"):
+    for bot in ("random", "heuristic:loss_aversion=2.5"):
         frame = duel_frame(3, 0, 300, params, bot, bot)
         for name in ("sf", "score", "declared", "won"):
             assert frame[f"{name}_a"].equals(frame[f"{name}_b"].alias(f"{name}_a")), (bot, name)
@@ -266,10 +266,15 @@ def test_swapping_the_bots_swaps_the_sides() -> None:
 def test_lists_tables_and_bock_rounds_do_not_enter_a_duel(variant: str) -> None:
     """Deals are played on their own at a three-player table and scored +50/-50/+40: the tournament
     variants (36-deal lists; four players, 48-deal lists and +30) play and score the duel exactly as
-    the official rules, and Bock rounds never double a duel's score."""
-    official = duel_frame(2, 72, 144, official_params(), "heuristic", "random")
-    tournament = duel_frame(2, 72, 144, load_variant(VARIANTS / variant).variant.params(), "heuristic", "random")
-    assert tournament.equals(official)
+    the same rules without lists at three players. The bots play for the variant's own list points
+    (issue 13), so what stays of the four-player table is its +30 to each defender; Bock rounds never
+    double a duel's score."""
+    params = load_variant(VARIANTS / variant).variant.params()
+    plain = load_variant(VARIANTS / "tournament.yaml").variant.params().copy()
+    plain[LIST_LENGTH] = 0
+    plain[LIST_DEFENDER_BONUS] = params[LIST_DEFENDER_BONUS]
+    tournament = duel_frame(2, 72, 144, params, "heuristic", "random")
+    assert tournament.equals(duel_frame(2, 72, 144, plain, "heuristic", "random"))
     play, score = duel_params(load_variant(VARIANTS / "bock.yaml").variant.params())
     assert play[LIST_LENGTH] == 0 and play[TABLE_PLAYERS] == 3
     assert score[LIST_SCORING] == 1 and score[BOCK_ENABLED] == 0
@@ -288,15 +293,15 @@ def test_heuristic_is_ahead_of_random_with_the_interval_above_zero() -> None:
 
 
 def test_the_result_depends_neither_on_chunks_nor_jobs_and_the_manifest_records_both_settings(tmp_path: Path) -> None:
-    whole = run_duel("heuristic:risk=0.7", "random", 1000, seed=4, out_dir=str(tmp_path / "whole"))
+    whole = run_duel("heuristic:loss_aversion=2.5", "random", 1000, seed=4, out_dir=str(tmp_path / "whole"))
     chunked = run_duel(
-        "heuristic:risk=0.7", "random", 1000, seed=4, out_dir=str(tmp_path / "c"), chunk_size=137, jobs=2
+        "heuristic:loss_aversion=2.5", "random", 1000, seed=4, out_dir=str(tmp_path / "c"), chunk_size=137, jobs=2
     )
     assert chunked.to_json() | {"seconds": 0, "jobs": 0} == whole.to_json() | {"seconds": 0, "jobs": 0}
     manifest = read_manifest(str(tmp_path / "c"))
     assert manifest is not None and manifest.job == "duel" and manifest.finished is not None
-    assert manifest.bots == ("heuristic:risk=0.7", "random") and manifest.n_chunks == 8
-    assert manifest.bot_parameters[0]["risk"] == 0.7
+    assert manifest.bots == ("heuristic:loss_aversion=2.5", "random") and manifest.n_chunks == 8
+    assert manifest.bot_parameters[0]["loss_aversion"] == 2.5
     assert set(manifest.bot_parameters[0]) == {p.name for p in BOTS["heuristic"].params}
     assert manifest.bot_parameters[1] == {}
     assert read_duel(str(tmp_path / "c")).to_json()["difference"] == whole.sf.difference
@@ -363,7 +368,8 @@ def test_a_duel_stopped_in_a_temporary_folder_names_it_in_the_resume_command(
 
 
 def test_json_has_the_keys_of_the_issue(capsys: pytest.CaptureFixture[str]) -> None:
-    code, stdout, err = cli(capsys, "duel", "heuristic:risk=0.70", "random", "--games", "200", "--json", "--quiet")
+    args = ("duel", "heuristic:loss_aversion=2.50", "random", "--games", "200", "--json", "--quiet")
+    code, stdout, err = cli(capsys, *args)
     assert (code, err) == (0, "")
     data = json.loads(stdout)
     assert list(data)[:7] == [
@@ -375,7 +381,7 @@ def test_json_has_the_keys_of_the_issue(capsys: pytest.CaptureFixture[str]) -> N
         "difference",
         "difference_ci",
     ]
-    assert (data["a"], data["b"], data["deals"], data["games"]) == ("heuristic:risk=0.7", "random", 200, 1200)
+    assert (data["a"], data["b"], data["deals"], data["games"]) == ("heuristic:loss_aversion=2.5", "random", 200, 1200)
     lo, hi = data["difference_ci"]
     assert lo < data["difference"] < hi
     assert data["difference"] == pytest.approx(data["points_per_game_a"] - data["points_per_game_b"])
@@ -396,7 +402,10 @@ def test_the_text_names_the_variant_and_both_yardsticks(capsys: pytest.CaptureFi
     ("args", "message"),
     [
         (["nobot", "random"], "skatsim: error: BOT_A: unknown bot 'nobot'; known bots: heuristic, pimc, random"),
-        (["random", "heuristic:risk=2"], "skatsim: error: BOT_B: 'heuristic:risk=2': risk must be between 0 and 1"),
+        (
+            ["random", "heuristic:loss_aversion=5"],
+            "skatsim: error: BOT_B: 'heuristic:loss_aversion=5': loss_aversion must be between 0.25 and 4",
+        ),
         (["random,heuristic", "random"], "skatsim: error: BOT_A: give one bot setting, got 'random,heuristic'"),
         (["random", "random", "--resume"], "skatsim: error: --resume needs --out DIR"),
         (["random", "random", "--level", "1.5"], "skatsim: error: --level must be at least 0.5 and below 1"),
@@ -433,5 +442,5 @@ def test_a_duel_folder_and_a_simulation_folder_are_not_mistaken_for_each_other(
 
 
 def test_a_bot_setting_is_read_as_in_bots() -> None:
-    assert parse_duel_bot(" heuristic : risk = 0.7 ", "BOT_A") == "heuristic:risk=0.7"
-    assert parse_duel_bot("heuristic:risk=0.613", "BOT_A") == "heuristic"  # the default: the same setting
+    assert parse_duel_bot(" heuristic : loss_aversion = 2.5 ", "BOT_A") == "heuristic:loss_aversion=2.5"
+    assert parse_duel_bot("heuristic:loss_aversion=1", "BOT_A") == "heuristic"  # the default: the same setting

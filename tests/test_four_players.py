@@ -28,7 +28,7 @@ SEATS = ("fh", "mh", "rh")
 
 
 def _list(params: np.ndarray, bots: tuple[str, ...], n: int = 48, seed: int = 1) -> dict[str, np.ndarray]:
-    kinds, bot_params = bot_arrays(bots)
+    kinds, bot_params = bot_arrays(bots, params)
     rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
     simulate_block(np.uint64(seed), 0, kinds, bot_params, params, rows, np.zeros((0, LOG_WIDTH), dtype=np.int16))
     return {name: rows[:, k] for k, name in enumerate(ROW_COLUMNS)}
@@ -107,7 +107,7 @@ def test_one_bot_per_player_and_the_analysis_follows_four_players(tmp_path: Path
     from skatsim import analysis as an
     from skatsim.run.runner import run_simulation
 
-    bots = "random,heuristic,random,heuristic:risk=0.7"
+    bots = "random,heuristic,random,heuristic:loss_aversion=2.5"
     run_simulation(str(TOURNAMENT4), 96, 1, str(tmp_path / "run"), bots=bots, jobs=1, progress=False)
     frame = pl.read_parquet(tmp_path / "run" / "*.parquet").sort("game_id")
     names = bots.split(",")
@@ -131,13 +131,18 @@ def test_one_bot_per_player_and_the_analysis_follows_four_players(tmp_path: Path
         run_simulation(str(TOURNAMENT4), 48, 1, str(tmp_path / "three"), bots="random,heuristic,random")
 
 
-def test_three_and_four_player_tables_compared_deal_by_deal() -> None:
+def test_three_and_four_player_tables_compared_deal_by_deal(tmp_path: Path) -> None:
     """The same deals and bots at three and four players: the seats play alike (the dealer sitting out
-    takes no part), so only the list points differ: 30 instead of 40 to each defender of a lost game, and
-    30 to the player sitting out, who does not exist at three players."""
+    takes no part), so only the list points differ: 30 to the player sitting out, who does not exist at
+    three players. The three-player side pays each defender of a lost game the same 30 as the four-player
+    table: the bots play for their list points (issue 13), so with its own +40 they would bid otherwise."""
     from skatsim.analysis.compare import compare_variants
 
-    result = compare_variants(ROOT / "variants" / "tournament.yaml", TOURNAMENT4, 480, jobs=1, n_boot=50)
+    three = tmp_path / "tournament30.yaml"
+    text = (ROOT / "variants" / "tournament.yaml").read_text(encoding="utf-8")
+    three.write_text(text.replace("defender_bonus: 40", "defender_bonus: 30"), encoding="utf-8")
+    assert load_variant(three).variant.tournament.defender_bonus == 30
+    result = compare_variants(three, TOURNAMENT4, 480, jobs=1, n_boot=50)
     means = {row["metric"]: row for row in result.means.iter_rows(named=True)}
     assert means["score_fh"]["diff"] == 0 and means["declarer"]["diff"] == 0
     out = means["list_points_out"]

@@ -23,7 +23,7 @@ from handmade import mask as _mask
 from handmade import params as _params
 from handmade import tricks as _tricks
 
-from skatsim.bots import bot_arrays, heuristic
+from skatsim.bots import bot_arrays
 from skatsim.engine import bock, kontra, ramsch, rules
 from skatsim.engine.bidding import HOLD, PASS
 from skatsim.engine.gametypes import GRAND, NULL, RAMSCH, REVERSED
@@ -118,22 +118,6 @@ def test_kontra_levels_and_doubling() -> None:
     assert [kontra.doubled(-96, level) for level in range(6)] == [-96, -192, -384, -768, -1536, -3072]
     assert [kontra.max_level(_params(KONTRA_ENABLED=1, KONTRA_BEYOND_RE=b)) for b in range(4)] == [2, 3, 4, 5]
     assert kontra.max_level(official_params()) == 0
-
-
-def test_heuristic_kontra_rule() -> None:
-    """The defender's rule: trumps + jacks again + side suits he tops >= kontra (8) + the declarer's bid
-    multiplier above 2; against an open Grand a trump above all of the declarer's."""
-    bot = heuristic.prepare(bot_arrays(("heuristic",) * 3)[1])[0]
-    strong = _mask("CJ SJ HJ CA CT SA HA S7 H7 D7")  # 3 trumps + 3 jacks + 3 tops (C, S, H) = 9
-    weak = _mask("DJ CA CT SA S7 H7 H8 D7 D8 D9")  # 1 + 1 + 2 = 4
-    assert heuristic.kontra(bot, strong, GRAND, 24, np.uint32(0), 0)
-    assert not heuristic.kontra(bot, strong, GRAND, 24 * 4, np.uint32(0), 0)  # bid 96: needs 8 + 2
-    assert not heuristic.kontra(bot, strong, GRAND, 24, np.uint32(0), 2)  # a call after Re needs 10
-    assert not heuristic.kontra(bot, weak, GRAND, 24, np.uint32(0), 0)
-    assert not heuristic.kontra(bot, strong, NULL, 23, np.uint32(0), 0)
-    open_grand = _mask("SJ HJ DJ CK CQ SK SQ HK HQ DA")
-    assert heuristic.kontra(bot, _mask("CJ CA CT SA S7 H7 H8 D7 D8 D9"), GRAND, 24, open_grand, 0)
-    assert not heuristic.kontra(bot, weak, GRAND, 24, _mask("CJ SJ HJ CK CQ SK SQ HK HQ DA"), 0)
 
 
 # ---------------------------------------------------------------- Ramsch
@@ -645,7 +629,7 @@ def _simulate(params: np.ndarray, n: int, seed: int, bots: tuple[str, str, str] 
     from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
     from skatsim.engine.layout import ROW_COLUMNS as COLUMNS
 
-    kinds, bot_params = bot_arrays(bots)
+    kinds, bot_params = bot_arrays(bots, params)
     rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
     simulate_block(np.uint64(seed), 0, kinds, bot_params, params, rows, np.zeros((0, LOG_WIDTH), dtype=np.int16))
     return {name: rows[:, k] for k, name in enumerate(COLUMNS)}
@@ -747,24 +731,6 @@ def test_reversed_hand_mirrors_onto_grand() -> None:
         assert unmirror(mirror(one)) == one
 
 
-def test_heuristic_bot_declares_the_reversed_game_only_where_allowed() -> None:
-    """A hand of jacks from DJ up, sevens and eights: in the reversed game it holds DJ HJ SJ and the top
-    of every suit (with 3: 20 x 5 = 100 hand); under the official rules it is a weak Grand."""
-    from skatsim.bots.handeval import choose_discard
-
-    bot = heuristic.prepare(bot_arrays(("heuristic",) * 3)[1])[0]
-    hand = _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7")
-    skat = _mask("CA HA")
-    gt, flags, _ = heuristic.declare(bot, hand, skat, FH, 18, True)
-    assert (gt, flags) == (REVERSED, HAND)
-    assert heuristic.bid_limit(bot, hand, FH, True) >= 100
-    gt, _, _ = heuristic.declare(bot, hand, skat, FH, 18, False)
-    assert gt != REVERSED
-    assert heuristic.bid_limit(bot, hand, FH, False) < 100
-    # after a pickup the reversed declarer banks aces and tens of short suits in the skat
-    assert choose_discard(REVERSED, _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7 CA HT")) == _mask("CA HT")
-
-
 # ---------------------------------------------------------------- the heuristic bot's house-rule habits
 
 
@@ -808,19 +774,6 @@ def test_ramsch_play_goes_for_a_durchmarsch_only_when_it_counts() -> None:
     """FH holds three jacks and masters everywhere but D7: with a Durchmarsch counting he leads CJ."""
     assert _ramsch_choice(_ramsch_state(_FH, _MH, _RH), durchmarsch=True) == "CJ"
     assert _ramsch_choice(_ramsch_state(_FH, _MH, _RH), durchmarsch=False) == "D7"
-
-
-def test_heuristic_push_and_grand_hand_instead() -> None:
-    """Push with 4+ jacks, aces and tens: the most dangerous allowed cards (a lone CA, then SA); jacks
-    first when they may be pushed; a hand of sevens to nines passes the skat on unseen."""
-    bot = heuristic.prepare(bot_arrays(("heuristic",) * 3)[1])[0]
-    hand, skat = _mask("CJ SJ CA SA HT DT D7 D8 D9 S7"), _mask("H7 H8")
-    assert heuristic.push(bot, hand, skat, False) == _mask("CA SA")
-    assert heuristic.push(bot, hand, skat, True) == _mask("CJ SJ")
-    assert heuristic.push(bot, _mask("D7 D8 D9 S7 S8 S9 H7 H8 H9 C7"), skat, False) == 0
-
-    assert heuristic.grand_hand_instead(bot, _mask("CA CJ SK SJ HJ H7 DA DK DJ DT"), FH)
-    assert not heuristic.grand_hand_instead(bot, _mask(_MH), MH)
 
 
 def test_replay_command_uses_the_runs_rules(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -76,4 +76,3 @@ def test_runs_without_the_flag_have_no_open_hand_columns(tmp_path: Path) -> None
     frame = pl.read_parquet(tmp_path / "run" / "*.parquet")
     assert "open_hand_points" not in frame.columns and "open_hand_won" not in frame.columns
     assert open_hand_section(scan(str(tmp_path / "run")), 0.95) is None
-

@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from skatsim.bots import BOTS, MAX_WORLDS, PIMC, PIMC_WORLDS, bot_arrays, parse_bots
+from skatsim.bots import BOTS, MAX_WORLDS, N_BOT_PARAMS, N_CALIB, PIMC, PIMC_WORLDS, bot_arrays, parse_bots, seam
 from skatsim.bots.cardplay import choose_card as heuristic_card
 from skatsim.bots.pimc import choose_card, deal_hidden
+from skatsim.bots.slots import X_WORLDS
 from skatsim.engine import play
 from skatsim.engine.block import replay_block, simulate_block
 from skatsim.engine.cards import CARD_POINTS
@@ -32,9 +33,13 @@ def test_the_registry_seats_pimc_with_the_heuristics_bidding_parameters() -> Non
     assert [p.name for p in spec.params[:PIMC_WORLDS]] == [p.name for p in BOTS["heuristic"].params]
     assert spec.params[PIMC_WORLDS].name == "worlds"
     assert parse_bots("pimc:worlds=20") == ("pimc",) * 3  # 20 is the default
-    assert parse_bots("pimc:worlds=5:risk=0.7")[0] == "pimc:risk=0.7:worlds=5.0"
-    kinds, params = bot_arrays(parse_bots("pimc:worlds=7,heuristic,random"))
-    assert list(kinds[:1]) == [PIMC] and params[0, PIMC_WORLDS] == 7.0
+    assert parse_bots("pimc:worlds=5:loss_aversion=2")[0] == "pimc:loss_aversion=2.0:worlds=5.0"
+    kinds, rows = bot_arrays(parse_bots("pimc:worlds=7,heuristic,random"), official_params())
+    assert list(kinds[:1]) == [PIMC] and rows[0, N_BOT_PARAMS + N_CALIB] == 7.0  # after the calibration
+    assert (rows[0, : N_BOT_PARAMS + N_CALIB] == rows[1, : N_BOT_PARAMS + N_CALIB]).all()  # bids as the heuristic
+    prepared = seam.prepare(kinds, rows, official_params())
+    assert prepared[0, X_WORLDS] == 7.0 and prepared[1, X_WORLDS] == 0.0
+    assert (prepared[0, :X_WORLDS] == prepared[1, :X_WORLDS]).all()
     with pytest.raises(SkatsimError, match="worlds must be between 1 and 100"):
         parse_bots("pimc:worlds=0")
     assert MAX_WORLDS == 100
@@ -160,7 +165,7 @@ def test_when_the_seat_knows_every_card_pimc_plays_a_winning_card() -> None:
 
 
 def _simulate(bots: str, first: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    kinds, params = bot_arrays(parse_bots(bots))
+    kinds, params = bot_arrays(parse_bots(bots), official_params())
     rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
     logs = np.zeros((n, LOG_WIDTH), dtype=np.int16)
     simulate_block(np.uint64(3), first, kinds, params, official_params(), rows, logs)

@@ -28,7 +28,7 @@ EVALUATED = tuple(RESULT_COLUMNS)[1:]  # every evaluation column but game_type
 
 
 def simulate(bots: tuple[str, str, str], n: int, seed: int = 11, first: int = 0, log: bool = False):
-    kinds, params = bot_arrays(bots)
+    kinds, params = bot_arrays(bots, official_params())
     rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
     logs = np.zeros((n, LOG_WIDTH), dtype=np.int16) if log else NO_LOG
     simulate_block(np.uint64(seed), first, kinds, params, official_params(), rows, logs)
@@ -69,7 +69,7 @@ def test_every_variant_replays_to_the_same_rows(path: Path) -> None:
     names = rule_column_names(params)
     players = variant.table.players  # one bot per player: four at a four-player table
     for bots in (("heuristic",) * players, ("random", "heuristic", "random", "heuristic")[:players]):
-        kinds, bot_params = bot_arrays(bots)
+        kinds, bot_params = bot_arrays(bots, params)
         n = 216
         rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
         logs = np.zeros((n, LOG_WIDTH), dtype=np.int16)

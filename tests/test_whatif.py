@@ -43,7 +43,7 @@ PARAMS = official_params()
 
 
 def _run(games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    kinds, bot_params = bot_arrays(parse_bots("heuristic"))
+    kinds, bot_params = bot_arrays(parse_bots("heuristic"), PARAMS)
     rows = np.zeros((games, N_COLUMNS), dtype=np.int64)
     logs = np.zeros((games, LOG_WIDTH), dtype=np.int16)
     simulate_block(np.uint64(seed), 0, kinds, bot_params, PARAMS, rows, logs)
@@ -192,8 +192,8 @@ def test_worlds_keep_what_the_decider_saw(run: tuple[np.ndarray, np.ndarray]) ->
     it, gives no seat a card of a suit it showed void in, and (consistent) lets every other seat's bot
     bid as recorded."""
     rows, logs = run
-    kinds, bot_params = bot_arrays(parse_bots("heuristic"))
-    prepared = seam.prepare(kinds, bot_params)
+    kinds, bot_params = bot_arrays(parse_bots("heuristic"), PARAMS)
+    prepared = seam.prepare(kinds, bot_params, PARAMS)
     checked = 0
     for _, record in _declared(rows, logs):
         if len(record.cards) < 16 or not record.pickup:
@@ -247,8 +247,11 @@ def _calibration(
     """Per bin of predicted win probability: (mean prediction, observed rate, standard error, games).
 
     Half of each game's rollouts choose its bin, the other half predict: binning by the same estimate
-    that is checked would favour estimates that came out high at the top and low at the bottom."""
+    that is checked would favour estimates that came out high at the top and low at the bottom. A game
+    whose auction no consistent world is found for in 100,000 draws (one the bots' ceilings make very
+    rare) is left out; at most one in 500 may be."""
     binned, predicted, observed = [], [], []
+    rare: list[int] = []
     for i, record in _declared(rows, logs):
         start = w.from_record(record)
         if point == "declaration":
@@ -258,10 +261,17 @@ def _calibration(
                 continue
             decisions = [w.Card(9, None)]
         query = w.plan(start, decisions, samples=samples, seed=i, worlds=worlds, max_tries=100_000)  # type: ignore[arg-type]
-        won = query.block(0, samples)[0][:, 0, COL_WON]
+        try:
+            won = query.block(0, samples)[0][:, 0, COL_WON]
+        except SkatsimError as exc:  # an auction so rare that 100,000 draws find no world for it
+            assert worlds == "consistent" and "no deal consistent" in str(exc)
+            rare.append(i)
+            continue
         binned.append(won[: samples // 2].mean())
         predicted.append(won[samples // 2 :].mean())
         observed.append(rows[i, COL_WON])
+    # at most one game in 500 (e.g. MH holding exactly to 70, a ceiling few of his possible hands have)
+    assert len(rare) <= len(binned) // 500, rare
     b, p, o = np.array(binned), np.array(predicted), np.array(observed)
     half = samples - samples // 2
     out = []

@@ -219,7 +219,7 @@ def test_xskat_yaml_is_xskats_defaults(tmp_path: Path) -> None:
 
     def rows(params: np.ndarray) -> np.ndarray:
         out = np.zeros((120, N_COLUMNS), dtype=np.int64)
-        kinds, bots = bot_arrays(("heuristic",) * 3)
+        kinds, bots = bot_arrays(("heuristic",) * 3, params)
         simulate_block(np.uint64(5), 0, kinds, bots, params, out, np.zeros((0, LOG_WIDTH), dtype=np.int16))
         return out
 

@@ -5,9 +5,9 @@
 
 * ``hand_values``: per source and seat, the distribution of the seat's *hand bidding value*:
   the highest bid its best playable game covers, i.e. how high the default bot would bid
-  with the ten cards dealt (:func:`skatsim.bots.seam.bid_limit`: the bid value of the best
-  game whose calibrated win probability reaches the bot's ``risk``, or of its hand version
-  when that reaches ``hand_risk``; 0: no game worth bidding). The same yardstick for every
+  with the ten cards dealt (:func:`skatsim.bots.seam.bid_limit`: the highest value of a game,
+  with the skat or hand, whose expected score under the variant beats passing; 0: no game
+  worth bidding). The same yardstick for every
   source, bots and people alike, so the hands can be compared;
 * ``winning_bids``: per source, the distribution of the final bids of declared games;
 * ``by_bid`` and ``by_seat``: per source and winning bid value, and per source and the
@@ -82,9 +82,10 @@ def hand_bid_values(hands: np.ndarray, params: np.ndarray | None = None) -> np.n
     from ..whatif.kernels import bid_limits
 
     params = official_params() if params is None else params
-    kinds, bot_params = bot_arrays(parse_bots(DEFAULT_BOTS))
+    kinds, bot_params = bot_arrays(parse_bots(DEFAULT_BOTS), params)
     out = np.zeros(hands.shape, dtype=np.int64)
-    bid_limits(params, kinds, seam.prepare(kinds, bot_params), np.ascontiguousarray(hands, dtype=np.uint32), out)
+    prepared = seam.prepare(kinds, bot_params, params)
+    bid_limits(params, kinds, prepared, np.ascontiguousarray(hands, dtype=np.uint32), out)
     return out
 
 

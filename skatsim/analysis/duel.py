@@ -261,7 +261,7 @@ def run_duel(
 ) -> DuelResult:
     """Play deals ``0 .. deals - 1`` in the six seatings of ``a`` and ``b`` and measure both.
 
-    ``a``, ``b``: bot settings (``heuristic:risk=0.7``); ``variant``: a variant file (the
+    ``a``, ``b``: bot settings (``heuristic:loss_aversion=2``); ``variant``: a variant file (the
     official rules when ``None``). The duel is a run on the runner in ``out_dir`` (kept, for
     ``resume``), or in a temporary folder removed once the result is read (kept, and named in
     the :class:`RunStopped` raised, when the duel stops midway). ``backend``,

@@ -1,10 +1,14 @@
 """How much simulated games look like games played by people.
 
 The reference is the published statistics of 17.97 million tournament games played
-by people on Skat-Online (as quoted in issue 3): the share of deals all passed, the
-mix of declared games, the declarer's win rates and the Schneider rate. Each figure
-carries the tolerance skatsim holds its default bots to (shares and the Schneider
-rate within 2 points, win rates within 3 points, Nulls inside 71-79%).
+by people on Skat-Online (as quoted in issues 3 and 13): the share of deals all passed, the
+mix of declared games, the declarer's win rates and the Schneider rate, and the four kinds
+of Null (share of Null games and declarer's win rate each). Those games were played under
+Seeger-Fabian list scoring, so the bots are held to them under ``variants/tournament.yaml``
+(``scripts/realism.py``). Each figure carries the tolerance skatsim holds its default bots to:
+shares and the Schneider rate within 2 points, win rates within 3 points, Nulls inside 71-79%;
+the Null kinds' win rates within 5 points, the shares of Null and Null ouvert within 5 points,
+and of the two rare hand kinds between half and twice people's share.
 """
 
 from __future__ import annotations
@@ -39,6 +43,21 @@ PEOPLE = (
     Reference("win_grand", 91.4, 88.4, 94.4, "declarer wins, Grand"),
     Reference("win_null", 75.0, 71.0, 79.0, "declarer wins, Null (people: 70.7-78.5 by kind)"),
     Reference("schneider", 23.4, 21.4, 25.4, "Schneider, share of games played"),
+    Reference("null_plain", 50.8, 45.8, 55.8, "Null, share of Null games"),
+    Reference("null_hand", 1.8, 0.9, 3.6, "Null hand, share of Null games"),
+    Reference("null_ouvert", 42.8, 37.8, 47.8, "Null ouvert, share of Null games"),
+    Reference("null_ouvert_hand", 4.6, 2.3, 9.2, "Null ouvert hand, share of Null games"),
+    Reference("win_null_plain", 70.7, 65.7, 75.7, "declarer wins, Null"),
+    Reference("win_null_hand", 65.7, 60.7, 70.7, "declarer wins, Null hand"),
+    Reference("win_null_ouvert", 86.9, 81.9, 91.9, "declarer wins, Null ouvert"),
+    Reference("win_null_ouvert_hand", 91.1, 86.1, 96.1, "declarer wins, Null ouvert hand"),
+)
+#: The four kinds of Null: (name, hand, ouvert).
+NULL_KINDS = (
+    ("null_plain", False, False),
+    ("null_hand", True, False),
+    ("null_ouvert", False, True),
+    ("null_ouvert_hand", True, True),
 )
 SUITS = ("diamonds", "hearts", "spades", "clubs")
 
@@ -56,6 +75,11 @@ def bot_figures(lf: pl.LazyFrame) -> dict[str, float]:
         pl.col("won").filter(gt == "null").mean().alias("win_null"),
         pl.col("schneider").filter(played).mean().alias("schneider"),
     ]
+    null = gt == "null"
+    for name, hand, ouvert in NULL_KINDS:
+        kind = null & (pl.col("hand") == hand) & (pl.col("ouvert") == ouvert)
+        exprs.append((kind.sum() / null.sum()).alias(name))
+        exprs.append(pl.col("won").filter(kind).mean().alias(f"win_{name}"))
     row = lf.select(exprs).collect().row(0, named=True)
     return {name: 100.0 * float(value or 0.0) for name, value in row.items()}
 

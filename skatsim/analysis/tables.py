@@ -261,10 +261,7 @@ def list_totals(lf: pl.LazyFrame) -> pl.DataFrame:
     out_points = pl.col("list_points_out").fill_null(0) if "list_points_out" in names else pl.lit(0)
     lf = lf.with_columns(
         list_key.alias("list"),
-        *(
-            pl.when(by_dealer).then((dealer + 1 + s) % players).otherwise((s + k) % 3).alias(f"_p{s}")
-            for s in range(3)
-        ),
+        *(pl.when(by_dealer).then((dealer + 1 + s) % players).otherwise((s + k) % 3).alias(f"_p{s}") for s in range(3)),
         pl.when(by_dealer & four).then(dealer).otherwise(-1).alias("_out"),
         players.alias("_players"),
         listed.alias("_listed"),

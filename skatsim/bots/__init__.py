@@ -4,7 +4,7 @@ A bot is a kind code plus a parameter vector (``float64``), both per seat, so a
 deal can seat different bots and settings side by side. The registry below is
 the one place that names bots, their parameters, ranges, defaults and meaning;
 ``skatsim bots`` prints it. A bot setting is written ``name`` or
-``name:param=value:param=value`` (``heuristic:risk=0.7``); :func:`parse_bots`
+``name:param=value:param=value`` (``heuristic:loss_aversion=2``); :func:`parse_bots`
 turns ``--bots`` into canonical settings (parameters in registry order, defaults
 left out), which is what runs record and the ``bot_*`` columns show.
 
@@ -15,11 +15,13 @@ kind code, and its branch in each decision of :mod:`.seam`.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import SkatsimError
+from . import slots
 
 RANDOM = 0
 HEURISTIC = 1
@@ -51,74 +53,91 @@ class BotSpec:
     seatable: bool = True
 
 
-N_BOT_PARAMS = 13
-#: Width of a prepared parameter row: the registry's parameters, then what each bot derives from them.
-N_PREPARED = 16
+N_BOT_PARAMS = slots.N_BOT_PARAMS
+#: Numbers a variant's calibration adds to a heuristic bot's row (:mod:`skatsim.bots.variantcal`).
+N_CALIB = slots.N_CALIB
+#: Width of a prepared row: the registry's parameters, the variant's calibration, and what each bot
+#: derives from them once per block (:mod:`skatsim.bots.slots`).
+N_PREPARED = slots.N_PREPARED
 
-#: Scratch for bots that search, kept in every deal state (``DealState.search``, ``search_tt``,
-#: ``search_work``; kernels allocate nothing): the most worlds the pimc bot samples per card, the
-#: int64 slots it needs for them, and the solver table's size (2**16 entries of 24 bytes: 1.5 MiB, enough
-#: for the small searches of one decision; entries stay valid across decisions and deals).
-MAX_WORLDS = 100
-N_SEARCH = 64 + 4 * MAX_WORLDS
-SEARCH_TABLE_LOG2 = 20
+#: Scratch for bots that search, kept in every deal state (:mod:`skatsim.bots.slots`).
+MAX_WORLDS = slots.MAX_WORLDS
+N_SEARCH = slots.N_SEARCH
+SEARCH_TABLE_LOG2 = slots.SEARCH_TABLE_LOG2
 
 #: The heuristic's parameters (bidding, declaring, Kontra/Re); the pimc bot bids and declares by them too.
 HEURISTIC_PARAMS: tuple[BotParam, ...] = (
-    BotParam("risk", 0.613, "bid a game played with the skat when its win probability is at least this", 0.0, 1.0),
     BotParam(
-        "hand_risk",
-        0.893,
-        "play (and bid) a hand game when its win probability is at least this",
-        0.0,
+        "loss_aversion",
         1.0,
-    ),
-    BotParam("grand_bias", -0.1, "log-odds added to every Grand estimate (> 0 favours Grand)", -10.0, 10.0),
-    BotParam("null_bias", 0.1, "log-odds added to every Null estimate (> 0 favours Null)", -10.0, 10.0),
-    BotParam("suit_bias", 0.0, "log-odds added to every suit-game estimate (> 0 favours suit games)", -10.0, 10.0),
-    BotParam("ouvert_bias", -2.15, "log-odds added to Null ouvert estimates on top of null_bias", -10.0, 10.0),
-    BotParam(
-        "win_bonus",
-        16.5,
-        "points a won game is worth beyond its value when choosing what to declare "
-        "(50: the tournament bonus the published human statistics were played under)",
-        -200.0,
-        200.0,
-    ),
-    BotParam(
-        "kontra",
-        8.0,
-        "a defender says Kontra when his trumps of the declared game, plus his jacks again, plus the "
-        "side suits whose top card he holds reach this plus the declarer's bid multiplier above 2",
-        0.0,
-        30.0,
-    ),
-    BotParam("re", 0.8, "the declarer says Re when his calibrated win probability is at least this", 0.0, 1.0),
-    BotParam(
-        "push",
+        "how many times a loss counts against an equal gain when the bot weighs its choices "
+        "(1: it maximises its expected score)",
+        0.25,
         4.0,
-        "Schieberamsch: pick up the skat and push two cards when the hand holds at least this many "
-        "jacks, aces and tens together",
-        0.0,
-        13.0,
+    ),
+    BotParam(
+        "hand_bias",
+        0.23,
+        "log-odds added to the bot's chance in every hand game but Null (< 0: wary of playing without the skat)",
+        -10.0,
+        10.0,
+    ),
+    BotParam(
+        "grand_bias",
+        -0.49,
+        "log-odds added to the bot's chance in every Grand (> 0: trusts Grand)",
+        -10.0,
+        10.0,
+    ),
+    BotParam("null_bias", 0.1, "log-odds added to the bot's chance in every Null (> 0: trusts Null)", -10.0, 10.0),
+    BotParam(
+        "suit_bias",
+        -0.12,
+        "log-odds added to the bot's chance in every suit game (> 0: trusts suit games)",
+        -10.0,
+        10.0,
+    ),
+    BotParam(
+        "ouvert_bias",
+        -0.56,
+        "log-odds added to the bot's chance in Null ouvert, on top of null_bias",
+        -10.0,
+        10.0,
     ),
     BotParam(
         "reversed_bias",
         0.0,
-        "log-odds added to every reversed-game estimate (> 0 favours it)",
+        "log-odds added to the bot's chance in the reversed game (> 0: trusts it)",
         -10.0,
         10.0,
     ),
     BotParam(
         "grand_bid_bias",
-        -1.0,
+        0.5,
         "log-odds added to Grand estimates when deciding how high to bid (< 0: bid up to a Grand's "
         "value only with a safer hand, so fewer auctions end in a Grand the hand cannot carry)",
         -10.0,
         10.0,
     ),
+    BotParam(
+        "null_hand_bias",
+        -1.04,
+        "log-odds added to the bot's chance in Null hand and Null ouvert hand (on top of null_bias and ouvert_bias)",
+        -10.0,
+        10.0,
+    ),
+    BotParam(
+        "null_bid_bias",
+        0.25,
+        "log-odds added to Null estimates when deciding how high to bid (> 0: bid a Null's value on "
+        "hopes, and play the Null the auction leaves, hand if it must)",
+        -10.0,
+        10.0,
+    ),
 )
-#: Slot of the pimc bot's ``worlds`` in its parameter vector: after the heuristic's.
+
+#: Where the pimc bot's ``worlds`` stands among its parameters: after the heuristic's (in a
+#: :func:`bot_arrays` row it goes after the calibration, :data:`skatsim.bots.slots.X_WORLDS` prepared).
 PIMC_WORLDS = len(HEURISTIC_PARAMS)
 
 BOTS: dict[str, BotSpec] = {
@@ -126,7 +145,8 @@ BOTS: dict[str, BotSpec] = {
     "heuristic": BotSpec(
         "heuristic",
         HEURISTIC,
-        "club-player habits: calibrated hand evaluation for bidding and declaring, rule-based card play",
+        "bids, declares and doubles for the best expected score under the variant's own scoring "
+        "(calibrated outcome model); club players' card play",
         HEURISTIC_PARAMS,
     ),
     "pimc": BotSpec(
@@ -150,6 +170,30 @@ BOTS: dict[str, BotSpec] = {
 DEFAULT_BOTS = "heuristic"
 
 
+#: Parameters of the heuristic bot before its decisions followed the variant's scoring, and what
+#: replaced each: a setting or a recorded run naming one is refused, naming the new ones.
+RETIRED = {
+    "risk": "loss_aversion (bids follow the expected score under the variant)",
+    "hand_risk": "hand_bias (hand games are taken when their expected score is higher)",
+    "win_bonus": "the variant's own bonus (tournament.won_bonus)",
+    "kontra": "nothing (a defender calls when the declarer's expected score says so)",
+    "re": "nothing (the declarer answers when his expected score says so)",
+    "push": "nothing (Schieberamsch pushes follow the variant's calibrated Ramsch model)",
+}
+
+
+def retired(names: Iterable[str], spec_name: str = "heuristic") -> str | None:
+    """One line naming the retired parameters among ``names`` and what replaced them; None if none is."""
+    old = [n for n in names if n in RETIRED]
+    if not old or spec_name not in ("heuristic", "pimc"):
+        return None
+    spec = BOTS[spec_name]
+    now = ", ".join(p.name for p in spec.params)
+    was = "; ".join(f"{n} -> {RETIRED[n]}" for n in old)
+    what = "is no longer a heuristic parameter" if len(old) == 1 else "are no longer heuristic parameters"
+    return f"{', '.join(old)} {what} ({was}); its parameters now: {now}"
+
+
 def _known() -> str:
     return ", ".join(sorted(name for name, spec in BOTS.items() if spec.seatable))
 
@@ -171,6 +215,8 @@ def parse_setting(text: str) -> tuple[BotSpec, dict[str, float]]:
     for assignment in assignments:
         key, sep, raw = assignment.partition("=")
         key = key.strip()
+        if key not in known and (gone := retired([key], spec.name)):
+            raise SkatsimError(f"--bots: {text!r}: {gone}")
         if not sep or key not in known:
             raise SkatsimError(f"--bots: {text!r}: {key or assignment!r} is not a parameter; {_parameters(spec)}")
         if key in values:
@@ -191,7 +237,7 @@ def parse_setting(text: str) -> tuple[BotSpec, dict[str, float]]:
 
 def canonical(spec: BotSpec, values: dict[str, float]) -> str:
     """The setting as runs record it: the name, then the parameters that differ from their defaults
-    in registry order (``heuristic:risk=0.7``)."""
+    in registry order (``heuristic:loss_aversion=2``)."""
     parts = [spec.name]
     for param in spec.params:
         value = values.get(param.name, param.default)
@@ -219,14 +265,33 @@ def bot_values(setting: str) -> dict[str, float]:
     return {p.name: values.get(p.name, p.default) for p in spec.params}
 
 
-def bot_arrays(settings: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Kind codes and parameter vectors (defaults where a setting leaves them) of seated bots,
-    one row per setting."""
+def bot_calibration(settings: tuple[str, ...], params: np.ndarray) -> dict[str, str]:
+    """Which calibration the heuristic bots of ``settings`` use for the variant ``params`` (its key and
+    source, learnt now if it must be: what a run's manifest records); empty without a heuristic bot."""
+    if not any(parse_setting(s)[0].kind in (HEURISTIC, PIMC) for s in settings):
+        return {}
+    from .variantcal import calibration_for
+
+    return calibration_for(np.asarray(params, dtype=np.int64)).describe()
+
+
+def bot_arrays(settings: tuple[str, ...], params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Kind codes and parameter rows of seated bots for the variant ``params``, one row per setting:
+    the bot's parameters (defaults where a setting leaves them) and, for the heuristic bot, the
+    variant's calibration (:func:`skatsim.bots.variantcal.calibration_for`: shipped, cached, or
+    learnt now by self-play). What :func:`skatsim.bots.seam.prepare` prepares per block."""
     kinds = np.zeros(len(settings), dtype=np.int64)
-    params = np.zeros((len(settings), N_BOT_PARAMS), dtype=np.float64)
+    rows = np.zeros((len(settings), N_BOT_PARAMS + N_CALIB + slots.N_EXTRA), dtype=np.float64)
+    calibration = None
     for row, setting in enumerate(settings):
         spec, values = (BOTS[setting], {}) if setting in BOTS else parse_setting(setting)
         kinds[row] = spec.kind
-        for k, p in enumerate(spec.params):
-            params[row, k] = values.get(p.name, p.default)
-    return kinds, params
+        for k, p in enumerate(spec.params):  # a bot's own parameters beyond the heuristic's go after the calibration
+            rows[row, k if k < N_BOT_PARAMS else k + N_CALIB] = values.get(p.name, p.default)
+        if spec.kind in (HEURISTIC, PIMC):
+            if calibration is None:
+                from .variantcal import calibration_for
+
+                calibration = calibration_for(np.asarray(params, dtype=np.int64)).vector
+            rows[row, N_BOT_PARAMS : N_BOT_PARAMS + N_CALIB] = calibration
+    return kinds, rows

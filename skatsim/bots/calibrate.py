@@ -1,31 +1,36 @@
-"""Self-play calibration of the heuristic bot's win-probability model.
+"""Self-play calibration of the heuristic bot's card-play models (``calibration.json``).
 
-For many deals, the bots bid as usual (with the current model); the seat
-that wins the auction then plays every candidate game (four suits, Grand,
-Null, Null ouvert), once hand and once after picking up the skat, against
-heuristic defenders. Calibrating on auction winners, not on random hands,
-accounts for what the auction reveals: a declarer who had to bid high faces
-a strong opponent. Each play-out gives samples ``(class, situation,
-features, won)``; a logistic regression per class and situation turns them
-into the coefficient table in ``calibration.json``. Run it with
-``python scripts/calibrate_bots.py``.
+For many deals, the bots bid as usual (official rules, the current model); the seat that
+wins the auction then plays every candidate game (four suits, Grand, Null, Null ouvert),
+once hand and once after picking up the skat, against heuristic defenders. Calibrating on
+auction winners, not on random hands, accounts for what the auction reveals: a declarer who
+had to bid high faces a strong opponent. Each play-out gives samples ``(class, situation,
+features, outcome)`` (:func:`calibration_samples`; the outcome is one of the six the scoring
+tells apart, :data:`skatsim.bots.winprob.O_WON` ...): a logistic regression per class and
+situation gives the log-odds of winning, and on them the ordinal outcome model
+(:data:`skatsim.bots.winprob.OUTCOME_MODELS`). The defenders' model
+(:mod:`skatsim.bots.defence`) is fitted on the declared games of ordinary self-play
+(:func:`defence_samples`). Run it with ``python scripts/calibrate_bots.py``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._jit import allocating_kernel
+from .._jit import allocating_kernel, kernel
 from ..engine import bidding, play
-from ..engine.deal import deal_cards
+from ..engine.deal import deal_cards, unpack_deal
 from ..engine.declaration import normalise_flags
 from ..engine.flow import new_record, play_cards
-from ..engine.layout import LOG_WIDTH
-from ..engine.result import WON, declared_result
+from ..engine.gametypes import NULL
+from ..engine.layout import COL_BID, COL_DEAL, COL_DECLARER, COL_GAME_TYPE, COL_HAND, COL_OUVERT, COL_WON, LOG_WIDTH
+from ..engine.result import POINTS, TRICKS, WON, declared_result
 from ..engine.scoring import HAND, OUVERT
 from ..engine.state import new_state
 from ..engine.tricks import card_points
 from . import HEURISTIC
+from .defence import N_DEFENCE_FEATURES
+from .defence import features as defence_features
 from .handeval import (
     AFTER_PICKUP,
     BEFORE_PICKUP,
@@ -36,7 +41,8 @@ from .handeval import (
     class_of,
     row_features,
 )
-from .heuristic import _CANDIDATE_GT, _CANDIDATE_OUVERT, N_CANDIDATES, bid_limit
+from .heuristic import _CANDIDATE_GT, _CANDIDATE_OUVERT, N_CANDIDATES, contested_ceiling
+from .winprob import O_LOST, O_LOST_SCHNEIDER, O_LOST_SCHWARZ, O_WON, O_WON_SCHNEIDER, O_WON_SCHWARZ
 
 SAMPLES_PER_DEAL = N_CANDIDATES * 3
 
@@ -53,12 +59,26 @@ def calibration_samples(
     row: np.ndarray,
     only_class: int = -1,
 ) -> int:
-    """Fill up to ``SAMPLES_PER_DEAL`` samples per deal: features ``x``, outcome ``y`` and model
-    ``row``; returns the number of samples (deals that all pass give none). ``only_class`` >= 0
-    plays only that game class's candidates (the auction is always the official one). ``bot`` is a
-    prepared parameter vector (:func:`skatsim.bots.heuristic.prepare`); ``params`` the rules
-    the candidates are scored under (the official ones)."""
+    """Fill up to ``SAMPLES_PER_DEAL`` samples per deal: features ``x``, outcome ``y`` (``O_*`` of
+    :mod:`skatsim.bots.winprob`) and model ``row``; returns the number of samples (deals that all
+    pass give none). ``only_class`` >= 0 plays only that game class's candidates (the auction is
+    always the official one). ``bot`` is a prepared row (:func:`skatsim.bots.expected.prepare`);
+    ``params`` the rules the auction and the candidates are played under (the official ones)."""
     return _samples(new_state(params), seed, first, n_deals, bot, x, y, row, only_class)
+
+
+@kernel
+def outcome_of(gt: int, won: bool, points: int, tricks: int) -> int:
+    """The outcome (``O_*``) of a game played without announcements, from the declarer's points and tricks."""
+    if gt == NULL:
+        return O_WON if won else O_LOST
+    if won:
+        if tricks == 10:
+            return O_WON_SCHWARZ
+        return O_WON_SCHNEIDER if points >= 90 else O_WON
+    if tricks == 0:
+        return O_LOST_SCHWARZ
+    return O_LOST_SCHNEIDER if points <= 30 else O_LOST
 
 
 @allocating_kernel
@@ -90,7 +110,7 @@ def _samples(
     for i in range(n_deals):
         skat = deal_cards(seed, np.uint64(first + i), hands)
         for seat in range(3):
-            limits[seat] = bid_limit(bot, hands[seat], seat)
+            limits[seat] = contested_ceiling(bot, st.params, hands[seat], seat)
         bidding.run_bidding(bstate, limits)
         d = bstate[bidding.DECLARER]
         if d < 0:
@@ -114,7 +134,7 @@ def _samples(
                 new_record(log)
                 play_cards(st, log)
                 declared_result(state, 0, False, st.params, result)
-                won = result[WON]
+                won = outcome_of(gt, result[WON], result[POINTS], result[TRICKS])
                 if hand:
                     row_features(gt, hands[d], 0.0, d, f)
                     x[s, :] = f
@@ -133,6 +153,32 @@ def _samples(
                     row[s] = cls * N_SITUATIONS + AFTER_PICKUP
                     s += 1
     return s
+
+
+@allocating_kernel
+def defence_samples(rows: np.ndarray, x: np.ndarray, y: np.ndarray, cls: np.ndarray) -> int:
+    """Per declared game of ``rows`` (simulated rows), a sample per defender: his features for the
+    declared game (:func:`skatsim.bots.defence.features`), whether the declarer won, and the game's
+    class. Returns the number of samples."""
+    hands = np.zeros(3, dtype=np.uint32)
+    f = np.zeros(N_DEFENCE_FEATURES)
+    k = 0
+    for i in range(rows.shape[0]):
+        d = rows[i, COL_DECLARER]
+        if d < 0:
+            continue
+        gt = rows[i, COL_GAME_TYPE]
+        flags = HAND * rows[i, COL_HAND] + OUVERT * rows[i, COL_OUVERT]
+        unpack_deal(rows[i, COL_DEAL], hands)
+        for seat in range(3):
+            if seat == d:
+                continue
+            defence_features(gt, flags, hands[seat], rows[i, COL_BID], seat == 0, f)
+            x[k, :] = f
+            y[k] = rows[i, COL_WON]
+            cls[k] = class_of(gt, (flags & OUVERT) != 0)
+            k += 1
+    return k
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 25) -> np.ndarray:

@@ -1,70 +1,110 @@
-"""The ``heuristic`` bot's bidding and declaring (its card play is :mod:`skatsim.bots.cardplay`).
+"""The ``heuristic`` bot's bidding, declaring and calls (its card play is :mod:`skatsim.bots.cardplay`).
 
-For every game it could play — four suits, Grand, Null, Null ouvert, and the
-reversed game where the variant allows it (``reversed_game.enabled``); hand
-or with the skat — the bot estimates its win probability with the
-calibrated model of :mod:`skatsim.bots.winprob` and reckons the value it
-can bid from its own cards. It bids up to the highest value among the games
-it would win with probability at least ``risk``. Having won the bid it
-plays hand when a hand game is safe enough (``hand_risk``), otherwise picks
-up the skat and declares the game with the best expected score that reaches
-the bid, after choosing its discards for each candidate game.
+Every decision compares expected scores under the variant's own scoring
+(:mod:`skatsim.bots.expected`): for every game the bot could play — four suits, Grand, Null,
+Null ouvert, and the reversed game where the variant allows it; with the skat or hand; hand
+with Schneider or Schwarz announced or ouvert — the calibrated outcome model
+(:mod:`skatsim.bots.winprob`) gives the probability of each outcome the scoring tells apart,
+and the engine's scoring kernels what each is worth. Against that stands the value of passing
+(:func:`pass_value`): what a defender expects (0, or the +40 of a lost game in a
+Seeger-Fabian list) once someone has bid, and before anyone has, the chance that all pass
+times what follows then (a redeal: 0; a Ramsch: the seat's Ramsch expectation).
 
-Every kernel here takes ``bot``, one seat's parameter vector as prepared by
-:func:`prepare` (the registry's parameters plus the thresholds derived from
-them once per block).
+* Bid (:func:`bid_ceilings`): up to the highest value of a game worth more than defending; as
+  the first bid, when some game is worth more than passing now.
+* Declare (:func:`declare`): hand when the best hand game (announcements included) is worth
+  more than the best game with the skat as the ten cards promise it; else pick up, choose
+  discards per game and declare the game worth most.
+* Kontra and the defenders' calls beyond Re (:func:`kontra`): a defender's own score seldom
+  depends on them (only with ``kontra.multiplies_list_points``), so he weighs his standing —
+  his own points minus the mean of the other two players' — and calls when the declarer is
+  expected to lose more by it than he could win (:mod:`skatsim.bots.defence` estimates the
+  declarer's chance from the defender's cards).
+* Re and the declarer's calls beyond (:func:`re`): when doubling his expected score pays.
+* Grand hand instead of a Ramsch (:func:`grand_hand_instead`): when the Grand is worth more
+  than the seat's Ramsch expectation.
+* Schieberamsch (:func:`push`): pick up and push when the hand it leaves is worth more than the
+  doubling passing the skat on unseen brings (or costs, under ``doubling: push``).
 
-House rules (RULES.md §6), each a documented rule with a parameter:
-
-* Kontra (defender): his "defence count" — trumps of the declared game he
-  holds, plus his jacks again, plus side suits whose top card he holds —
-  reaches ``kontra`` plus the declarer's bid multiplier above 2 (a declarer
-  who bid high holds more); never against Null, unless an open (ouvert) hand
-  shows a suit the defender can duck under. Against an open suit game or
-  Grand he doubles when he holds a trump above all of the declarer's (the
-  declarer announced Schwarz). Each further call (x8, x32) needs 2 more.
-* Re (declarer): his own calibrated win probability for the declared game
-  reaches ``re``; a further call (x16) needs half the remaining doubt.
-* Grand hand instead of a Ramsch: the Grand hand estimate reaches ``hand_risk``.
-* Schieberamsch: pick up the skat and push when the hand's danger count
-  (jacks + aces + tens) reaches ``push``; the two cards pushed are the most
-  dangerous allowed (jacks if allowed, then high cards of short suits).
+Every kernel here takes ``bot``, one seat's prepared row (:mod:`skatsim.bots.slots`), and the
+variant's rule parameters ``params``.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from .._jit import allocating_kernel, kernel, lowest_bit, popcount
-from ..engine.cards import ACES, CARD_POINTS, JACKS, SUIT_MASKS, TENS
-from ..engine.gametypes import BASE_VALUE, GRAND, GROUP_MASK, NULL, POWER, RAMSCH, REVERSED, TRUMPS
-from ..engine.scoring import HAND, OUVERT, base_value, matadors, null_value
+from .._jit import kernel, lowest_bit, popcount
+from ..engine.bidding import BID_VALUES
+from ..engine.cards import JACKS, SUIT_MASKS
+from ..engine.declaration import normalise_flags
+from ..engine.gametypes import BASE_VALUE, GRAND, NULL, POWER, REVERSED, TRUMPS
+from ..engine.rules import REVERSED_ALLOWED, SCHIEBE_DOUBLING
+from ..engine.scoring import (
+    HAND,
+    OUVERT,
+    SCHNEIDER_ANNOUNCED,
+    SCHWARZ_ANNOUNCED,
+    deal_score,
+    game_value,
+    matadors,
+    null_value,
+)
 from ..engine.tricks import card_points
-from . import N_BOT_PARAMS, N_PREPARED
+from . import defence, ramschmodel
 from .cardsel import bit, highest, lowest
+from .expected import (
+    expected,
+    expected_at,
+    kontra_fields,
+    least_slot,
+    open_pass_value,
+    sigmoid,
+    threshold_slot,
+    utility,
+)
 from .handeval import (
     AFTER_PICKUP,
     BEFORE_PICKUP,
     GRAND_CLASS,
     HAND_GAME,
+    N_SITUATIONS,
     NULL_CLASS,
     NULL_OUVERT_CLASS,
     REVERSED_CLASS,
     SUIT_CLASS,
-    bidding_value,
     choose_discard,
     class_of,
 )
-from .winprob import game_logit, suit_logits
-
-# Parameter vector of the heuristic bot (see skatsim.bots registry for the docs).
-P_RISK, P_HAND_RISK, P_GRAND_BIAS, P_NULL_BIAS, P_SUIT_BIAS, P_OUVERT_BIAS, P_WIN_BONUS = range(7)
-P_KONTRA, P_RE, P_PUSH, P_REVERSED_BIAS, P_GRAND_BID_BIAS = 7, 8, 9, 10, 11
-#: Slots after the registry's parameters, derived once per block by :func:`prepare`: the log-odds
-#: of ``risk`` and ``hand_risk``, the thresholds every bid and hand decision compares against.
-P_Z_RISK, P_Z_HAND_RISK = N_BOT_PARAMS, N_BOT_PARAMS + 1
+from .slots import (
+    CAL_PUSH,
+    CAL_RAMSCH,
+    CAL_RE_SHIFT,
+    K_SHIFT_KONTRA,
+    P_GRAND_BIAS,
+    P_GRAND_BID_BIAS,
+    P_HAND_BIAS,
+    P_NULL_BIAS,
+    P_NULL_BID_BIAS,
+    P_NULL_HAND_BIAS,
+    P_OUVERT_BIAS,
+    P_REVERSED_BIAS,
+    P_SUIT_BIAS,
+    V_BONUS_DOUBLES,
+    V_DEFENDER_BONUS,
+    V_KONTRA,
+    V_LOGITS,
+    V_LOST_MALUS,
+    V_PASS,
+    V_RAMSCH,
+    V_SCRATCH,
+    V_WON_BONUS,
+    V_ZMIN_FLOOR,
+    V_ZMIN_PASS,
+    V_ZSTAR_FLOOR,
+    V_ZSTAR_PASS,
+)
+from .winprob import HAND_GAPS, game_logit, outcome_probs, suit_logits, win_probability
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate); the last,
 # the reversed game, only where the variant allows it.
@@ -74,10 +114,20 @@ _CANDIDATE_OUVERT = np.array([0, 0, 0, 0, 0, 0, 1, 0], dtype=np.int64)
 _CANDIDATE_CLASS = np.array(
     [SUIT_CLASS] * 4 + [GRAND_CLASS, NULL_CLASS, NULL_OUVERT_CLASS, REVERSED_CLASS], dtype=np.int64
 )
+#: Announcements a hand game may carry (suit games, Grand, the reversed game), in the order tried.
+_ANNOUNCEMENTS = np.array(
+    [0, SCHNEIDER_ANNOUNCED, SCHNEIDER_ANNOUNCED | SCHWARZ_ANNOUNCED, OUVERT | SCHNEIDER_ANNOUNCED | SCHWARZ_ANNOUNCED],
+    dtype=np.int64,
+)
+
+
+#: Per game class, how far hand log-odds can exceed before-pickup log-odds (:func:`winprob.hand_gaps`).
+_HAND_GAP = HAND_GAPS
 
 
 @kernel
 def _bias(bot: np.ndarray, cls: int) -> float:
+    """The player's confidence in a game class: log-odds added to every estimate of it."""
     if cls == NULL_OUVERT_CLASS:
         return bot[P_NULL_BIAS] + bot[P_OUVERT_BIAS]
     if cls == NULL_CLASS:
@@ -90,148 +140,486 @@ def _bias(bot: np.ndarray, cls: int) -> float:
 
 
 @kernel
-def _logit_of(p: float) -> float:
-    p = min(max(p, 1e-9), 1.0 - 1e-9)
-    return math.log(p / (1.0 - p))
-
-
-@allocating_kernel
-def prepare(bot_params: np.ndarray) -> np.ndarray:
-    """Parameter vectors (one row per seat or player, from :func:`skatsim.bots.bot_arrays`) with
-    the derived slots (``P_Z_*``) appended: what every heuristic kernel here takes as ``bot``."""
-    out = np.zeros((bot_params.shape[0], N_PREPARED))
-    for s in range(bot_params.shape[0]):
-        for k in range(N_BOT_PARAMS):
-            out[s, k] = bot_params[s, k]
-        out[s, P_Z_RISK] = _logit_of(bot_params[s, P_RISK])
-        out[s, P_Z_HAND_RISK] = _logit_of(bot_params[s, P_HAND_RISK])
-    return out
+def _hand_bias(bot: np.ndarray, cls: int) -> float:
+    """The player's confidence in playing without the skat: log-odds added to every hand game's
+    estimate (Null apart: people play Null hand rarely, and riskier ones than other hand games)."""
+    if cls == NULL_CLASS or cls == NULL_OUVERT_CLASS:
+        return bot[P_NULL_HAND_BIAS]
+    return bot[P_HAND_BIAS]
 
 
 @kernel
-def _z(
-    bot: np.ndarray,
-    k: int,
-    situation: int,
-    cards: np.uint32,
-    skat_points: float,
-    seat: int,
-) -> float:
-    """Biased log-odds of candidate ``k`` in ``situation`` with ``cards``."""
+def _z(bot: np.ndarray, k: int, situation: int, cards: np.uint32, skat_points: float, seat: int) -> float:
+    """The player's log-odds of winning candidate ``k`` in ``situation`` with ``cards``."""
     cls = _CANDIDATE_CLASS[k]
-    return game_logit(cls, situation, _CANDIDATE_GT[k], cards, skat_points, seat) + _bias(bot, cls)
+    z = game_logit(cls, situation, _CANDIDATE_GT[k], cards, skat_points, seat) + _bias(bot, cls)
+    if situation == HAND_GAME:
+        z += _hand_bias(bot, cls)
+    return z
 
 
 @kernel
 def _candidates(reversed_ok: bool) -> int:
     """How many candidates the variant allows: all, or all but the reversed game (the last)."""
-    return N_CANDIDATES if reversed_ok else N_CANDIDATES - 1
+    return 8 if reversed_ok else 7
 
 
 @kernel
-def bid_limit(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool = False) -> int:
-    """Highest value the bot will bid or hold with these 10 cards (0 = pass at once).
+def _mat(gt: int, cards: np.uint32) -> int:
+    """The matadors a game counts (with or without alike), 0 for Null."""
+    return abs(matadors(gt, cards)) if gt != NULL else 0
 
-    A game counts when its win probability with the skat reaches ``risk``; its hand
-    version (worth one multiplier more) only when that game counts and the hand
-    probability reaches ``hand_risk``. Grand estimates are shifted by ``grand_bid_bias``.
-    ``reversed_ok``: the variant allows the reversed game.
+
+@kernel
+def _value(gt: int, mat: int, hand: bool, ouvert: bool) -> int:
+    """What a game is reckoned at before the skat is seen, from its matadors (:func:`bidding_value`)."""
+    if gt == NULL:
+        return null_value(HAND * int(hand) + OUVERT * int(ouvert))
+    return BASE_VALUE[gt] * (mat + 1 + int(hand))
+
+
+@kernel
+def _flags(k: int, hand: bool) -> int:
+    """The flags of candidate ``k`` played hand or not, without announcements."""
+    return (OUVERT if _CANDIDATE_OUVERT[k] else 0) | (HAND if hand else 0)
+
+
+@kernel
+def ramsch_value(bot: np.ndarray, cards: np.uint32, seat: int) -> float:
+    """The seat's expected score in the Ramsch that follows an all-pass (0 when none follows)."""
+    if bot[V_RAMSCH] == 0.0:
+        return 0.0
+    return ramschmodel.value(bot, CAL_RAMSCH, cards, seat)
+
+
+@kernel
+def pass_value(bot: np.ndarray, cards: np.uint32, seat: int, anyone_bid: bool) -> float:
+    """What passing is worth to the seat: a defender's expectation once anyone has bid, before that
+    the chance of an all-pass times what follows it (:func:`skatsim.bots.expected.open_pass_value`)."""
+    if anyone_bid:
+        return bot[V_PASS]
+    return open_pass_value(bot, seat, ramsch_value(bot, cards, seat))
+
+
+@kernel
+def _bid_caution(bot: np.ndarray, gt: int) -> float:
+    """What the player adds to his Grand and Null estimates when deciding how high to bid."""
+    if gt == GRAND:
+        return bot[P_GRAND_BID_BIAS]
+    if gt == NULL:
+        return bot[P_NULL_BID_BIAS]
+    return 0.0
+
+
+@kernel
+def _weigh_bid(
+    bot: np.ndarray,
+    params: np.ndarray,
+    cards: np.uint32,
+    k: int,
+    hand: bool,
+    z: float,
+    mat: int,
+    limit: int,
+    opens: bool,
+    exact: bool,
+    open_value: float,
+) -> tuple[int, bool]:
+    """Candidate ``k`` (hand or not, log-odds ``z``, ``mat`` matadors) against the ceiling so far and
+    the first-bid question (:func:`bid_ceilings`)."""
+    gt = _CANDIDATE_GT[k]
+    ouvert = _CANDIDATE_OUVERT[k] == 1
+    slot = threshold_slot(gt, hand, ouvert, mat)
+    if z >= bot[V_ZSTAR_PASS + slot]:
+        limit = max(limit, _value(gt, mat, hand, ouvert))
+        opens |= open_value <= bot[V_PASS]
+    if exact and not opens and z >= bot[V_ZSTAR_FLOOR + slot]:
+        situation = HAND_GAME if hand else BEFORE_PICKUP
+        cls = _CANDIDATE_CLASS[k]
+        opens = expected(bot, params, cls, situation, gt, _flags(k, hand), mat, 0, cards, z) >= open_value
+    return limit, opens
+
+
+@kernel
+def bid_ceilings(
+    bot: np.ndarray, params: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool, first_word: bool
+) -> tuple[int, bool]:
+    """The highest value the seat bids or holds once someone has bid (0: none), and, when
+    ``first_word``, whether it makes the first bid when nobody has (else False).
+
+    Once someone has bid, a game counts when its expected score (:func:`skatsim.bots.expected.expected`)
+    beats what the seat expects as a defender: its log-odds reach the block's threshold for that
+    game and matadors (``V_ZSTAR_PASS``), with the skat or hand (one multiplier more); Grand estimates
+    move by ``grand_bid_bias`` here, Null estimates by ``null_bid_bias``. The first bid is made when
+    some game is worth more than passing before anyone has bid (:func:`pass_value`), which only a
+    game above the block's floor (``V_ZSTAR_FLOOR``) can be: those are worked out exactly.
     """
-    z_pickup = bot[P_Z_RISK]
-    z_hand = bot[P_Z_HAND_RISK]
     limit = 0
+    opens = False
+    open_value = bot[V_PASS]
+    if first_word:
+        open_value = pass_value(bot, cards, seat, False)
+    exact = open_value != bot[V_PASS]  # else the first bid is a bid like any other
+    zmin = V_ZMIN_FLOOR if exact else V_ZMIN_PASS
+    n = _candidates(reversed_ok)
     suits = suit_logits(BEFORE_PICKUP, cards, seat)
-    for k in range(_candidates(reversed_ok)):
+    # with the skat: every game's log-odds (kept for the hand games below)
+    for k in range(n):
         gt = _CANDIDATE_GT[k]
-        caution = bot[P_GRAND_BID_BIAS] if gt == GRAND else 0.0
         if k < 4:
             z = suits[k] + _bias(bot, SUIT_CLASS)
         else:
-            z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
-        if z + caution < z_pickup:
-            continue
+            z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat) + _bid_caution(bot, gt)
+        bot[V_LOGITS + k] = z
         ouvert = _CANDIDATE_OUVERT[k] == 1
-        limit = max(limit, bidding_value(gt, cards, False, ouvert))
-        value = bidding_value(gt, cards, True, ouvert)
-        if value > limit and _z(bot, k, HAND_GAME, cards, 0.0, seat) + caution >= z_hand:
-            limit = value
+        if z < bot[zmin + least_slot(gt, False, ouvert)]:
+            continue
+        limit, opens = _weigh_bid(bot, params, cards, k, False, z, _mat(gt, cards), limit, opens, exact, open_value)
+    # hand: only games whose hand log-odds can reach a threshold, and (no first bid in question) whose
+    # hand value would raise the ceiling; the four suits' hand log-odds share their lookups
+    hand_suits = (0.0, 0.0, 0.0, 0.0)
+    have_suits = False
+    for k in range(n):
+        gt = _CANDIDATE_GT[k]
+        cls = _CANDIDATE_CLASS[k]
+        ouvert = _CANDIDATE_OUVERT[k] == 1
+        least = bot[zmin + least_slot(gt, True, ouvert)]
+        if bot[V_LOGITS + k] + _HAND_GAP[cls] + _hand_bias(bot, cls) < least:
+            continue
+        if k < 4:
+            if not have_suits:
+                hand_suits = suit_logits(HAND_GAME, cards, seat)
+                have_suits = True
+            z = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
+        else:
+            z = _z(bot, k, HAND_GAME, cards, 0.0, seat) + _bid_caution(bot, gt)
+        if z < least:
+            continue
+        mat = _mat(gt, cards)
+        if not (exact and not opens) and _value(gt, mat, True, ouvert) <= limit:
+            continue
+        limit, opens = _weigh_bid(bot, params, cards, k, True, z, mat, limit, opens, exact, open_value)
+    return limit, opens and first_word
+
+
+@kernel
+def ceiling(bot: np.ndarray, params: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> int:
+    """How high the seat bids or holds: the highest value of a game worth more than defending
+    (:func:`bid_ceilings`), and at least the first bid, 18, when some game is worth more than passing
+    before anyone has bid. One ceiling whatever the auction: a seat speaks first before anyone has
+    bid, except forehand, whose first-bid question is the one he faces alone (after two passes); when
+    he answers a bid of 18 instead, he holds it on that ceiling too (a documented approximation)."""
+    limit, opens = bid_ceilings(bot, params, cards, seat, reversed_ok, True)
+    if opens:
+        return max(limit, BID_VALUES[0])
     return limit
 
 
 @kernel
-def _expected(z: float, value: int, bid: int, unit: int, bonus: float) -> float:
-    """Expected score of a declaration: +value (+bonus) won, -2 x value (-bonus) lost."""
-    if value < bid:
-        charged = (bid + unit - 1) // unit * unit
-        return -2.0 * charged - bonus
-    p = 1.0 / (1.0 + math.exp(-z))
-    return p * (value + bonus) - (1.0 - p) * (2.0 * value + bonus)
+def contested_ceiling(bot: np.ndarray, params: np.ndarray, cards: np.uint32, seat: int) -> int:
+    """The seat's ceiling once someone has bid (:func:`bid_ceilings`)."""
+    return bid_ceilings(bot, params, cards, seat, params[REVERSED_ALLOWED] == 1, False)[0]
 
 
 @kernel
-def _best_hand_game(bot: np.ndarray, hand: np.uint32, seat: int, bid: int, reversed_ok: bool, safe: bool) -> int:
-    """The candidate (index) of the hand game with the best expected score, -1 when none.
+def _fill_pickup_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
+    """The player's log-odds of every candidate with these ten cards, with the skat (``bot[V_LOGITS + k]``)."""
+    suits = suit_logits(BEFORE_PICKUP, cards, seat)
+    for k in range(4):
+        bot[V_LOGITS + k] = suits[k] + _bias(bot, SUIT_CLASS)
+    for k in range(4, _candidates(reversed_ok)):
+        bot[V_LOGITS + k] = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
 
-    ``safe``: only games whose value reaches the bid and whose hand win probability reaches
-    ``hand_risk`` (the bot's own choice to play hand); otherwise every candidate counts (a hand
-    game the bot was made to play: an overbid one is charged as such).
-    """
-    z_hand = bot[P_Z_HAND_RISK]
+
+@kernel
+def _fill_hand_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
+    """The player's log-odds of every candidate with these ten cards, hand
+    (``bot[V_LOGITS + N_CANDIDATES + k]``)."""
+    hand_suits = suit_logits(HAND_GAME, cards, seat)
+    for k in range(4):
+        bot[V_LOGITS + N_CANDIDATES + k] = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
+    for k in range(4, _candidates(reversed_ok)):
+        bot[V_LOGITS + N_CANDIDATES + k] = _z(bot, k, HAND_GAME, cards, 0.0, seat)
+
+
+@kernel
+def _fill_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
+    """The player's log-odds of every candidate with these ten cards, with the skat
+    (``bot[V_LOGITS + k]``) and hand (``bot[V_LOGITS + N_CANDIDATES + k]``): what declaring weighs."""
+    _fill_pickup_logits(bot, cards, seat, reversed_ok)
+    _fill_hand_logits(bot, cards, seat, reversed_ok)
+
+
+@kernel
+def _hand_may_reach(bot: np.ndarray, reversed_ok: bool) -> bool:
+    """Whether some candidate's hand log-odds may reach the least hand threshold of its game, judged
+    from its log-odds with the skat (``_fill_pickup_logits``) and the largest amount by which a hand's
+    hand log-odds can exceed them (``_HAND_GAP``, an exact maximum over all hands): when none may, the
+    hand log-odds need not be worked out (:func:`_hand_worth_weighing` would skip every one)."""
+    for k in range(_candidates(reversed_ok)):
+        cls = _CANDIDATE_CLASS[k]
+        least = bot[V_ZMIN_PASS + least_slot(_CANDIDATE_GT[k], True, _CANDIDATE_OUVERT[k] == 1)]
+        if bot[V_LOGITS + k] + _HAND_GAP[cls] + _hand_bias(bot, cls) >= least:
+            return True
+    return False
+
+
+@kernel
+def _bound(bot: np.ndarray, params: np.ndarray, row: int, gt: int, flags: int, mat: int, z: float) -> float:
+    """An upper bound of :func:`skatsim.bots.expected.expected` cheaper than it (no table): the chance
+    of winning times the best a win can score, plus the chance of losing times the least a loss costs
+    (without Kontra: with it, no bound)."""
+    if bot[V_KONTRA] != 0.0:
+        return 1e18
+    won = min(1.0, win_probability(z) + 1e-9)  # the outcome tables' own chance of winning, to rounding
+    if gt == NULL:
+        best, least = null_value(flags), null_value(flags)
+    else:
+        best, least = game_value(gt, flags, mat, True, True), game_value(gt, flags, mat, False, False)
+    win = utility(bot, deal_score(True, best, flags, params) + bot[V_WON_BONUS])
+    lose = utility(bot, deal_score(False, least, flags, params) - bot[V_LOST_MALUS])
+    return won * win + (1.0 - won) * lose
+
+
+@kernel
+def _next(bot: np.ndarray, n: int, done: int) -> int:
+    """The candidate with the largest bound (``bot[V_SCRATCH + k]``) not yet in ``done`` (bits); -1 none."""
+    best = -1
+    for k in range(n):
+        if not done >> k & 1 and (best < 0 or bot[V_SCRATCH + k] > bot[V_SCRATCH + best]):
+            best = k
+    return best
+
+
+@kernel
+def _best_hand_game(
+    bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool, floor: float
+) -> tuple[int, int, float]:
+    """The hand game (candidate, flags with announcements) worth most, and its expected score, among
+    the games that may beat ``floor``; ``(-1, 0, floor)``: none. Reads the log-odds of
+    :func:`_fill_logits`. Games are weighed in the order of a cheap upper bound of their expected
+    score (:func:`_bound`) until no bound beats the best; announcements only for the best plain game
+    (a stronger announcement needs what a weaker one missed)."""
+    n = _candidates(reversed_ok)
+    for k in range(n):
+        gt = _CANDIDATE_GT[k]
+        row = _CANDIDATE_CLASS[k] * N_SITUATIONS + HAND_GAME
+        bot[V_SCRATCH + k] = _bound(
+            bot, params, row, gt, _flags(k, True), _mat(gt, hand), bot[V_LOGITS + N_CANDIDATES + k]
+        )
     best_k = -1
-    best_ev = -1e18
+    best = floor
+    done = 0
+    while True:
+        k = _next(bot, n, done)
+        if k < 0 or bot[V_SCRATCH + k] <= best:
+            break
+        done |= 1 << k
+        gt = _CANDIDATE_GT[k]
+        e = expected(
+            bot,
+            params,
+            _CANDIDATE_CLASS[k],
+            HAND_GAME,
+            gt,
+            _flags(k, True),
+            _mat(gt, hand),
+            bid,
+            hand,
+            bot[V_LOGITS + N_CANDIDATES + k],
+        )
+        if e > best:
+            best_k, best = k, e
+    if best_k < 0:
+        return -1, 0, floor
+    best_flags = _flags(best_k, True)
+    gt = _CANDIDATE_GT[best_k]
+    if gt != NULL:
+        mat = _mat(gt, hand)
+        z = bot[V_LOGITS + N_CANDIDATES + best_k]
+        cls = _CANDIDATE_CLASS[best_k]
+        p = outcome_probs(cls * N_SITUATIONS + HAND_GAME, z)
+        for a in range(1, 4):
+            flags = normalise_flags(gt, _flags(best_k, True) | _ANNOUNCEMENTS[a])
+            # won only when the announced level is reached: bound as in _bound with that chance
+            reach = p[5] if a >= 2 else p[4] + p[5]
+            win = utility(
+                bot, deal_score(True, game_value(gt, flags, mat, True, True), flags, params) + bot[V_WON_BONUS]
+            )
+            lose = utility(
+                bot, deal_score(False, game_value(gt, flags, mat, True, a >= 2), flags, params) - bot[V_LOST_MALUS]
+            )
+            if bot[V_KONTRA] == 0.0 and (reach + 1e-4) * win + (1.0 - reach - 1e-4) * lose <= best:
+                break
+            e = expected(bot, params, cls, HAND_GAME, gt, flags, mat, bid, hand, z)
+            if e <= best:
+                break
+            best_flags, best = flags, e
+    return best_k, best_flags, best
+
+
+@kernel
+def _hand_worth_weighing(bot: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool) -> bool:
+    """Whether a hand game may be worth more than picking up; False when the block's thresholds
+    settle it: some game with the skat reaching the bid is worth more than passing (``V_PASS``) and
+    no hand game is (its log-odds under its threshold; announcements need more still). The exact
+    comparison (:func:`declare`) then picks up too: this only spares working it out. Reads the
+    log-odds of :func:`_fill_logits`."""
+    pickup_ok = False
     for k in range(_candidates(reversed_ok)):
         gt = _CANDIDATE_GT[k]
-        value = bidding_value(gt, hand, True, _CANDIDATE_OUVERT[k] == 1)
-        if safe and value < bid:
+        ouvert = _CANDIDATE_OUVERT[k] == 1
+        z = bot[V_LOGITS + k]
+        zh = bot[V_LOGITS + N_CANDIDATES + k]
+        mat = -1
+        if not pickup_ok and z >= bot[V_ZMIN_PASS + least_slot(gt, False, ouvert)]:
+            mat = _mat(gt, hand)
+            pickup_ok = (
+                z >= bot[V_ZSTAR_PASS + threshold_slot(gt, False, ouvert, mat)]
+                and _value(gt, mat, False, ouvert) >= bid
+            )
+        if zh < bot[V_ZMIN_PASS + least_slot(gt, True, ouvert)]:
             continue
-        z = _z(bot, k, HAND_GAME, hand, 0.0, seat)
-        if safe and z < z_hand:
-            continue
-        ev = _expected(z, value, bid, base_value(gt, HAND), bot[P_WIN_BONUS])
-        if ev > best_ev:
-            best_k, best_ev = k, ev
-    return best_k
+        if mat < 0:
+            mat = _mat(gt, hand)
+        if zh >= bot[V_ZSTAR_PASS + threshold_slot(gt, True, ouvert, mat)]:
+            return True
+    return not pickup_ok
+
+
+@kernel
+def _hand_may_beat(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool) -> bool:
+    """Whether some hand game's bound (:func:`_bound`, announcements at most what they can add) beats
+    the expected score of the game with the skat whose bound is highest: a lower bound of what
+    picking up promises, one expected score instead of all (the exact comparison follows when it may)."""
+    n = _candidates(reversed_ok)
+    best_k = -1
+    best_bound = -1e18
+    for k in range(n):
+        gt = _CANDIDATE_GT[k]
+        row = _CANDIDATE_CLASS[k] * N_SITUATIONS + BEFORE_PICKUP
+        b = _bound(bot, params, row, gt, _flags(k, False), _mat(gt, hand), bot[V_LOGITS + k])
+        if b > best_bound:
+            best_k, best_bound = k, b
+    gt = _CANDIDATE_GT[best_k]
+    floor = expected(
+        bot,
+        params,
+        _CANDIDATE_CLASS[best_k],
+        BEFORE_PICKUP,
+        gt,
+        _flags(best_k, False),
+        _mat(gt, hand),
+        bid,
+        hand,
+        bot[V_LOGITS + best_k],
+    )
+    for k in range(n):
+        gt = _CANDIDATE_GT[k]
+        if bot[V_KONTRA] != 0.0:
+            return True
+        flags = _flags(k, True)
+        mat = _mat(gt, hand)
+        won = min(1.0, win_probability(bot[V_LOGITS + N_CANDIDATES + k]) + 1e-9)
+        if gt == NULL:
+            most, least = null_value(flags), null_value(flags)
+        else:  # the most an announcement can be worth, the least a plain loss costs
+            most = game_value(gt, normalise_flags(gt, flags | OUVERT), mat, True, True)
+            least = game_value(gt, flags, mat, False, False)
+        win = utility(bot, deal_score(True, most, flags, params) + bot[V_WON_BONUS])
+        lose = utility(bot, deal_score(False, least, flags, params) - bot[V_LOST_MALUS])
+        if won * win + (1.0 - won) * lose > floor:
+            return True
+    return False
+
+
+@kernel
+def _pickup_estimate(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool) -> float:
+    """What picking up the skat promises: the best game's expected score as the ten cards show it
+    (the log-odds of :func:`_fill_logits`; games weighed in the order of their bounds)."""
+    n = _candidates(reversed_ok)
+    for k in range(n):
+        gt = _CANDIDATE_GT[k]
+        row = _CANDIDATE_CLASS[k] * N_SITUATIONS + BEFORE_PICKUP
+        bot[V_SCRATCH + k] = _bound(bot, params, row, gt, _flags(k, False), _mat(gt, hand), bot[V_LOGITS + k])
+    best = -1e18
+    done = 0
+    while True:
+        k = _next(bot, n, done)
+        if k < 0 or bot[V_SCRATCH + k] <= best:
+            break
+        done |= 1 << k
+        gt = _CANDIDATE_GT[k]
+        e = expected(
+            bot,
+            params,
+            _CANDIDATE_CLASS[k],
+            BEFORE_PICKUP,
+            gt,
+            _flags(k, False),
+            _mat(gt, hand),
+            bid,
+            hand,
+            bot[V_LOGITS + k],
+        )
+        best = max(best, e)
+    return best
 
 
 @kernel
 def _best_pickup_game(
-    bot: np.ndarray, twelve: np.uint32, seat: int, bid: int, reversed_ok: bool, forced: np.uint32
+    bot: np.ndarray,
+    params: np.ndarray,
+    twelve: np.uint32,
+    seat: int,
+    bid: int,
+    reversed_ok: bool,
+    forced: np.uint32,
 ) -> tuple[int, np.uint32]:
     """The candidate (index) with the best expected score after picking up the skat, and its two
-    discards (``forced``: the discards already made, else 0 and the bot chooses per candidate)."""
-    best_k = -1
-    best_ev = -1e18
-    best_discard = np.uint32(0)
+    discards (``forced``: the discards already made, else 0 and the bot chooses per candidate).
+    Games are weighed in the order of their bounds (:func:`_bound`) until none beats the best."""
+    n = _candidates(reversed_ok)
     discard = forced
-    for k in range(_candidates(reversed_ok)):
+    for k in range(n):
         gt = _CANDIDATE_GT[k]
-        ouvert = _CANDIDATE_OUVERT[k] == 1
-        if not forced and not (ouvert and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
+        if not forced and not (_CANDIDATE_OUVERT[k] == 1 and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
             discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
-        flags = OUVERT if ouvert else 0
-        if gt == NULL:
-            value = null_value(flags)
-        else:
-            value = base_value(gt, flags) * (abs(matadors(gt, twelve)) + 1)
         z = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
-        ev = _expected(z, value, bid, base_value(gt, flags), bot[P_WIN_BONUS])
-        if ev > best_ev:
-            best_k, best_ev, best_discard = k, ev, discard
-    return best_k, best_discard
-
-
-@kernel
-def _declaration(k: int, hand: bool) -> tuple[int, int]:
-    """Game type and flags of candidate ``k``, played hand or not."""
-    flags = OUVERT if _CANDIDATE_OUVERT[k] else 0
-    if hand:
-        flags |= HAND
-    return _CANDIDATE_GT[k], flags
+        bot[V_LOGITS + k] = z
+        bot[V_LOGITS + N_CANDIDATES + k] = discard
+        row = _CANDIDATE_CLASS[k] * N_SITUATIONS + AFTER_PICKUP
+        bot[V_SCRATCH + k] = _bound(bot, params, row, gt, _flags(k, False), _mat(gt, twelve), z)
+    best_k = -1
+    best = -1e18
+    done = 0
+    while True:
+        k = _next(bot, n, done)
+        if k < 0 or (best_k >= 0 and bot[V_SCRATCH + k] <= best):
+            break
+        done |= 1 << k
+        gt = _CANDIDATE_GT[k]
+        e = expected(
+            bot,
+            params,
+            _CANDIDATE_CLASS[k],
+            AFTER_PICKUP,
+            gt,
+            _flags(k, False),
+            _mat(gt, twelve),
+            bid,
+            twelve,
+            bot[V_LOGITS + k],
+        )
+        if e > best:
+            best_k, best = k, e
+    return best_k, np.uint32(bot[V_LOGITS + N_CANDIDATES + best_k])
 
 
 @kernel
 def declare(
     bot: np.ndarray,
+    params: np.ndarray,
     hand: np.uint32,
     skat: np.uint32,
     seat: int,
@@ -240,56 +628,66 @@ def declare(
 ) -> tuple[int, int, np.uint32]:
     """Hand or pickup, discards and declaration: returns ``(game_type, flags, declarer_skat)``.
 
-    A hand game when one is safe enough (:func:`_best_hand_game`), else the best game after
-    the pickup with its discards. ``reversed_ok``: the variant allows the reversed game.
+    Hand when the best hand game (:func:`_best_hand_game`, announcements included) is worth more than
+    what picking up promises (:func:`_pickup_estimate`); else the best game after the pickup with
+    its discards (:func:`_best_pickup_game`). ``reversed_ok``: the variant allows the reversed game.
     """
-    k = _best_hand_game(bot, hand, seat, bid, reversed_ok, True)
-    if k >= 0:
-        gt, flags = _declaration(k, True)
-        return gt, flags, skat
-    k, discard = _best_pickup_game(bot, hand | skat, seat, bid, reversed_ok, np.uint32(0))
-    gt, flags = _declaration(k, False)
-    return gt, flags, discard
+    _fill_pickup_logits(bot, hand, seat, reversed_ok)
+    # the hand log-odds only where some may reach a hand threshold (else no hand game is worth
+    # weighing unless no game with the skat is, and then they are worked out too)
+    reach = _hand_may_reach(bot, reversed_ok)
+    if reach:
+        _fill_hand_logits(bot, hand, seat, reversed_ok)
+    else:  # below every least hand threshold: what _hand_worth_weighing needs of them
+        for k in range(_candidates(reversed_ok)):
+            bot[V_LOGITS + N_CANDIDATES + k] = -1e9
+    worth = _hand_worth_weighing(bot, hand, bid, reversed_ok)
+    if worth and not reach:
+        _fill_hand_logits(bot, hand, seat, reversed_ok)
+    if worth and _hand_may_beat(bot, params, hand, bid, reversed_ok):
+        pickup = _pickup_estimate(bot, params, hand, bid, reversed_ok)
+        k, flags, _ = _best_hand_game(bot, params, hand, bid, reversed_ok, pickup)
+        if k >= 0:
+            return _CANDIDATE_GT[k], flags, skat
+    k, discard = _best_pickup_game(bot, params, hand | skat, seat, bid, reversed_ok, np.uint32(0))
+    return _CANDIDATE_GT[k], _flags(k, False), discard
 
 
 @kernel
-def declare_hand(bot: np.ndarray, hand: np.uint32, seat: int, bid: int, reversed_ok: bool) -> tuple[int, int]:
+def declare_hand(
+    bot: np.ndarray, params: np.ndarray, hand: np.uint32, seat: int, bid: int, reversed_ok: bool
+) -> tuple[int, int]:
     """The hand game to declare when the bot plays hand although it would not have chosen to."""
-    return _declaration(_best_hand_game(bot, hand, seat, bid, reversed_ok, False), True)
+    _fill_logits(bot, hand, seat, reversed_ok)
+    k, flags, _ = _best_hand_game(bot, params, hand, bid, reversed_ok, -1e18)
+    return _CANDIDATE_GT[k], flags
 
 
 @kernel
 def declare_after_pickup(
-    bot: np.ndarray, twelve: np.uint32, seat: int, bid: int, reversed_ok: bool, discard: np.uint32
+    bot: np.ndarray,
+    params: np.ndarray,
+    twelve: np.uint32,
+    seat: int,
+    bid: int,
+    reversed_ok: bool,
+    discard: np.uint32,
 ) -> tuple[int, int, np.uint32]:
     """Game type, flags and discards after picking up the skat (``twelve`` cards); ``discard`` the
     two cards already put away, or 0 to choose them."""
-    k, discard = _best_pickup_game(bot, twelve, seat, bid, reversed_ok, discard)
-    gt, flags = _declaration(k, False)
-    return gt, flags, discard
+    k, discard = _best_pickup_game(bot, params, twelve, seat, bid, reversed_ok, discard)
+    return _CANDIDATE_GT[k], _flags(k, False), discard
 
 
-# --------------------------------------------------------------------------- house rules (RULES.md §6)
+# --------------------------------------------------------------------------- calls and Ramsch
 
 _JACKS = np.uint32(JACKS)
-_DANGER = np.uint32(JACKS | ACES | TENS)
-
-
-@kernel
-def _side_tops(gt: int, hand: np.uint32) -> int:
-    """Plain suits of ``gt`` whose top card (the ace; the seven in the reversed game) ``hand`` holds."""
-    n = 0
-    for g in range(4):
-        top = highest(gt, GROUP_MASK[gt, g] & ~TRUMPS[gt])
-        if top >= 0 and hand & bit(top):
-            n += 1
-    return n
 
 
 @kernel
 def _open_kontra(gt: int, hand: np.uint32, open_hand: np.uint32) -> bool:
-    """Against an open hand: a trump above all the declarer's (suit, Grand: he announced Schwarz), or
-    in Null a suit where the defender holds a card below the declarer's lowest."""
+    """A sure defence in sight of an open hand: a trump above all the declarer's (suit, Grand: he
+    announced Schwarz), or in Null a suit where the defender holds a card below the declarer's lowest."""
     if gt == NULL:
         for s in range(4):
             mine = hand & SUIT_MASKS[s]
@@ -303,71 +701,129 @@ def _open_kontra(gt: int, hand: np.uint32, open_hand: np.uint32) -> bool:
 
 
 @kernel
-def kontra(bot: np.ndarray, hand: np.uint32, gt: int, bid: int, open_hand: np.uint32, level: int) -> bool:
-    """Whether a defender holding ``hand`` makes the defenders' call at ``level`` (0 Kontra, 2 beyond Re).
+def kontra(
+    bot: np.ndarray,
+    params: np.ndarray,
+    hand: np.uint32,
+    gt: int,
+    flags: int,
+    bid: int,
+    open_hand: np.uint32,
+    level: int,
+    leads_first: bool,
+) -> bool:
+    """Whether a defender holding ``hand`` makes the defenders' call at ``level`` (0 Kontra, 2 and 4
+    beyond Re), doubling the game score.
 
-    ``open_hand`` is the declarer's hand when it lies open (ouvert, seen before the call), else 0.
+    ``open_hand`` is the declarer's hand when it lies open (ouvert, seen before the call), else 0:
+    then he calls on a sure defence (:func:`_open_kontra`). Otherwise his estimate ``p`` of the
+    declarer's chance (:mod:`skatsim.bots.defence`; after Re moved by the calibrated ``CAL_RE_SHIFT``)
+    gives the declarer's expected score for the least the game can be worth; the call changes it by
+    that much again, and each defender's own points by his +40 of a lost game when the variant
+    doubles list bonuses too. He calls when that improves his standing: his own gain minus half the
+    declarer's and half the other defender's.
     """
     if open_hand:
         return _open_kontra(gt, hand, open_hand)
-    if gt == NULL:
-        return False
-    count = popcount(hand & TRUMPS[gt]) + popcount(hand & _JACKS) + _side_tops(gt, hand)
-    need = bot[P_KONTRA] + max(0, bid // BASE_VALUE[gt] - 2) + level
-    return count >= need
+    z = defence.declarer_logit(bot, gt, flags, hand, bid, leads_first)
+    if level >= 2:
+        z += bot[CAL_RE_SHIFT]
+    p = sigmoid(z)
+    value = defence.value_at_least(gt, flags, bid)
+    m = 1 << level
+    declarer = p * deal_score(True, value, flags, params) + (1.0 - p) * deal_score(False, value, flags, params)
+    own = 0.0
+    if bot[V_BONUS_DOUBLES]:
+        declarer += p * bot[V_WON_BONUS] - (1.0 - p) * bot[V_LOST_MALUS]
+        own = (1.0 - p) * bot[V_DEFENDER_BONUS]
+    return m * (own - 0.5 * (declarer + own)) > 0.0
 
 
 @kernel
 def declared_z(bot: np.ndarray, gt: int, flags: int, hand: np.uint32, skat: np.uint32, seat: int) -> float:
-    """Biased log-odds of winning the declared game with the final ``hand`` (``skat``: the discards,
-    or the untouched skat of a hand game)."""
+    """The player's log-odds of winning the declared game with the final ``hand`` (``skat``: the
+    discards, or the untouched skat of a hand game, which he has not seen)."""
     cls = class_of(gt, (flags & OUVERT) != 0)
+    z = _bias(bot, cls)
     if flags & HAND:
-        return game_logit(cls, HAND_GAME, gt, hand, 0.0, seat) + _bias(bot, cls)
-    return game_logit(cls, AFTER_PICKUP, gt, hand, float(card_points(skat)), seat) + _bias(bot, cls)
+        return z + _hand_bias(bot, cls) + game_logit(cls, HAND_GAME, gt, hand, 0.0, seat)
+    return z + game_logit(cls, AFTER_PICKUP, gt, hand, float(card_points(skat)), seat)
 
 
 @kernel
-def re(bot: np.ndarray, gt: int, flags: int, hand: np.uint32, skat: np.uint32, seat: int, level: int) -> bool:
-    """Whether the declarer answers at ``level`` (1: Re, 3: the call after the defenders' x8)."""
-    need = 1.0 - (1.0 - bot[P_RE]) / (1 << (level // 2))
-    return declared_z(bot, gt, flags, hand, skat, seat) >= _logit_of(need)
+def re(
+    bot: np.ndarray,
+    params: np.ndarray,
+    gt: int,
+    flags: int,
+    hand: np.uint32,
+    skat: np.uint32,
+    seat: int,
+    bid: int,
+    level: int,
+) -> bool:
+    """Whether the declarer answers at ``level`` (1: Re, 3: the call after the defenders' x8): when
+    doubling again pays, his chance as a doubled declarer (the calibrated shift of a Kontra) weighed
+    in his expected score under the variant."""
+    cls = class_of(gt, (flags & OUVERT) != 0)
+    situation = HAND_GAME if flags & HAND else AFTER_PICKUP
+    cards = hand if flags & HAND else hand | skat  # the skat of a hand game is unseen
+    z = declared_z(bot, gt, flags, hand, skat, seat) + bot[kontra_fields(cls) + K_SHIFT_KONTRA]
+    row = cls * N_SITUATIONS + situation
+    mat = _mat(gt, cards)
+    now = expected_at(bot, params, row, gt, flags, mat, bid, cards, z, 1 << level)
+    return expected_at(bot, params, row, gt, flags, mat, bid, cards, z, 2 << level) > now
 
 
 @kernel
-def grand_hand_instead(bot: np.ndarray, hand: np.uint32, seat: int) -> bool:
-    """Whether to declare Grand hand instead of playing a Ramsch (``ramsch.grand_hand_instead``)."""
-    return declared_z(bot, GRAND, HAND, hand, np.uint32(0), seat) >= bot[P_Z_HAND_RISK]
+def grand_hand_instead(bot: np.ndarray, params: np.ndarray, hand: np.uint32, seat: int) -> bool:
+    """Whether to declare Grand hand instead of playing a Ramsch (``ramsch.grand_hand_instead``): when
+    the Grand hand (not bid: it cannot be overbid) is worth more than the seat's Ramsch expectation."""
+    z = declared_z(bot, GRAND, HAND, hand, np.uint32(0), seat)
+    e = expected(bot, params, GRAND_CLASS, HAND_GAME, GRAND, HAND, _mat(GRAND, hand), 0, hand, z)
+    return e > ramschmodel.value(bot, CAL_RAMSCH, hand, seat)
 
 
 @kernel
-def _push_danger(c: int, cards: np.uint32) -> float:
-    """How badly a card takes tricks and points in a Ramsch: jacks first (CJ most), then points and
-    trick power, more in a short suit."""
-    if bit(c) & _JACKS:
-        return 100.0 + c
-    n = popcount(cards & SUIT_MASKS[c // 8] & ~_JACKS)
-    return 4.0 * CARD_POINTS[c] + POWER[RAMSCH, c] - 2.0 * n
+def _shed(bot: np.ndarray, cards: np.uint32, allowed: np.uint32, seat: int) -> int:
+    """The allowed card whose loss leaves the hand the best Schieberamsch score (``CAL_PUSH``)."""
+    best = -1
+    best_value = -1e18
+    m = allowed
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint32(1)
+        v = ramschmodel.value(bot, CAL_PUSH, cards & ~bit(c), seat)
+        if v > best_value:
+            best, best_value = c, v
+    return best
 
 
 @kernel
-def push(bot: np.ndarray, hand: np.uint32, skat: np.uint32, jacks_ok: bool) -> np.uint32:
-    """Schieberamsch: the two cards to push after picking up the skat, or 0 to pass it on unseen."""
-    if popcount(hand & _DANGER) < bot[P_PUSH]:
+def push(bot: np.ndarray, params: np.ndarray, hand: np.uint32, skat: np.uint32, seat: int, jacks_ok: bool) -> np.uint32:
+    """Schieberamsch: the two cards to push after picking up the skat, or 0 to pass it on unseen.
+
+    Decided before the skat is seen: the Schieberamsch model (``CAL_PUSH``, score per unit of the
+    doubling) of the hand as it is, against the hand without the two cards it would push plus two
+    cards of the average unseen worth; passing the skat on unseen doubles the score (or, under
+    ``schieberamsch.doubling: push``, pushing does). Having picked up, it pushes the two allowed
+    cards of its twelve whose loss leaves the best hand.
+    """
+    allowed = hand if jacks_ok else hand & ~_JACKS
+    if popcount(allowed) < 2:
+        return np.uint32(0)
+    keep = ramschmodel.value(bot, CAL_PUSH, hand, seat)
+    c1 = _shed(bot, hand, allowed, seat)
+    c2 = _shed(bot, hand & ~bit(c1), allowed & ~bit(c1), seat)
+    left = hand & ~bit(c1) & ~bit(c2)
+    swapped = ramschmodel.value(bot, CAL_PUSH, left, seat) + 2.0 * ramschmodel.unseen_mean(bot, CAL_PUSH, ~hand)
+    if params[SCHIEBE_DOUBLING] == 1:  # each push doubles
+        if 2.0 * swapped <= keep:
+            return np.uint32(0)
+    elif swapped <= 2.0 * keep:  # passing the skat on unseen doubles
         return np.uint32(0)
     cards = hand | skat
-    pushed = np.uint32(0)
-    for _ in range(2):
-        allowed = cards if jacks_ok else cards & ~_JACKS
-        best = -1
-        best_danger = -1e9
-        m = allowed
-        while m:
-            c = lowest_bit(m)
-            m &= m - np.uint32(1)
-            d = _push_danger(c, cards)
-            if d > best_danger:
-                best, best_danger = c, d
-        pushed |= bit(best)
-        cards &= ~bit(best)
-    return pushed
+    allowed = cards if jacks_ok else cards & ~_JACKS
+    c1 = _shed(bot, cards, allowed, seat)
+    c2 = _shed(bot, cards & ~bit(c1), allowed & ~bit(c1), seat)
+    return bit(c1) | bit(c2)

@@ -27,14 +27,15 @@ from ..engine.gametypes import RAMSCH
 from ..engine.rules import RAMSCH_DURCHMARSCH, REVERSED_ALLOWED, SCHIEBE_JACKS
 from ..engine.scoring import HAND
 from ..engine.state import DealState
-from . import HEURISTIC, N_BOT_PARAMS, PIMC, PIMC_WORLDS, RANDOM, RECORDED, cardplay, heuristic, pimc, random_bot
+from . import HEURISTIC, N_PREPARED, PIMC, RANDOM, RECORDED, cardplay, expected, heuristic, pimc, random_bot
 from .handeval import choose_discard
+from .slots import N_BOT_PARAMS, N_CALIB, X_WORLDS
 
 #: "No decision": the player has none to give (the recorded player, asked beyond its record).
 NONE = -9
 
 # The heuristic bot's memory slots (``DealState.memo[seat]``), -1 when not worked out yet.
-_LIMIT = 0  # how high it bids
+_LIMIT = 0  # how high it bids or holds (heuristic.ceiling)
 _PLAN = 1  # 1 when the declaration plan below holds
 _PLAN_GT = 2  # the game it plans to declare
 _PLAN_FLAGS = 3  # its flags (HAND set for a hand game)
@@ -42,13 +43,18 @@ _PLAN_SKAT = 4  # the discards it plans (the skat itself for a hand game)
 
 
 @allocating_kernel
-def prepare(kinds: np.ndarray, params: np.ndarray) -> np.ndarray:
-    """Parameter rows (one per seat or player) with each bot's derived values appended: what
-    ``DealState.bots`` holds."""
-    out = heuristic.prepare(params)
+def prepare(kinds: np.ndarray, bot_params: np.ndarray, params: np.ndarray) -> np.ndarray:
+    """Prepared rows (one per seat or player) for the variant ``params``: what ``DealState.bots``
+    holds. ``bot_params`` are :func:`skatsim.bots.bot_arrays` rows (a bot's parameters, then the
+    variant's calibration); each bot derives what it needs from them once per block (the heuristic:
+    its scoring view and bid thresholds, :func:`skatsim.bots.expected.prepare_row`)."""
+    out = np.zeros((kinds.shape[0], N_PREPARED))
+    scratch = np.zeros(3, dtype=np.int64)
     for row in range(kinds.shape[0]):
-        if kinds[row] != HEURISTIC and kinds[row] != PIMC:  # the pimc bot bids by the heuristic's rows
-            out[row, N_BOT_PARAMS:] = 0.0
+        if kinds[row] == HEURISTIC or kinds[row] == PIMC:  # the pimc bot bids and declares by the heuristic's row
+            expected.prepare_row(out[row], bot_params[row], params, scratch)
+        if kinds[row] == PIMC:
+            out[row, X_WORLDS] = bot_params[row, N_BOT_PARAMS + N_CALIB]
     return out
 
 
@@ -57,7 +63,7 @@ def recorded_players() -> tuple[np.ndarray, np.ndarray]:
     """Kinds and prepared parameter rows of three recorded-decisions players: who sits at every
     seat of a replayed game."""
     kinds = np.full(3, RECORDED, dtype=np.int64)
-    return kinds, prepare(kinds, np.zeros((3, N_BOT_PARAMS)))
+    return kinds, np.zeros((3, N_PREPARED))
 
 
 @kernel
@@ -93,9 +99,7 @@ def bid(st: DealState, seat: int) -> int:
     if kind == RANDOM:
         return random_bot.bid_action(st.bidding, st.rng)
     if kind == HEURISTIC or kind == PIMC:
-        if st.memo[seat, _LIMIT] < 0:
-            st.memo[seat, _LIMIT] = heuristic.bid_limit(st.bots[seat], st.hands[seat], seat, _reversed_ok(st))
-        return bidding.bot_action(st.bidding, st.memo[seat, _LIMIT])
+        return bidding.bot_action(st.bidding, bid_limit(st, seat))
     return NONE
 
 
@@ -104,10 +108,11 @@ def bid_limit(st: DealState, seat: int) -> int:
     """The highest value the seat's player would bid or hold with its ten cards, -1 when it does not
     bid by a ceiling (the random bot, a recorded game's player): what a what-if checks a resampled
     hand against (:mod:`skatsim.whatif`: the bots must bid on it as they did). Asks nothing new of
-    the bot: the heuristic's ceiling is the one :func:`bid` bids by."""
+    the bot: the heuristic's ceiling (:func:`skatsim.bots.heuristic.ceiling`) is the one :func:`bid`
+    bids by, worked out once per deal."""
     if st.kinds[seat] == HEURISTIC or st.kinds[seat] == PIMC:
         if st.memo[seat, _LIMIT] < 0:
-            st.memo[seat, _LIMIT] = heuristic.bid_limit(st.bots[seat], st.hands[seat], seat, _reversed_ok(st))
+            st.memo[seat, _LIMIT] = heuristic.ceiling(st.bots[seat], st.params, st.hands[seat], seat, _reversed_ok(st))
         return st.memo[seat, _LIMIT]
     return -1
 
@@ -116,7 +121,7 @@ def bid_limit(st: DealState, seat: int) -> int:
 def _plan(st: DealState, seat: int) -> None:
     """The heuristic declarer's whole declaration, worked out once: hand or pickup, discards, game."""
     gt, flags, dskat = heuristic.declare(
-        st.bots[seat], st.hands[seat], st.skat[0], seat, st.bidding[bidding.BID], _reversed_ok(st)
+        st.bots[seat], st.params, st.hands[seat], st.skat[0], seat, st.bidding[bidding.BID], _reversed_ok(st)
     )
     st.memo[seat, _PLAN] = 1
     st.memo[seat, _PLAN_GT] = gt
@@ -146,7 +151,7 @@ def discard(st: DealState, seat: int) -> int:
     if kind == HEURISTIC or kind == PIMC:
         if st.memo[seat, _PLAN] != 1 or st.memo[seat, _PLAN_FLAGS] & HAND:
             gt, flags, dskat = heuristic.declare_after_pickup(
-                st.bots[seat], twelve, seat, st.bidding[bidding.BID], _reversed_ok(st), np.uint32(0)
+                st.bots[seat], st.params, twelve, seat, st.bidding[bidding.BID], _reversed_ok(st), np.uint32(0)
             )
             st.memo[seat, _PLAN] = 1
             st.memo[seat, _PLAN_GT] = gt
@@ -182,16 +187,16 @@ def declare(st: DealState, seat: int, picked_up: bool, dskat: np.uint32) -> tupl
         if st.memo[seat, _PLAN] == 1 and planned_hand != picked_up:
             if picked_up and st.memo[seat, _PLAN_SKAT] != dskat:  # discards made for it: choose for them
                 gt, flags, _ = heuristic.declare_after_pickup(
-                    bot, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat
+                    bot, st.params, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat
                 )
                 return gt, flags
             return st.memo[seat, _PLAN_GT], st.memo[seat, _PLAN_FLAGS]
         if picked_up:
             gt, flags, _ = heuristic.declare_after_pickup(
-                bot, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat
+                bot, st.params, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat
             )
             return gt, flags
-        return heuristic.declare_hand(bot, st.hands[seat], seat, st.bidding[bidding.BID], _reversed_ok(st))
+        return heuristic.declare_hand(bot, st.params, st.hands[seat], seat, st.bidding[bidding.BID], _reversed_ok(st))
     return NONE, 0
 
 
@@ -208,10 +213,12 @@ def doubles(st: DealState, seat: int, level: int) -> bool:
         gt = state[play.GT]
         flags = state[play.FLAGS]
         hand = play.hand_of(state, seat)
+        bid = st.bidding[bidding.BID]
         if seat == declarer:
-            return heuristic.re(st.bots[seat], gt, flags, hand, np.uint32(state[play.SKAT]), seat, level)
+            skat = np.uint32(state[play.SKAT])
+            return heuristic.re(st.bots[seat], st.params, gt, flags, hand, skat, seat, bid, level)
         shown = kontra.open_hand(state, st.params)
-        return heuristic.kontra(st.bots[seat], hand, gt, st.bidding[bidding.BID], shown, level)
+        return heuristic.kontra(st.bots[seat], st.params, hand, gt, flags, bid, shown, level, seat == 0)
     return False
 
 
@@ -222,7 +229,7 @@ def grand_hand_instead(st: DealState, seat: int) -> bool:
     if kind == RANDOM:
         return random_bot.calls(st.rng)
     if kind == HEURISTIC or kind == PIMC:
-        return heuristic.grand_hand_instead(st.bots[seat], st.hands[seat], seat)
+        return heuristic.grand_hand_instead(st.bots[seat], st.params, st.hands[seat], seat)
     return False
 
 
@@ -235,7 +242,7 @@ def push(st: DealState, seat: int) -> int:
     if kind == RANDOM:
         return np.int64(random_bot.push(st.hands[seat], st.skat[0], jacks_ok, st.rng))
     if kind == HEURISTIC or kind == PIMC:
-        return np.int64(heuristic.push(st.bots[seat], st.hands[seat], st.skat[0], jacks_ok))
+        return np.int64(heuristic.push(st.bots[seat], st.params, st.hands[seat], st.skat[0], seat, jacks_ok))
     return NONE
 
 
@@ -250,5 +257,5 @@ def card(st: DealState, seat: int) -> int:
         durchmarsch = state[play.GT] == RAMSCH and st.params[RAMSCH_DURCHMARSCH] == 1
         return cardplay.choose_card(state, seat, st.voids, durchmarsch)
     if kind == PIMC:
-        return pimc.choose_card(st, seat, np.int64(st.bots[seat, PIMC_WORLDS]))
+        return pimc.choose_card(st, seat, np.int64(st.bots[seat, X_WORLDS]))
     return NONE

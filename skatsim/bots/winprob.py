@@ -1,9 +1,22 @@
-"""The heuristic bot's calibrated win-probability model, loaded once as constant tables.
+"""The heuristic bot's calibrated outcome model, loaded once as constant tables.
 
 ``calibration.json`` is written by ``scripts/calibrate_bots.py`` (self-play
 Monte Carlo + logistic regression): :data:`COEFFICIENTS`, an array of shape
 ``(N_CLASSES * N_SITUATIONS, N_FEATURES)``, one row of log-odds weights per
 game class and situation over the features of :func:`~skatsim.bots.handeval.row_features`.
+They give ``z``, the log-odds that the declarer wins.
+
+Winning is not all the scoring tells apart: a game is won, won Schneider or won Schwarz,
+lost, lost Schneider or lost Schwarz, and each is worth another amount. The model is
+ordinal with ``z`` as the hand's strength (:data:`OUTCOME_MODELS`, one row per class and
+situation): P(Schneider | won), P(Schwarz | won Schneider), P(Schneider | lost) and
+P(Schwarz | lost Schneider) are logistic in ``z`` (``sigma(a + b z)``). Keeping every outcome a
+function of ``z`` alone keeps a game's expected score a function of ``z``, so a bid decision is
+one comparison of ``z`` against a threshold worked out once per block
+(:func:`skatsim.bots.expected.prepare`); features beyond ``z`` would sharpen P(Schwarz)
+(docs/bots.md gives the log-losses) but cost that. The six outcome probabilities are
+tabulated over a grid of ``z`` (:data:`OUTCOME_P`) and read with linear interpolation
+(:func:`outcome_probs`): no exponential at decision time.
 
 The kernels read the model through :func:`game_logit`. The log-odds are
 linear in the features, and every feature but two (the longest side suit, the
@@ -28,6 +41,20 @@ from .suitstats import N_PLAIN, NULL_WORST, TRUMP_ACE_TEN, null_counts, side_cou
 
 CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
 
+#: The six outcomes of a suit game, Grand or reversed game, from the declarer's worst to his best
+#: (Null: only ``O_LOST`` and ``O_WON``). Schneider: the declarer has 90 points or more (won) or 30
+#: or fewer (lost); Schwarz: all ten tricks or none.
+O_LOST_SCHWARZ, O_LOST_SCHNEIDER, O_LOST, O_WON, O_WON_SCHNEIDER, O_WON_SCHWARZ = range(6)
+N_OUTCOMES = 6
+#: Columns of an outcome-model row: ``(a, b)`` of P(Schneider | won), P(Schwarz | won Schneider),
+#: P(Schneider | lost), P(Schwarz | lost Schneider).
+N_OUTCOME_COEFFICIENTS = 8
+#: The grid :data:`OUTCOME_P` tabulates: ``z`` from ``Z_MIN`` in steps of ``1 / Z_STEPS_PER_UNIT``.
+Z_MIN = -12.0
+Z_STEPS_PER_UNIT = 8
+N_Z = 193
+Z_MAX = Z_MIN + (N_Z - 1) / Z_STEPS_PER_UNIT
+
 #: Kinds of per-suit log-odds in :data:`TABLES`: what a side suit adds (for Null: any suit), what
 #: the trump suit adds, and what the jacks add (indexed by their four bits, DJ lowest).
 SIDE_Z, TRUMP_Z, JACKS_Z = range(3)
@@ -41,6 +68,46 @@ def load_model(path: Path = CALIBRATION_FILE) -> np.ndarray:
         raise ValueError(f"{path}: coefficient table has shape {model.shape}")
     model.flags.writeable = False
     return model
+
+
+def load_outcome_models(path: Path = CALIBRATION_FILE) -> np.ndarray:
+    """Outcome-model table (``N_CLASSES * N_SITUATIONS`` rows of ``N_OUTCOME_COEFFICIENTS``) from a
+    calibration file."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    models = np.array(data["outcome_models"], dtype=np.float64)
+    if models.shape != (N_CLASSES * N_SITUATIONS, N_OUTCOME_COEFFICIENTS):
+        raise ValueError(f"{path}: outcome-model table has shape {models.shape}")
+    models.flags.writeable = False
+    return models
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(x, -60.0, 60.0)))
+
+
+def outcome_table(models: np.ndarray) -> np.ndarray:
+    """Per row, grid point of ``z`` and outcome ``O_*``, the outcome's probability: shape
+    ``(rows, N_Z, N_OUTCOMES)``. Each row's six probabilities sum to 1 at every ``z``."""
+    z = Z_MIN + np.arange(N_Z) / Z_STEPS_PER_UNIT
+    table = np.zeros((models.shape[0], N_Z, N_OUTCOMES))
+    for row, m in enumerate(models):
+        won = _sigmoid(z)
+        if row // N_SITUATIONS in (NULL_CLASS, NULL_OUVERT_CLASS):
+            table[row, :, O_WON] = won
+            table[row, :, O_LOST] = 1.0 - won
+            continue
+        won_schneider = won * _sigmoid(m[0] + m[1] * z)
+        won_schwarz = won_schneider * _sigmoid(m[2] + m[3] * z)
+        lost_schneider = (1.0 - won) * _sigmoid(m[4] + m[5] * z)
+        lost_schwarz = lost_schneider * _sigmoid(m[6] + m[7] * z)
+        table[row, :, O_WON_SCHWARZ] = won_schwarz
+        table[row, :, O_WON_SCHNEIDER] = won_schneider - won_schwarz
+        table[row, :, O_WON] = won - won_schneider
+        table[row, :, O_LOST] = 1.0 - won - lost_schneider
+        table[row, :, O_LOST_SCHNEIDER] = lost_schneider - lost_schwarz
+        table[row, :, O_LOST_SCHWARZ] = lost_schwarz
+    table.flags.writeable = False
+    return table
 
 
 def tabulate(coefficients: np.ndarray) -> np.ndarray:
@@ -65,9 +132,102 @@ def tabulate(coefficients: np.ndarray) -> np.ndarray:
     return tables
 
 
+def hand_gaps(coefficients: np.ndarray, tables: np.ndarray) -> np.ndarray:
+    """Per game class, the largest amount by which a ten-card hand's hand log-odds can exceed its
+    before-pickup log-odds: an exact maximum over every hand (a dynamic programme over the suits,
+    the cards counted to ten), so that a game whose before-pickup log-odds plus this cannot reach a
+    hand threshold need not be judged hand (:mod:`skatsim.bots.heuristic`). Written into
+    ``calibration.json`` beside the coefficients (``hand_gaps``) so importing costs nothing."""
+    neg = -1e18
+    plain = [b for b in range(256) if not b & (1 << JACK)]
+    gaps = np.zeros(N_CLASSES)
+    for cls in range(N_CLASSES):
+        before, hand = cls * N_SITUATIONS + 0, cls * N_SITUATIONS + 1  # BEFORE_PICKUP, HAND_GAME
+        d = tables[hand] - tables[before]
+        c = coefficients[hand] - coefficients[before]
+        if cls in (NULL_CLASS, NULL_OUVERT_CLASS):
+            states: dict[tuple[int, int], float] = {(0, 0): 0.0}
+            for _ in range(4):
+                nxt: dict[tuple[int, int], float] = {}
+                for (n, worst), v in states.items():
+                    for b in range(256):
+                        k = bin(b).count("1")
+                        key = (n + k, max(worst, int(NULL_WORST[b])))
+                        if n + k <= 10 and v + d[SIDE_Z, b] > nxt.get(key, neg):
+                            nxt[key] = v + d[SIDE_Z, b]
+                states = nxt
+            best = max(v + c[3] * w for (n, w), v in states.items() if n == 10)
+        else:
+            grand = cls != SUIT_CLASS
+            states = {(0, 0): 0.0}
+            for _ in range(4 if grand else 3):
+                nxt = {}
+                for (n, longest), v in states.items():
+                    for b in plain:
+                        k = int(N_PLAIN[b])
+                        key = (n + k, max(longest, k))
+                        if n + k <= 10 and v + d[SIDE_Z, b] > nxt.get(key, neg):
+                            nxt[key] = v + d[SIDE_Z, b]
+                states = nxt
+            trumps = [(0, 0.0)] if grand else [(int(N_PLAIN[b]), float(d[TRUMP_Z, b])) for b in plain]
+            jacks = [(bin(j).count("1"), float(d[JACKS_Z, j])) for j in range(16)]
+            best = neg
+            for (n, longest), v in states.items():
+                for kt, vt in trumps:
+                    for kj, vj in jacks:
+                        if n + kt + kj == 10:
+                            best = max(best, v + c[13] * longest + vt + vj)
+        gaps[cls] = c[0] + max(0.0, c[11]) + best
+    return gaps
+
+
+def load_hand_gaps(path: Path = CALIBRATION_FILE) -> np.ndarray:
+    """The hand gaps (:func:`hand_gaps`) a calibration file records."""
+    gaps = np.array(json.loads(path.read_text(encoding="utf-8"))["hand_gaps"], dtype=np.float64)
+    gaps.flags.writeable = False
+    return gaps
+
+
 COEFFICIENTS = load_model()
 TABLES = tabulate(COEFFICIENTS)
+HAND_GAPS = load_hand_gaps()
+OUTCOME_MODELS = load_outcome_models()
+OUTCOME_P = outcome_table(OUTCOME_MODELS)
 _BYTE = np.uint32(0xFF)
+
+
+#: The logistic function on the grid of :data:`OUTCOME_P`: the chance of winning at each grid point.
+WIN_P = outcome_table(np.zeros((1, N_OUTCOME_COEFFICIENTS)))[0, :, 3:].sum(axis=1)
+WIN_P.flags.writeable = False
+
+
+@kernel
+def win_probability(z: float) -> float:
+    """The chance of winning at log-odds ``z``, interpolated on the grid as :func:`outcome_probs` does
+    (the sum of its three won outcomes, to rounding): no exponential."""
+    t = (min(max(z, Z_MIN), Z_MAX - 1e-9) - Z_MIN) * Z_STEPS_PER_UNIT
+    i = int(t)
+    return WIN_P[i] + (t - i) * (WIN_P[i + 1] - WIN_P[i])
+
+
+@kernel
+def outcome_probs(row: int, z: float) -> tuple[float, float, float, float, float, float]:
+    """The probabilities of the six outcomes (``O_*`` order) of model row ``row`` (class x
+    situation) at log-odds ``z``, linearly interpolated on the grid of :data:`OUTCOME_P` (clamped
+    at its ends, where they are 0 and 1 to within 1e-5)."""
+    t = (min(max(z, Z_MIN), Z_MAX - 1e-9) - Z_MIN) * Z_STEPS_PER_UNIT
+    i = int(t)
+    f = t - i
+    a = OUTCOME_P[row, i]
+    b = OUTCOME_P[row, i + 1]
+    return (
+        a[0] + f * (b[0] - a[0]),
+        a[1] + f * (b[1] - a[1]),
+        a[2] + f * (b[2] - a[2]),
+        a[3] + f * (b[3] - a[3]),
+        a[4] + f * (b[4] - a[4]),
+        a[5] + f * (b[5] - a[5]),
+    )
 
 
 @kernel

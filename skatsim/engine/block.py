@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+# the seam module itself, not the bots' registry (skatsim.bots), which looks up variant calibrations
+# learnt by playing deals through this engine
+import skatsim.bots.seam as seam
+
 from .._jit import allocating_kernel, kernel
-from ..bots import seam
 from .deal import deal_game, unpack_deal
 from .flow import new_record, play_deal
 from .layout import LOG_BOCK, LOG_ROUND
@@ -39,13 +42,15 @@ def simulate_block(
     (``LIST_LENGTH`` = L > 0) ``first`` must be a multiple of L: the block holds
     whole lists, the last one possibly cut short. ``kinds`` and ``bot_params``
     are by seat, or by player in lists (players sit at FH, MH, RH in a list's first deal;
-    one per player: four at a four-player table, ``TABLE_PLAYERS``).
+    one per player: four at a four-player table, ``TABLE_PLAYERS``); ``bot_params`` rows as
+    :func:`skatsim.bots.bot_arrays` makes them for ``params``.
     """
     if params[LIST_LENGTH] and first % params[LIST_LENGTH]:
         raise ValueError("simulate_block: a block of lists must start at a multiple of the list length")
     if kinds.shape[0] != params[TABLE_PLAYERS]:
         raise ValueError("simulate_block: give one bot per player of the table (TABLE_PLAYERS)")
-    _simulate(new_state(params), seed, first, kinds, seam.prepare(kinds, bot_params), rows, logs, new_list_workspace())
+    bots = seam.prepare(kinds, bot_params, params)
+    _simulate(new_state(params), seed, first, kinds, bots, rows, logs, new_list_workspace())
 
 
 @kernel

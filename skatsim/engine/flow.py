@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import numpy as np
 
+# the seam module itself, not the bots' registry (skatsim.bots), which looks up variant calibrations
+# learnt by playing deals through this engine
+import skatsim.bots.seam as seam
+
 from .._jit import highest_bit, kernel, lowest_bit
-from ..bots import seam
 from . import bidding, kontra, play, ramsch
 from .deal import pack_deal
 from .declaration import declaration_error, normalise_flags

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import allocating_kernel
-from ..bots import N_PREPARED, N_SEARCH, SEARCH_TABLE_LOG2
+from ..bots.slots import N_PREPARED, N_SEARCH, SEARCH_TABLE_LOG2
 from . import bidding, play, ramsch, result
 from .rules import N_PARAMS
 from .solver_search import ENTRY_WORDS, N_WORK

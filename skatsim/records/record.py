@@ -474,9 +474,7 @@ def replay_rows(records: Sequence[GameRecord], params: np.ndarray) -> tuple[np.n
     return _replayed(records, params, replay_block)
 
 
-def replay_list_rows(
-    records: Sequence[GameRecord], params: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def replay_list_rows(records: Sequence[GameRecord], params: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Replay records in order as one list of the variant ``params``: their engine rows, action
     records and ``DealState.error`` rows, as :func:`replay_rows`, but each deal's place in the list —
     its Bock multiplier, Ramsch round, dealer and the players' running totals — decided by the

@@ -180,7 +180,7 @@ class ChunkSpec(ChunkFile):
         return np.array(self.params, dtype=np.int64)
 
     def _simulate(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        kinds, bot_params = bot_arrays(self.bots)
+        kinds, bot_params = bot_arrays(self.bots, self._params())
         rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
         logs = np.zeros((n if self.record_play else 0, LOG_WIDTH), dtype=np.int16)
         simulate_block(np.uint64(self.seed), start, kinds, bot_params, self._params(), rows, logs)

@@ -99,7 +99,8 @@ _COLUMN_SLOTS = {"sf": SF, "score": SCORE, "declared": DECLARED, "won": WON}
 
 
 def parse_duel_bot(text: str, which: str) -> str:
-    """One bot setting (``heuristic:risk=0.7``), canonical; mistakes are one line naming ``which`` (``BOT_A``)."""
+    """One bot setting (``heuristic:loss_aversion=2``), canonical; mistakes are one line naming ``which``
+    (``BOT_A``)."""
     if "," in text:
         raise SkatsimError(f"{which}: give one bot setting, got {text!r} (the duel seats it in every seating)")
     try:
@@ -172,7 +173,7 @@ def duel_frame(seed: int, first: int, count: int, params: np.ndarray, a: str, b:
     ``skatsim simulate`` makes), scored in list points, and summed per side; one row per deal.
     """
     play, score = duel_params(params)
-    seatings = [bot_arrays(bots) for bots in seating_bots(a, b)]
+    seatings = [bot_arrays(bots, play) for bots in seating_bots(a, b)]
     totals = np.zeros((count, 2, 4), dtype=np.int64)
     single = np.zeros((count, 2), dtype=np.int64)
     logs = np.zeros((0, LOG_WIDTH), dtype=np.int16)

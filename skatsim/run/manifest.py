@@ -116,6 +116,9 @@ class RunManifest(BaseModel):
     bots: tuple[str, ...]
     #: Every parameter of each player's bot, defaults included (``bots`` lists only what differs).
     bot_parameters: list[dict[str, float]] = []
+    #: The heuristic bot's calibration for the variant (:mod:`skatsim.bots.variantcal`): its key and
+    #: where it came from (shipped, cache, computed, not needed); empty when no heuristic bot plays.
+    bot_calibration: dict[str, str] = {}
     seed: int
     games: int
     chunk_size: int
@@ -219,18 +222,26 @@ def check_same_run(manifest: RunManifest, fresh: RunManifest, out_dir: str) -> N
     """Refuse to resume with settings that would change the rows (or the code that makes them),
     naming the first difference.
 
-    The bots are compared as recorded (every seat's bot with whatever parameters the manifest carries).
+    The bots are compared as recorded (every seat's bot with whatever parameters the manifest carries);
+    a run whose bots had parameters this skatsim no longer has (:data:`skatsim.bots.RETIRED`) is
+    refused, naming what replaced them, and so is one made with another calibration of the bots.
     """
     if manifest.job != fresh.job:
         raise SkatsimError(
             f"{out_dir}: cannot resume: the folder holds the output of skatsim {manifest.job}, "
             f"not of skatsim {fresh.job}"
         )
+    from ..bots import retired
+
+    for names in manifest.bot_parameters:
+        if gone := retired(names):
+            raise SkatsimError(f"{out_dir}: cannot resume: the run's bots had parameters of an older skatsim: {gone}")
     checks = (
         ("seed", manifest.seed, fresh.seed),
         ("games", manifest.games, fresh.games),
         ("bots", manifest.bots, fresh.bots),
         ("record-play", manifest.record_play, fresh.record_play),
+        ("bot calibration", manifest.bot_calibration.get("key"), fresh.bot_calibration.get("key")),
         ("open-hand", manifest.open_hand, fresh.open_hand),
         ("skatsim version", manifest.skatsim_version, fresh.skatsim_version),
     )

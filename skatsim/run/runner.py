@@ -50,7 +50,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.text import Text
 
 from .. import __version__
-from ..bots import DEFAULT_BOTS, bot_values, parse_bots
+from ..bots import DEFAULT_BOTS, bot_calibration, bot_values, parse_bots
 from ..errors import SkatsimError
 from ..frames import frame_schema
 from ..variant import LoadedVariant, load_variant
@@ -424,6 +424,7 @@ def _new_manifest(
         variant_text=loaded.text,
         bots=bots,
         bot_parameters=[bot_values(b) for b in bots],
+        bot_calibration=bot_calibration(bots, loaded.variant.params()),
         seed=seed,
         games=games,
         chunk_size=chunk_size,

@@ -186,9 +186,7 @@ def _bock_problems(v: Variant) -> list[_Found]:
                 UNUSED,
             )
         )
-    if "ramsch_round_grand_hand" in b.model_fields_set and not (
-        b.ramsch_round_after and v.ramsch.grand_hand_instead
-    ):
+    if "ramsch_round_grand_hand" in b.model_fields_set and not (b.ramsch_round_after and v.ramsch.grand_hand_instead):
         problems.append(
             (
                 "bock.ramsch_round_grand_hand",

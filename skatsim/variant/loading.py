@@ -322,9 +322,7 @@ def _validation_messages(root: Path, tree: _Tree, exc: ValidationError) -> list[
     lines = []
     for loc, text in found:
         path, line = _source(loc, tree.sources, root)
-        lines.append(
-            (_order(path, line, tree), f"{_where(path, line, root)}{_dotted(loc) or '(top level)'}: {text}")
-        )
+        lines.append((_order(path, line, tree), f"{_where(path, line, root)}{_dotted(loc) or '(top level)'}: {text}"))
     return [text for _, text in sorted(lines, key=lambda item: item[0])]
 
 

@@ -218,7 +218,6 @@ class Bock(_Section):
         return tuple(value) if isinstance(value, list) else value
 
 
-
 class ReversedGame(_Section):
     """Sächsische Spitze: a Grand-like game with reversed order, base value 20 (RULES.md §6)."""
 

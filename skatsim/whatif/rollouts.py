@@ -138,7 +138,7 @@ def from_run(seed: int, game: int, params: np.ndarray | None = None, bots: str =
     from ..records.record import record_from_log
 
     params = official_params() if params is None else params
-    kinds, bot_params = bot_arrays(parse_bots(bots))
+    kinds, bot_params = bot_arrays(parse_bots(bots), params)
     length = int(params[LIST_LENGTH])
     first = game - game % length if length else game
     count = game - first + 1
@@ -721,8 +721,8 @@ def plan(
     if params[RAMSCH_EVERY_DEAL] and any(not isinstance(d, Card) for d in decisions):
         raise SkatsimError("what-if: this variant plays every deal as a Ramsch: nothing is bid or declared")
     settings = parse_bots(bots)
-    kinds, bot_params = bot_arrays(settings)
-    prepared = seam.prepare(kinds, bot_params)
+    kinds, bot_params = bot_arrays(settings, params)
+    prepared = seam.prepare(kinds, bot_params, params)
     if start.record is None:
         if start.seat is None:
             raise SkatsimError("what-if: a start needs a game record or a hand's seat")

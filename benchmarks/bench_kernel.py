@@ -1,0 +1,50 @@
+"""Kernel games/s of the default bots on one core: best of REPS runs of GAMES games, compilation excluded.
+
+    python benchmarks/bench_kernel.py variants/official.yaml 1000000 3
+
+Works on older checkouts too (``bot_arrays`` without the variant), so a before/after pair is measured
+with the same script in one session, e.g. against main exported to a folder::
+
+    git archive main | tar -x -C /tmp/main
+    PYTHONPATH=/tmp/main NUMBA_CACHE_DIR=/tmp/main-cache python benchmarks/bench_kernel.py variants/official.yaml 1e6 3
+    python benchmarks/bench_kernel.py variants/official.yaml 1e6 3
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from skatsim.bots import bot_arrays, parse_bots
+from skatsim.engine.block import simulate_block
+from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
+from skatsim.variant import load_variant
+
+BLOCK = 65520
+
+
+def main() -> None:
+    path, games, reps = sys.argv[1], int(float(sys.argv[2])), int(sys.argv[3])
+    params = load_variant(path).variant.params()
+    seats = parse_bots("heuristic")
+    try:
+        kinds, bot_params = bot_arrays(seats, params)
+    except TypeError:  # a checkout from before the bots read the variant
+        kinds, bot_params = bot_arrays(seats)  # type: ignore[call-arg]
+    rows = np.zeros((BLOCK, N_COLUMNS), dtype=np.int64)
+    no_log = np.zeros((0, LOG_WIDTH), np.int16)
+    simulate_block(np.uint64(1), 0, kinds, bot_params, params, rows[:3600], no_log)  # compile or load
+    best = 1e9
+    for r in range(reps):
+        start = time.perf_counter()
+        for first in range(0, games, BLOCK):
+            n = min(BLOCK, games - first)
+            simulate_block(np.uint64(1), (r + 1) * 10**7 + first, kinds, bot_params, params, rows[:n], no_log)
+        best = min(best, time.perf_counter() - start)
+    print(f"{path}: {games / best:,.0f} games/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,359 @@
+"""Expected scores under the variant's own scoring: the one measure of every heuristic decision.
+
+A declaration's expected score is the sum over its outcomes (won, won Schneider, won Schwarz,
+lost, lost Schneider, lost Schwarz; Null won or lost) of the outcome's probability
+(:func:`skatsim.bots.winprob.outcome_probs`) times what the declarer scores then *under this
+variant*: the game value and the deal score come from the engine's own kernels
+(:func:`skatsim.engine.scoring.game_value`, :func:`~skatsim.engine.scoring.deal_score`,
+:func:`~skatsim.engine.scoring.outcome` for an overbid game), so a lost hand game costs what
+``scoring.lost_hand_factor`` says and nothing here copies a rule. On top come, where the variant
+has them:
+
+* Seeger-Fabian list points: the declarer's +50 / -50, read once per block off the engine's
+  :func:`~skatsim.engine.scoring.list_points` (each seat maximises its own list points);
+* Kontra: the chance that the declaration draws Kontra (``CAL_KONTRA``, calibrated by self-play of
+  the variant from the defenders' own policy), the declarer's chance once it has (a Kontra says
+  a defender is strong) and the Re he answers when it pays: the score is doubled or quadrupled.
+
+A player's *utility* of a score is the score itself, a loss counted ``loss_aversion`` times
+(1: risk-neutral; the one risk attitude of the bot, docs/bots.md).
+
+:func:`prepare` derives the *scoring view* once per block (``V_*`` of :mod:`skatsim.bots.slots`),
+including the bid thresholds: because every outcome probability is a function of the declarer's
+log-odds ``z``, so is the expected score, and "worth more than passing" becomes ``z`` against a
+threshold per game and matadors, the same comparison in cost as a fixed risk threshold.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._jit import allocating_kernel, kernel
+from ..engine.declaration import normalise_flags
+from ..engine.gametypes import GRAND, NULL, REVERSED
+from ..engine.kontra import max_level
+from ..engine.rules import ALL_PASS, KONTRA_LIST_POINTS, LIST_SCORING
+from ..engine.scoring import (
+    HAND,
+    OUVERT,
+    SCHNEIDER_ANNOUNCED,
+    SCHWARZ_ANNOUNCED,
+    deal_score,
+    game_value,
+    list_points,
+    null_value,
+    outcome,
+)
+from .handeval import (
+    BEFORE_PICKUP,
+    GRAND_CLASS,
+    HAND_GAME,
+    N_SITUATIONS,
+    NULL_CLASS,
+    NULL_OUVERT_CLASS,
+    REVERSED_CLASS,
+    SUIT_CLASS,
+)
+from .slots import (
+    CAL_ALL_PASS_MH,
+    CAL_ALL_PASS_RH,
+    CAL_DEFENDER,
+    CAL_KONTRA,
+    CAL_RAMSCH,
+    K_A,
+    K_B,
+    K_SHIFT_KONTRA,
+    K_SHIFT_NONE,
+    N_BOT_PARAMS,
+    N_CALIB,
+    N_KONTRA_FIELDS,
+    N_LEAST,
+    N_OUTCOMES,
+    N_PREPARED,
+    N_RAMSCH_FEATURES,
+    P_LOSS_AVERSION,
+    V_BONUS_DOUBLES,
+    V_DEFENDER_BONUS,
+    V_KONTRA,
+    V_LOST_MALUS,
+    V_OPEN_FLOOR,
+    V_PASS,
+    V_RAMSCH,
+    V_TOP_LEVEL,
+    V_WON,
+    V_WON_BONUS,
+    V_ZMIN_FLOOR,
+    V_ZMIN_PASS,
+    V_ZSTAR_FLOOR,
+    V_ZSTAR_PASS,
+)
+from .winprob import O_WON, Z_MAX, Z_MIN, outcome_probs
+
+#: Card points and tricks that stand for each outcome when the engine's outcome kernel judges it.
+_POINTS = np.array([0, 20, 45, 75, 100, 120], dtype=np.int64)
+_TRICKS = np.array([0, 1, 3, 6, 8, 10], dtype=np.int64)
+#: Where the outcome loop starts (an array, so that the compiler keeps the loop rather than unroll it).
+_FIRST = np.zeros(1, dtype=np.int64)
+#: Outcomes in which Schneider, Schwarz is reached (by either side).
+_SCHNEIDER = np.array([1, 1, 0, 0, 1, 1], dtype=np.bool_)
+_SCHWARZ = np.array([1, 0, 0, 0, 0, 1], dtype=np.bool_)
+#: A bid threshold that no log-odds reach, and one that every log-odds reaches.
+NEVER = 1e9
+ALWAYS = -1e9
+
+# Threshold slots (see threshold_slot): games with the skat, then hand; per game its matadors 1..
+_GAME_SLOTS = np.array([0, 11, 22, 33, 44, -1, -1, 48], dtype=np.int64)  # by game type; Null apart
+_MAX_MATADORS = np.array([11, 11, 11, 11, 4, 0, 0, 4], dtype=np.int64)
+_PER_KIND = 52
+_NULL_SLOTS = 2 * _PER_KIND
+
+
+@kernel
+def sigmoid(x: float) -> float:
+    """The logistic function."""
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+@kernel
+def threshold_slot(gt: int, hand: bool, ouvert: bool, mat: int) -> int:
+    """Index (0 .. N_THRESHOLDS - 1) of the bid threshold of game ``gt`` played hand or with the skat,
+    with ``mat`` matadors (suit games, Grand, the reversed game; clamped to the possible range);
+    Null by its four kinds."""
+    if gt == NULL:
+        return _NULL_SLOTS + int(hand) + 2 * int(ouvert)
+    m = min(max(mat, 1), _MAX_MATADORS[gt])
+    return _PER_KIND * int(hand) + _GAME_SLOTS[gt] + m - 1
+
+
+@kernel
+def least_slot(gt: int, hand: bool, ouvert: bool) -> int:
+    """Index (0 .. N_LEAST - 1) of the least bid threshold of a game played hand or with the skat."""
+    return 8 * int(hand) + (6 if gt == NULL and ouvert else gt)
+
+
+@kernel
+def announced(flags: int) -> int:
+    """0 nothing announced, 1 Schneider, 2 Schwarz (ouvert included): a row of ``V_WON``."""
+    if flags & SCHWARZ_ANNOUNCED:
+        return 2
+    if flags & SCHNEIDER_ANNOUNCED:
+        return 1
+    return 0
+
+
+@kernel
+def utility(bot: np.ndarray, score: float) -> float:
+    """What a score is worth to the player: a loss counts ``loss_aversion`` times."""
+    return score if score >= 0.0 else bot[P_LOSS_AVERSION] * score
+
+
+@kernel
+def _bonus(bot: np.ndarray, won: bool, multiplier: int) -> float:
+    """The declarer's list points beyond his score (0 without lists), multiplied by Kontra and Re when
+    the variant says so."""
+    factor = multiplier if bot[V_BONUS_DOUBLES] else 1
+    return factor * (bot[V_WON_BONUS] if won else -bot[V_LOST_MALUS])
+
+
+@kernel
+def expected_at(
+    bot: np.ndarray,
+    params: np.ndarray,
+    row: int,
+    gt: int,
+    flags: int,
+    mat: int,
+    bid: int,
+    cards: np.uint32,
+    z: float,
+    multiplier: int,
+) -> float:
+    """Expected utility of declaring ``gt`` with ``flags`` (normalised) and ``mat`` matadors (their
+    count: ``game_value`` counts with or without alike) at bid ``bid``, when the outcome model row
+    ``row`` gives log-odds ``z`` and the score counts ``multiplier`` times (Kontra 2, Re 4).
+
+    ``cards`` are the declarer's cards the matadors were counted from: only an overbid outcome
+    needs them (the engine's :func:`~skatsim.engine.scoring.outcome` charges it)."""
+    p = outcome_probs(row, z)
+    e = 0.0
+    ann = announced(flags) * N_OUTCOMES
+    for o in range(_FIRST[0], N_OUTCOMES):  # the bound is read from an array: the loop stays a loop
+        q = p[o]
+        if q <= 0.0:
+            continue
+        if gt == NULL:
+            won = o == O_WON
+            value = null_value(flags)
+        else:
+            won = bot[V_WON + ann + o] > 0.5
+            value = game_value(gt, flags, mat, _SCHNEIDER[o], _SCHWARZ[o])
+        if value < bid:  # overbid: lost, charged as the rules say
+            won, value, _, _, _, _ = outcome(gt, flags, bid, cards, _POINTS[o], _TRICKS[o], False, True)
+        score = multiplier * deal_score(won, value, flags, params) + _bonus(bot, won, multiplier)
+        e += q * utility(bot, score)
+    return e
+
+
+@kernel
+def kontra_fields(cls: int) -> int:
+    """Where class ``cls``'s Kontra calibration starts in a bot row."""
+    return CAL_KONTRA + cls * N_KONTRA_FIELDS
+
+
+@kernel
+def kontra_probability(bot: np.ndarray, cls: int, z: float) -> float:
+    """The chance that a declaration of class ``cls`` with the declarer's log-odds ``z`` draws Kontra."""
+    k = kontra_fields(cls)
+    return sigmoid(bot[k + K_A] + bot[k + K_B] * z)
+
+
+@kernel
+def expected(
+    bot: np.ndarray,
+    params: np.ndarray,
+    cls: int,
+    situation: int,
+    gt: int,
+    flags: int,
+    mat: int,
+    bid: int,
+    cards: np.uint32,
+    z: float,
+) -> float:
+    """Expected utility of a declaration (see :func:`expected_at`), Kontra anticipated where the
+    variant has it: it comes with :func:`kontra_probability`, moves the declarer's log-odds by the
+    calibrated shift, and he answers it with Re (x4) when that pays more than x2 (as
+    :func:`skatsim.bots.heuristic.re` decides)."""
+    row = cls * N_SITUATIONS + situation
+    if bot[V_KONTRA] == 0.0:
+        return expected_at(bot, params, row, gt, flags, mat, bid, cards, z, 1)
+    k = kontra_fields(cls)
+    pk = kontra_probability(bot, cls, z)
+    # one call site in a loop (the compiled flow stays small): no Kontra, Kontra, Kontra and Re
+    cases = 3 if bot[V_TOP_LEVEL] >= 2 else 2
+    quiet = doubled = 0.0
+    for case in range(cases):
+        shift = bot[k + K_SHIFT_NONE] if case == 0 else bot[k + K_SHIFT_KONTRA]
+        e = expected_at(bot, params, row, gt, flags, mat, bid, cards, z + shift, 1 << case)
+        if case == 0:
+            quiet = e
+        elif case == 1 or e > doubled:  # the declarer answers with Re when it pays more
+            doubled = e
+    return (1.0 - pk) * quiet + pk * doubled
+
+
+@kernel
+def open_pass_value(bot: np.ndarray, seat: int, ramsch: float) -> float:
+    """The value of passing before anyone has bid, for a seat whose Ramsch expectation is ``ramsch``
+    (0 without Ramsch): forehand passes last (all have passed: the Ramsch is certain); middlehand and
+    rearhand may see another seat bid, then they defend (``V_PASS``)."""
+    if seat == 0:
+        p = 1.0
+    elif seat == 1:
+        p = bot[CAL_ALL_PASS_MH]
+    else:
+        p = bot[CAL_ALL_PASS_RH]
+    return p * ramsch + (1.0 - p) * bot[V_PASS]
+
+
+# --------------------------------------------------------------------------- the per-block view
+
+_CLASS_OF_GT = np.array([SUIT_CLASS] * 4 + [GRAND_CLASS, NULL_CLASS, -1, REVERSED_CLASS], dtype=np.int64)
+
+
+@kernel
+def _threshold(
+    bot: np.ndarray, params: np.ndarray, gt: int, hand: bool, ouvert: bool, mat: int, target: float
+) -> float:
+    """The least log-odds at which declaring the game (no announcement, bid reached) is worth
+    ``target``; ``NEVER`` or ``ALWAYS`` when no log-odds on the grid or every one is."""
+    cls = _CLASS_OF_GT[gt]
+    if gt == NULL and ouvert:
+        cls = NULL_OUVERT_CLASS
+    situation = HAND_GAME if hand else BEFORE_PICKUP
+    flags = normalise_flags(gt, HAND * int(hand) + OUVERT * int(ouvert))
+    lo, hi = Z_MIN, Z_MAX
+    if expected(bot, params, cls, situation, gt, flags, mat, 0, np.uint32(0), hi) < target:
+        return NEVER
+    if expected(bot, params, cls, situation, gt, flags, mat, 0, np.uint32(0), lo) >= target:
+        return ALWAYS
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        if expected(bot, params, cls, situation, gt, flags, mat, 0, np.uint32(0), mid) >= target:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+@kernel
+def _thresholds(bot: np.ndarray, params: np.ndarray, slot: int, least: int, target: float) -> None:
+    """Fill the ``N_THRESHOLDS`` bid thresholds at ``bot[slot:]`` against the value ``target``, and
+    their least per game and way of playing at ``bot[least:]``."""
+    bot[least : least + N_LEAST] = NEVER
+    for gt in (0, 1, 2, 3, GRAND, REVERSED):
+        for hand in (False, True):
+            for mat in range(1, _MAX_MATADORS[gt] + 1):
+                z = _threshold(bot, params, gt, hand, False, mat, target)
+                bot[slot + threshold_slot(gt, hand, False, mat)] = z
+                i = least + least_slot(gt, hand, False)
+                bot[i] = min(bot[i], z)
+    for hand in (False, True):
+        for ouvert in (False, True):
+            z = _threshold(bot, params, NULL, hand, ouvert, 0, target)
+            bot[slot + threshold_slot(NULL, hand, ouvert, 0)] = z
+            bot[least + least_slot(NULL, hand, ouvert)] = z
+
+
+@kernel
+def ramsch_floor(bot: np.ndarray) -> float:
+    """A lower bound of the Ramsch model over every hand: each feature at its least helpful count."""
+    w = bot[CAL_RAMSCH : CAL_RAMSCH + N_RAMSCH_FEATURES]
+    most = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 3.0, 2.0, 4.0)
+    floor = w[0]
+    for k in range(1, N_RAMSCH_FEATURES):
+        floor += min(0.0, w[k] * most[k])
+    return floor
+
+
+@kernel
+def prepare_row(bot: np.ndarray, source: np.ndarray, params: np.ndarray, scratch: np.ndarray) -> None:
+    """Fill the prepared row ``bot`` (``N_PREPARED`` wide, :mod:`skatsim.bots.slots`) from ``source``,
+    a row of the registry's parameters followed by the variant's calibration
+    (:func:`skatsim.bots.bot_arrays`), for the variant ``params``: the scoring view and the bid
+    thresholds, once per block. ``scratch``: three ``int64`` for the engine's list points."""
+    bot[:] = 0.0
+    for k in range(min(source.shape[0], N_BOT_PARAMS + N_CALIB)):
+        bot[k] = source[k]
+    if params[LIST_SCORING]:  # the engine's own list points of a won and a lost game scored 0
+        list_points(0, True, 0, params, scratch)
+        bot[V_WON_BONUS] = scratch[0]
+        list_points(0, False, 0, params, scratch)
+        bot[V_LOST_MALUS] = -scratch[0]
+        bot[V_DEFENDER_BONUS] = scratch[1]
+    bot[V_BONUS_DOUBLES] = 1.0 if params[LIST_SCORING] and params[KONTRA_LIST_POINTS] else 0.0
+    bot[V_TOP_LEVEL] = max_level(params)
+    bot[V_KONTRA] = 1.0 if max_level(params) > 0 else 0.0
+    bot[V_RAMSCH] = 1.0 if params[ALL_PASS] else 0.0
+    bot[V_PASS] = bot[CAL_DEFENDER]
+    ramsch = ramsch_floor(bot) if params[ALL_PASS] else 0.0
+    bot[V_OPEN_FLOOR] = min(0.0, bot[V_PASS], ramsch)
+    for ann in range(3):  # which outcomes the engine counts as won under each announcement
+        flags = (0, SCHNEIDER_ANNOUNCED, SCHNEIDER_ANNOUNCED | SCHWARZ_ANNOUNCED)[ann]
+        for o in range(N_OUTCOMES):
+            won = outcome(GRAND, flags, 0, np.uint32(0), _POINTS[o], _TRICKS[o], False, True)[0]
+            bot[V_WON + ann * N_OUTCOMES + o] = 1.0 if won else 0.0
+    _thresholds(bot, params, V_ZSTAR_PASS, V_ZMIN_PASS, bot[V_PASS])
+    _thresholds(bot, params, V_ZSTAR_FLOOR, V_ZMIN_FLOOR, bot[V_OPEN_FLOOR])
+
+
+@allocating_kernel
+def prepare(bot_params: np.ndarray, params: np.ndarray) -> np.ndarray:
+    """Prepared rows of heuristic bots (:func:`prepare_row`), one per row of ``bot_params``."""
+    out = np.zeros((bot_params.shape[0], N_PREPARED))
+    scratch = np.zeros(3, dtype=np.int64)
+    for s in range(bot_params.shape[0]):
+        prepare_row(out[s], bot_params[s], params, scratch)
+    return out

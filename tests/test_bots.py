@@ -1,0 +1,259 @@
+"""The heuristic bot decides by its expected score under the variant's own scoring.
+
+Exact numbers: the outcome model's tables, the expected score against the engine's scoring
+worked out by hand, the bid thresholds against the expected score, calibration keys and
+reproducibility; and single decisions that change with the scoring, on hands written out
+card by card (found in seeded deals and frozen here).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from handmade import mask as _mask
+
+from skatsim.bots import bot_arrays, heuristic, seam, slots
+from skatsim.bots import variantcal as vc
+from skatsim.bots.expected import expected, expected_at, threshold_slot
+from skatsim.bots.handeval import BEFORE_PICKUP, GRAND_CLASS, HAND_GAME, N_SITUATIONS, SUIT_CLASS
+from skatsim.bots.winprob import N_Z, OUTCOME_P, Z_MIN, Z_STEPS_PER_UNIT, outcome_probs
+from skatsim.engine.gametypes import GRAND, REVERSED
+from skatsim.engine.scoring import HAND
+from skatsim.variant import Variant, load_variant
+
+VARIANTS = Path(__file__).resolve().parents[1] / "variants"
+FH, MH, RH = 0, 1, 2
+
+
+def _prepared(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A default heuristic bot's prepared row under a shipped variant, and the variant's parameters."""
+    params = load_variant(VARIANTS / f"{name}.yaml").variant.params()
+    kinds, rows = bot_arrays(("heuristic",) * 3, params)
+    return seam.prepare(kinds, rows, params)[0], params
+
+
+# ---------------------------------------------------------------- the outcome model
+
+
+def test_outcome_tables_are_distributions_and_order_the_outcomes_by_strength() -> None:
+    """At every grid point the six outcomes of every row sum to 1; in suit and Grand rows the chance of
+    winning, and of winning Schneider, rises with z and the chance of losing Schneider falls."""
+    assert OUTCOME_P.shape == (15, N_Z, 6)
+    assert np.allclose(OUTCOME_P.sum(axis=2), 1.0, atol=1e-12)
+    assert (OUTCOME_P >= 0).all()
+    for row in (SUIT_CLASS * N_SITUATIONS + BEFORE_PICKUP, GRAND_CLASS * N_SITUATIONS + HAND_GAME):
+        won = OUTCOME_P[row, :, 3:].sum(axis=1)
+        assert (np.diff(won) > 0).all()
+        assert (np.diff(OUTCOME_P[row, :, 4:].sum(axis=1)) > 0).all()
+        assert (np.diff(OUTCOME_P[row, :, :2].sum(axis=1)) < 0).all()
+    # on the grid the interpolation returns the table; between two points their mean
+    row, i = GRAND_CLASS * N_SITUATIONS + HAND_GAME, 101
+    z = Z_MIN + i / Z_STEPS_PER_UNIT
+    assert outcome_probs(row, z) == pytest.approx(tuple(OUTCOME_P[row, i]), abs=1e-12)
+    half = outcome_probs(row, z + 0.5 / Z_STEPS_PER_UNIT)
+    assert half == pytest.approx(tuple((OUTCOME_P[row, i] + OUTCOME_P[row, i + 1]) / 2), abs=1e-12)
+    assert sum(outcome_probs(row, z)[3:]) == pytest.approx(1 / (1 + math.exp(-z)), abs=1e-12)
+
+
+# ---------------------------------------------------------------- expected scores
+
+
+def test_expected_score_is_the_variants_own_scoring_worked_out_by_hand() -> None:
+    """Grand hand with 2 (value 24 x 4 = 96; Schneider 120, Schwarz 144) at log-odds 1.5: under the
+    official rules a loss costs twice the value, under pre-1999 scoring once, in a Seeger-Fabian list
+    +50 / -50 come on top."""
+    row, z = GRAND_CLASS * N_SITUATIONS + HAND_GAME, 1.5
+    lost_sw, lost_s, lost, won, won_s, won_sw = outcome_probs(row, z)
+    values = (144, 120, 96, 96, 120, 144)
+    probs = (lost_sw, lost_s, lost, won, won_s, won_sw)
+    official = sum(p * (v if k >= 3 else -2 * v) for k, (p, v) in enumerate(zip(probs, values, strict=True)))
+    pre1999 = sum(p * (v if k >= 3 else -v) for k, (p, v) in enumerate(zip(probs, values, strict=True)))
+    p_won = won + won_s + won_sw
+    tournament = official + 50 * p_won - 50 * (1 - p_won)
+    for name, by_hand in (("official", official), ("pre1999", pre1999), ("tournament", tournament)):
+        bot, params = _prepared(name)
+        e = expected_at(bot, params, row, GRAND, HAND, 2, 0, np.uint32(0), z, 1)
+        assert e == pytest.approx(by_hand, abs=1e-9), name
+    # Kontra: the score doubled (quadrupled with Re), the list bonuses not
+    bot, params = _prepared("official")
+    assert expected_at(bot, params, row, GRAND, HAND, 2, 0, np.uint32(0), z, 2) == pytest.approx(2 * official)
+    # loss aversion 2: every loss counts twice
+    bot[slots.P_LOSS_AVERSION] = 2.0
+    averse = sum(p * (v if k >= 3 else -4 * v) for k, (p, v) in enumerate(zip(probs, values, strict=True)))
+    assert expected_at(bot, params, row, GRAND, HAND, 2, 0, np.uint32(0), z, 1) == pytest.approx(averse)
+
+
+def test_an_announcement_is_won_only_when_its_level_is_reached() -> None:
+    """Clubs hand with 1, Schneider announced (value 12 x 5 = 60; reaching Schwarz 72): won only with
+    Schneider or Schwarz; a loss counts the announced Schneider too (60, or 72 when Schwarz is reached
+    by the defenders)."""
+    bot, params = _prepared("official")
+    row, z = SUIT_CLASS * N_SITUATIONS + HAND_GAME, 2.0
+    lost_sw, lost_s, lost, won, won_s, won_sw = outcome_probs(row, z)
+    by_hand = won_s * 60 + won_sw * 72 - 2 * (60 * (lost_s + lost + won) + 72 * lost_sw)
+    flags = HAND | 2  # SCHNEIDER_ANNOUNCED
+    assert expected_at(bot, params, row, 3, flags, 1, 0, np.uint32(0), z, 1) == pytest.approx(by_hand)
+
+
+def test_bid_thresholds_are_where_the_expected_score_meets_the_value_of_passing() -> None:
+    """For every game and matadors the block's threshold is the log-odds at which the game's expected
+    score reaches what the seat expects as a defender (0 under the official rules, about +7 in a
+    Seeger-Fabian list), to within the bisection's precision."""
+    for name in ("official", "tournament", "kontra_re"):
+        bot, params = _prepared(name)
+        target = bot[slots.V_PASS]
+        for gt, cls, mat in ((0, SUIT_CLASS, 1), (3, SUIT_CLASS, 4), (GRAND, GRAND_CLASS, 2)):
+            for hand, situation in ((False, BEFORE_PICKUP), (True, HAND_GAME)):
+                z = bot[slots.V_ZSTAR_PASS + threshold_slot(gt, hand, False, mat)]
+                flags = HAND if hand else 0
+                above = expected(bot, params, cls, situation, gt, flags, mat, 0, np.uint32(0), z)
+                below = expected(bot, params, cls, situation, gt, flags, mat, 0, np.uint32(0), z - 1e-6)
+                assert below < target <= above, (name, gt, mat, hand)
+    assert _prepared("official")[0][slots.V_PASS] == 0.0
+
+
+# ---------------------------------------------------------------- single decisions change with the scoring
+
+
+def test_a_hand_that_passes_under_the_official_rules_bids_in_a_tournament() -> None:
+    """Forehand with the club jack, heart jack, a few tops and no long suit: no game is worth a lost
+    game's -2 x value under the official scoring, so he passes (a redeal); in a Seeger-Fabian list the
+    +50 of a won game (and -50 of a lost one) tips his best game above passing, so he bids 18."""
+    hand = _mask("D9 DA H9 HJ HK S7 SK C9 CT CJ")
+    official, oparams = _prepared("official")
+    tournament, tparams = _prepared("tournament")
+    assert heuristic.ceiling(official, oparams, hand, FH, False) == 0
+    assert heuristic.ceiling(tournament, tparams, hand, FH, False) >= 18
+
+
+def test_a_hand_game_under_pre1999_scoring_is_a_pickup_under_the_official_rules() -> None:
+    """Forehand with seven spades to the ace and the heart jack: a lost hand game costs twice its value
+    under the official rules and once under pre-1999 scoring (:mod:`skatsim.engine.scoring`), so the
+    same spades game is played with the skat under the first and hand under the second."""
+    hand, skat = _mask("H7 H9 HT HJ S7 ST SQ SK SA CA"), _mask("D8 DT")
+    official, oparams = _prepared("official")
+    pre1999, pparams = _prepared("pre1999")
+    gt, flags, _ = heuristic.declare(official, oparams, hand, skat, FH, 18, False)
+    assert (gt, flags & HAND) == (2, 0)
+    gt, flags, _ = heuristic.declare(pre1999, pparams, hand, skat, FH, 18, False)
+    assert (gt, flags & HAND) == (2, HAND)
+
+
+def test_an_anticipated_kontra_turns_a_marginal_game_into_a_pass() -> None:
+    """Rearhand with a thin game: worth bidding 18 under the official rules; where the defenders may
+    double (kontra_re.yaml; a redeal after an all-pass there too, and a defender expects 0 either way)
+    the Kontra it would draw makes a loss cost four times the value, and the hand passes. The expected
+    score of its game is lower where Kontra is anticipated, at the same log-odds."""
+    hand = _mask("D7 D8 DA H9 HA SJ SQ SK CK CA")
+    official, oparams = _prepared("official")
+    kontra, kparams = _prepared("kontra_re")
+    assert heuristic.ceiling(official, oparams, hand, RH, False) >= 18
+    assert heuristic.ceiling(kontra, kparams, hand, RH, False) == 0
+    assert kontra[slots.V_PASS] == official[slots.V_PASS] == 0.0
+    for z in (0.5, 1.0, 2.0):
+        plain = expected(official, oparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, np.uint32(0), z)
+        doubled = expected(kontra, kparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, np.uint32(0), z)
+        assert doubled < plain, z
+
+
+# ---------------------------------------------------------------- calibration per variant
+
+
+def test_a_calibration_is_keyed_by_the_rules_not_the_file(tmp_path: Path) -> None:
+    """The same rules under another name, with other comments, share a key; the official rules,
+    pre-1999 scoring and the reversed game need no calibration; every shipped variant that needs one
+    ships it."""
+    text = (VARIANTS / "ramsch.yaml").read_text(encoding="utf-8")
+    ramsch = load_variant(VARIANTS / "ramsch.yaml").variant
+    ours = tmp_path / "ours.yaml"
+    ours.write_text("# our table\n" + text.replace(f"name: {ramsch.name}", "name: my table"), encoding="utf-8")
+    renamed = load_variant(ours).variant
+    assert renamed.name == "my table"
+    assert vc.calibration_key(renamed.params()) == vc.calibration_key(ramsch.params()) != "none"
+    for path in sorted(VARIANTS.glob("*.yaml")):
+        params = load_variant(path).variant.params()
+        found = vc.find(params)
+        assert found is not None, path.name
+        if vc.needs_self_play(params):
+            assert found.source == f"shipped ({path.stem}.json)", path.name
+        else:
+            assert found.key == "none" and path.stem in ("official", "pre1999", "saechsische_spitze", "bock", "xskat")
+
+
+def test_a_users_variant_is_calibrated_reproducibly_once_then_read_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A variant no file ships (Ramsch with shared ties and skat to the loser) is learnt on first use,
+    written to the cache under its key, and read from there after; learning it again gives the same
+    numbers."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(vc, "DEALS", 7_200)
+    monkeypatch.setattr(vc, "RAMSCH_DEALS", 20_000)
+    monkeypatch.setattr(vc, "_MEMO", {})
+    params = Variant.model_validate({"all_pass": "ramsch", "ramsch": {"tie": "share", "skat_to": "loser"}}).params()
+    key = vc.calibration_key(params)
+    assert vc.find(params) is None
+    first = vc.calibration_for(params)
+    assert first.source == "computed" and (tmp_path / "skatsim" / "calibrations" / f"{key}.json").exists()
+    monkeypatch.setattr(vc, "_MEMO", {})
+    again = vc.calibration_for(params)
+    assert again.source == "cache" and np.allclose(again.vector, first.vector, atol=1e-6)
+    assert np.array_equal(vc.calibrate(params).vector, first.vector)
+    ramsch = first.vector[slots.CAL_RAMSCH - slots.CAL0 :][: slots.N_RAMSCH_FEATURES]
+    assert ramsch[3] < ramsch[6] < 0  # the club jack costs more in a Ramsch than the diamond jack
+    assert first.info["ramsch"]["only_deals_nobody_would_bid"] is True
+
+
+def test_the_reversed_game_is_declared_only_where_allowed() -> None:
+    """A hand of jacks from DJ up, sevens and eights: in the reversed game it holds DJ HJ SJ and the top
+    of every suit (with 3: 20 x 5 = 100 hand); under the official rules it is a weak Grand."""
+    from skatsim.bots.handeval import choose_discard
+
+    bot, params = _prepared("saechsische_spitze")
+    hand = _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7")
+    skat = _mask("CA HA")
+    gt, flags, _ = heuristic.declare(bot, params, hand, skat, FH, 18, True)
+    assert (gt, flags & HAND) == (REVERSED, HAND)
+    assert heuristic.bid_ceilings(bot, params, hand, FH, True, False)[0] >= 100
+    official, oparams = _prepared("official")
+    gt, _, _ = heuristic.declare(official, oparams, hand, skat, FH, 18, False)
+    assert gt != REVERSED
+    assert heuristic.bid_ceilings(official, oparams, hand, FH, False, False)[0] < 100
+    # after a pickup the reversed declarer banks aces and tens of short suits in the skat
+    assert choose_discard(REVERSED, _mask("DJ HJ SJ C7 C8 S7 S8 H7 H8 D7 CA HT")) == _mask("CA HT")
+
+
+# ---------------------------------------------------------------- calls, pushes, Grand hand instead
+
+
+def test_kontra_pushes_and_grand_hand_instead_follow_the_models() -> None:
+    """Kontra (kontra_re.yaml): a defender with three jacks and three aces doubles a clubs game bid at
+    18, one with sevens to nines does not; against an open Grand only a trump above all the declarer's
+    (a sure defence in sight) makes him call. Schieberamsch: a hand with two jacks, aces and tens picks
+    up and pushes two of its costliest allowed cards (the jacks where they may be pushed); sevens to
+    nines pass the skat on unseen. Grand hand instead of a Ramsch (pub.yaml): a hand of four jacks and
+    the diamond top declares it, sevens to nines do not."""
+    from skatsim.engine.gametypes import CLUBS_GAME
+
+    bot, params = _prepared("kontra_re")
+    strong, weak = _mask("CJ SJ HJ CA CT SA HA S7 H7 D7"), _mask("D7 D8 D9 S7 S8 H7 H8 H9 C7 C8")
+    none = np.uint32(0)
+    assert heuristic.kontra(bot, params, strong, CLUBS_GAME, 0, 18, none, 0, True)
+    assert not heuristic.kontra(bot, params, weak, CLUBS_GAME, 0, 18, none, 0, True)
+    open_grand = _mask("SJ HJ DJ CK CQ SK SQ HK HQ DA")
+    assert heuristic.kontra(bot, params, _mask("CJ CA CT SA S7 H7 H8 D7 D8 D9"), GRAND, 0, 24, open_grand, 0, True)
+    closed = _mask("CJ SJ HJ CK CQ SK SQ HK HQ DA")
+    assert not heuristic.kontra(bot, params, _mask("DJ CA CT SA S7 H7 H8 D7 D8 D9"), GRAND, 0, 24, closed, 0, True)
+
+    bot, params = _prepared("schieberamsch")
+    hand, skat = _mask("CJ SJ CA SA HT DT D7 D8 D9 S7"), _mask("H7 H8")
+    assert heuristic.push(bot, params, hand, skat, FH, False) == _mask("CA HT")
+    assert heuristic.push(bot, params, hand, skat, FH, True) == _mask("CJ SJ")
+    assert heuristic.push(bot, params, _mask("D7 D8 D9 S7 S8 S9 H7 H8 H9 C7"), skat, FH, False) == 0
+
+    bot, params = _prepared("pub")
+    assert heuristic.grand_hand_instead(bot, params, _mask("CA CJ SK SJ HJ H7 DA DK DJ DT"), FH)
+    assert not heuristic.grand_hand_instead(bot, params, _mask("D7 D8 D9 S7 S8 S9 H7 H8 H9 C7"), MH)
