@@ -177,6 +177,13 @@ def _token_end(buf: np.ndarray, i: int, hi: int) -> int:
 
 
 @kernel
+def _next_token(buf: np.ndarray, i: int, hi: int) -> tuple[int, int]:
+    """Start and end of the first token at or after ``i`` (``hi, hi`` when only whitespace is left)."""
+    start = _skip_space(buf, i, hi)
+    return start, _token_end(buf, start, hi)
+
+
+@kernel
 def _rstrip(buf: np.ndarray, lo: int, hi: int) -> int:
     """``hi`` moved left past trailing whitespace (one-, two- and three-byte characters)."""
     while hi > lo:
@@ -406,10 +413,9 @@ def _result(buf: np.ndarray, lo: int, hi: int, info: np.ndarray, err: np.ndarray
     bid_words = 0
     i = s
     while True:
-        i = _skip_space(buf, i, e)
+        i, j = _next_token(buf, i, e)
         if i >= e:
             break
-        j = _token_end(buf, i, e)
         colon = _find(buf, i, j, 58)
         n = j - i
         if colon < j:
@@ -486,10 +492,9 @@ def _check_players(buf: np.ndarray, lo: int, hi: int, err: np.ndarray) -> int:
     bad = 0
     i = lo
     while True:
-        i = _skip_space(buf, i, hi)
+        i, j = _next_token(buf, i, hi)
         if i >= hi:
             break
-        j = _token_end(buf, i, hi)
         if tokens % 2 == 0:
             if bad == 0 and not (j - i == 1 and (buf[i] == 119 or 48 <= buf[i] <= 50)):
                 bad = tokens // 2 + 1
@@ -619,15 +624,12 @@ def _read_moves(buf: np.ndarray, lo: int, hi: int, row: tuple, moves: np.ndarray
     i = lo
     n = 0
     while True:
-        i = _skip_space(buf, i, hi)
-        if i >= hi:
+        wlo, whi = _next_token(buf, i, hi)
+        if wlo >= hi:
             break
-        wlo = i
-        whi = _token_end(buf, i, hi)
-        alo = _skip_space(buf, whi, hi)
+        alo, ahi = _next_token(buf, whi, hi)
         if alo >= hi:
             return E_ODD_TOKENS
-        ahi = _token_end(buf, alo, hi)
         i = ahi
         n += 1
         if not (whi - wlo == 1 and (buf[wlo] == 119 or 48 <= buf[wlo] <= 50)):
