@@ -56,6 +56,11 @@ from .solver_search import GENERATION, HITS, NODES, STORES, clear_table, new_tab
 from .solver_tables import P_POINTS, TO_POS, to_positions
 from .tricks import card_points
 
+#: A search position, as :func:`skatsim.engine.solver_search.search` takes it: context bits, the three
+#: hands as masks of positions, the trick's leader, the number of cards in the trick and the first two
+#: (positions, -1 none), the card points left in the hands.
+Position = tuple[int, np.uint32, np.uint32, np.uint32, int, int, int, int, int]
+
 __all__ = [
     "GENERATION",
     "HITS",
@@ -106,11 +111,8 @@ def _context(state: np.ndarray, objective: int) -> int:
 
 
 @kernel
-def _start(
-    state: np.ndarray, objective: int
-) -> tuple[int, np.uint32, np.uint32, np.uint32, int, int, int, int, int, int]:
-    """The root of a search: context, hands as positions, leader, trick so far, card points in the
-    hands, and the largest value the rest of the game can give."""
+def _start(state: np.ndarray, objective: int) -> tuple[Position, int]:
+    """The root of a search (its :data:`Position`) and the largest value the rest of the game can give."""
     gt = state[GT]
     ctx = _context(state, objective)
     hands = np.uint32(state[HAND0]) | np.uint32(state[HAND0 + 1]) | np.uint32(state[HAND0 + 2])
@@ -127,25 +129,18 @@ def _start(
             upper += P_POINTS[gt, TO_POS[gt, state[TRICK0 + k]]]
     else:
         upper = 10 - state[TRICK_NO]
-    return ctx, h0, h1, h2, state[LEADER], nin, t0, t1, rest, upper
+    return (ctx, h0, h1, h2, state[LEADER], nin, t0, t1, rest), upper
 
 
 @kernel
-def _bisect(
-    tt: np.ndarray,
-    work: np.ndarray,
-    ctx: int,
-    h0: np.uint32,
-    h1: np.uint32,
-    h2: np.uint32,
-    leader: int,
-    nin: int,
-    t0: int,
-    t1: int,
-    rest: int,
-    upper: int,
-    guess: int,
-) -> int:
+def _search_at(tt: np.ndarray, work: np.ndarray, pos: Position, alpha: int, beta: int) -> int:
+    """:func:`skatsim.engine.solver_search.search` from the position ``pos``."""
+    ctx, h0, h1, h2, leader, nin, t0, t1, rest = pos
+    return search(tt, work, ctx, h0, h1, h2, leader, nin, t0, t1, rest, alpha, beta)
+
+
+@kernel
+def _bisect(tt: np.ndarray, work: np.ndarray, pos: Position, upper: int, guess: int) -> int:
     """Exact value by null-window searches: the first at ``guess``, then bisecting between the bounds
     proved so far (a fail-soft result can move a bound past the tested value). Plain MTD(f) creeps by one
     point per search in a points game (a fail-high proves little more than the value tested); bisection
@@ -153,7 +148,7 @@ def _bisect(
     lower = 0
     beta = min(max(guess, lower + 1), upper)
     while lower < upper:
-        g = search(tt, work, ctx, h0, h1, h2, leader, nin, t0, t1, rest, beta - 1, beta)
+        g = _search_at(tt, work, pos, beta - 1, beta)
         if g < beta:
             upper = g
         else:
@@ -168,9 +163,9 @@ def _exact(state: np.ndarray, tt: np.ndarray, work: np.ndarray, objective: int) 
     if state[OVER]:
         return 0
     next_generation(work)
-    ctx, h0, h1, h2, leader, nin, t0, t1, rest, upper = _start(state, objective)
+    pos, upper = _start(state, objective)
     guess = upper // 2 if objective == OBJ_POINTS else upper
-    return _bisect(tt, work, ctx, h0, h1, h2, leader, nin, t0, t1, rest, upper, guess)
+    return _bisect(tt, work, pos, upper, guess)
 
 
 @kernel
@@ -181,8 +176,8 @@ def _reaches(state: np.ndarray, tt: np.ndarray, work: np.ndarray, objective: int
     if state[OVER]:
         return False
     next_generation(work)
-    ctx, h0, h1, h2, leader, nin, t0, t1, rest, upper = _start(state, objective)
-    return search(tt, work, ctx, h0, h1, h2, leader, nin, t0, t1, rest, target - 1, target) >= target
+    pos, _ = _start(state, objective)
+    return _search_at(tt, work, pos, target - 1, target) >= target
 
 
 @kernel
@@ -231,23 +226,9 @@ def declarer_avoids_tricks(state: np.ndarray, tt: np.ndarray, work: np.ndarray) 
 
 
 @kernel
-def _after(
-    tt: np.ndarray,
-    work: np.ndarray,
-    ctx: int,
-    h0: np.uint32,
-    h1: np.uint32,
-    h2: np.uint32,
-    leader: int,
-    nin: int,
-    t0: int,
-    t1: int,
-    rest: int,
-    c: int,
-    alpha: int,
-    beta: int,
-) -> int:
-    """Fail-soft value (same units as :func:`_search`) of the position after the seat to move plays ``c``."""
+def _after(tt: np.ndarray, work: np.ndarray, pos: Position, c: int, alpha: int, beta: int) -> int:
+    """Fail-soft value (same units as :func:`_search_at`) of the position ``pos`` after the seat to move plays ``c``."""
+    ctx, h0, h1, h2, leader, nin, t0, t1, rest = pos
     gt = (ctx >> GT_SHIFT) & 7
     bit = _ONE << np.uint32(c)
     n0, n1, n2 = h0 & ~bit, h1 & ~bit, h2 & ~bit
@@ -274,17 +255,15 @@ def best_moves(state: np.ndarray, tt: np.ndarray, work: np.ndarray, objective: i
     gt = state[GT]
     legal = np.uint32(legal_now(state))
     next_generation(work)
-    ctx, h0, h1, h2, leader, nin, t0, t1, rest, upper = _start(state, objective)
+    pos, upper = _start(state, objective)
     maximise = to_move(state) == state[DECLARER]
     if objective == OBJ_POINTS:
-        value = _bisect(tt, work, ctx, h0, h1, h2, leader, nin, t0, t1, rest, upper, upper // 2)
+        value = _bisect(tt, work, pos, upper, upper // 2)
         target = value if maximise else value + 1  # the child must reach the value / stay below value + 1
         keep_high = maximise
     else:
         target = 1 if objective == OBJ_ONE_TRICK else upper
-        reached = (
-            target <= 0 or search(tt, work, ctx, h0, h1, h2, leader, nin, t0, t1, rest, target - 1, target) >= target
-        )
+        reached = target <= 0 or _search_at(tt, work, pos, target - 1, target) >= target
         keep_high = reached
     out = np.uint32(0)
     m = legal
@@ -292,9 +271,7 @@ def best_moves(state: np.ndarray, tt: np.ndarray, work: np.ndarray, objective: i
         card = lowest_bit(m)
         m &= m - _ONE
         c = TO_POS[gt, card]
-        high = (
-            target <= 0 or _after(tt, work, ctx, h0, h1, h2, leader, nin, t0, t1, rest, c, target - 1, target) >= target
-        )
+        high = target <= 0 or _after(tt, work, pos, c, target - 1, target) >= target
         if high == keep_high:
             out |= _ONE << np.uint32(card)
     return out

@@ -93,25 +93,26 @@ P_RUNS, P_N_RUNS = _runs()
 
 
 @kernel
-def to_positions(gt: int, mask: np.uint32) -> np.uint32:
-    """A card mask in the engine's numbering as a mask of positions of game type ``gt``."""
+def _renumber(table: np.ndarray, gt: int, mask: np.uint32) -> np.uint32:
+    """The mask of ``table[gt, i]`` for every bit ``i`` of ``mask`` (``table``: ``TO_POS`` or ``FROM_POS``)."""
     out = np.uint32(0)
     while mask:
-        c = lowest_bit(mask)
+        i = lowest_bit(mask)
         mask &= mask - np.uint32(1)
-        out |= np.uint32(1) << np.uint32(TO_POS[gt, c])
+        out |= np.uint32(1) << np.uint32(table[gt, i])
     return out
+
+
+@kernel
+def to_positions(gt: int, mask: np.uint32) -> np.uint32:
+    """A card mask in the engine's numbering as a mask of positions of game type ``gt``."""
+    return _renumber(TO_POS, gt, mask)
 
 
 @kernel
 def to_cards(gt: int, mask: np.uint32) -> np.uint32:
     """A mask of positions of game type ``gt`` as a card mask in the engine's numbering."""
-    out = np.uint32(0)
-    while mask:
-        p = lowest_bit(mask)
-        mask &= mask - np.uint32(1)
-        out |= np.uint32(1) << np.uint32(FROM_POS[gt, p])
-    return out
+    return _renumber(FROM_POS, gt, mask)
 
 
 @kernel

@@ -31,29 +31,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
+from ..engine import layout
 from ..engine.bidding import HOLD, MAX_BID, PASS
 from ..engine.gametypes import GAME_TYPE_NAMES, ISS_LETTERS
-from ..engine.layout import (
-    COL_DECLARER,
-    COL_GAME_TYPE,
-    EMPTY,
-    END_KINDS,
-    LOG_BIDS,
-    LOG_BOCK,
-    LOG_CARDS,
-    LOG_DISCARD,
-    LOG_END,
-    LOG_FLAGS,
-    LOG_GAME,
-    LOG_INSTEAD,
-    LOG_KIND,
-    LOG_KONTRA,
-    LOG_N_BIDS,
-    LOG_PICKUP,
-    LOG_ROUND,
-    MAX_LOGGED_BIDS,
-    NO,
-)
+from ..engine.layout import EMPTY, NO
 from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 from ..engine.tricks import trick_winner
 
@@ -144,7 +125,9 @@ for _ch, _gt in ISS_LETTERS.items():
 _MODIFIER = np.zeros(256, dtype=np.int64)
 for _ch, _flag in {"O": OUVERT, "H": HAND, "S": SCHNEIDER_ANNOUNCED, "Z": SCHWARZ_ANNOUNCED}.items():
     _MODIFIER[ord(_ch)] = _flag
-_END_CLAIM, _END_RESIGN, _END_TIMEOUT, _END_LEFT = (END_KINDS.index(k) for k in ("claim", "resign", "timeout", "left"))
+_END_CLAIM, _END_RESIGN, _END_TIMEOUT, _END_LEFT = (
+    layout.END_KINDS.index(k) for k in ("claim", "resign", "timeout", "left")
+)
 _NO_KIND = -1
 
 _HIDDEN = -1  # a hidden card (??)
@@ -191,6 +174,13 @@ def _token_end(buf: np.ndarray, i: int, hi: int) -> int:
     while i < hi and _space(buf, i, hi) == 0:
         i += 1
     return i
+
+
+@kernel
+def _next_token(buf: np.ndarray, i: int, hi: int) -> tuple[int, int]:
+    """Start and end of the first token at or after ``i`` (``hi, hi`` when only whitespace is left)."""
+    start = _skip_space(buf, i, hi)
+    return start, _token_end(buf, start, hi)
 
 
 @kernel
@@ -423,10 +413,9 @@ def _result(buf: np.ndarray, lo: int, hi: int, info: np.ndarray, err: np.ndarray
     bid_words = 0
     i = s
     while True:
-        i = _skip_space(buf, i, e)
+        i, j = _next_token(buf, i, e)
         if i >= e:
             break
-        j = _token_end(buf, i, e)
         colon = _find(buf, i, j, 58)
         n = j - i
         if colon < j:
@@ -503,10 +492,9 @@ def _check_players(buf: np.ndarray, lo: int, hi: int, err: np.ndarray) -> int:
     bad = 0
     i = lo
     while True:
-        i = _skip_space(buf, i, hi)
+        i, j = _next_token(buf, i, hi)
         if i >= hi:
             break
-        j = _token_end(buf, i, hi)
         if tokens % 2 == 0:
             if bad == 0 and not (j - i == 1 and (buf[i] == 119 or 48 <= buf[i] <= 50)):
                 bad = tokens // 2 + 1
@@ -636,15 +624,12 @@ def _read_moves(buf: np.ndarray, lo: int, hi: int, row: tuple, moves: np.ndarray
     i = lo
     n = 0
     while True:
-        i = _skip_space(buf, i, hi)
-        if i >= hi:
+        wlo, whi = _next_token(buf, i, hi)
+        if wlo >= hi:
             break
-        wlo = i
-        whi = _token_end(buf, i, hi)
-        alo = _skip_space(buf, whi, hi)
+        alo, ahi = _next_token(buf, whi, hi)
         if alo >= hi:
             return E_ODD_TOKENS
-        ahi = _token_end(buf, alo, hi)
         i = ahi
         n += 1
         if not (whi - wlo == 1 and (buf[wlo] == 119 or 48 <= buf[wlo] <= 50)):
@@ -735,7 +720,7 @@ def _read_moves(buf: np.ndarray, lo: int, hi: int, row: tuple, moves: np.ndarray
                 continue
             pend_kind = _NO_KIND  # play went on: an earlier claim or single resignation did not end the game
             if n_cards < 30:
-                log[LOG_CARDS + n_cards] = c
+                log[layout.LOG_CARDS + n_cards] = c
             if n_cards < cards.shape[0]:
                 cards[n_cards] = c
             if n_cards < card_moves.shape[0]:
@@ -756,14 +741,14 @@ def _read_moves(buf: np.ndarray, lo: int, hi: int, row: tuple, moves: np.ndarray
                     _span(err, at, end)
                     return _move_fail(err, E_HIDDEN_CARD if c == _HIDDEN else E_CARD, n, wlo, whi, alo, ahi, 0, 0)
                 if count < 2:
-                    log[LOG_DISCARD + count] = c
+                    log[layout.LOG_DISCARD + count] = c
                 count += 1
                 if end >= ahi:
                     break
                 at = end + 1
             if count != 2:
-                log[LOG_DISCARD] = EMPTY
-                log[LOG_DISCARD + 1] = EMPTY
+                log[layout.LOG_DISCARD] = EMPTY
+                log[layout.LOG_DISCARD + 1] = EMPTY
                 return _move_fail(err, E_DISCARD_COUNT, n, wlo, whi, alo, ahi, count, 0)
             discards = 2
             continue
@@ -796,7 +781,7 @@ def _read_moves(buf: np.ndarray, lo: int, hi: int, row: tuple, moves: np.ndarray
             code = _declared_cards(buf, head, ahi, pickup, declarer, flags, deal, log, err)
             if code:
                 return _move_fail(err, code, n, wlo, whi, alo, ahi, err[X_A], 0)
-            if log[LOG_DISCARD] >= 0:
+            if log[layout.LOG_DISCARD] >= 0:
                 discards = 2
             continue
         if declarer >= 0:
@@ -814,8 +799,8 @@ def _read_moves(buf: np.ndarray, lo: int, hi: int, row: tuple, moves: np.ndarray
                 if d < 0 or d > 9:
                     return _move_fail(err, E_NOT_A_BID, n, wlo, whi, alo, ahi, 0, 0)
                 value = value * 10 + d
-        if n_bids < MAX_LOGGED_BIDS:
-            log[LOG_BIDS + n_bids] = seat * 1024 + value + 1
+        if n_bids < layout.MAX_LOGGED_BIDS:
+            log[layout.LOG_BIDS + n_bids] = seat * 1024 + value + 1
             if value > MAX_BID:
                 shape = 1
         if n_bids < bids.shape[0]:
@@ -844,21 +829,21 @@ def _read_moves(buf: np.ndarray, lo: int, hi: int, row: tuple, moves: np.ndarray
     if n_cards > 30:
         shape = 1
     info[I_SHAPE] = shape
-    log[LOG_N_BIDS] = min(n_bids, MAX_LOGGED_BIDS)
-    log[LOG_KONTRA] = NO
-    log[LOG_INSTEAD] = NO
+    log[layout.LOG_N_BIDS] = min(n_bids, layout.MAX_LOGGED_BIDS)
+    log[layout.LOG_KONTRA] = NO
+    log[layout.LOG_INSTEAD] = NO
     if game_type < 0:
-        log[LOG_GAME] = NO
-        log[LOG_PICKUP] = 1 if pickup else NO
+        log[layout.LOG_GAME] = NO
+        log[layout.LOG_PICKUP] = 1 if pickup else NO
     else:
-        log[LOG_GAME] = game_type
-        log[LOG_FLAGS] = flags
-        log[LOG_PICKUP] = 1 if pickup else 0
+        log[layout.LOG_GAME] = game_type
+        log[layout.LOG_FLAGS] = flags
+        log[layout.LOG_PICKUP] = 1 if pickup else 0
     if end_kind != _NO_KIND:
-        log[LOG_END] = end_kind * 3 + end_seat
-    log[LOG_KIND] = 0
-    log[LOG_ROUND] = 0
-    log[LOG_BOCK] = 1
+        log[layout.LOG_END] = end_kind * 3 + end_seat
+    log[layout.LOG_KIND] = 0
+    log[layout.LOG_ROUND] = 0
+    log[layout.LOG_BOCK] = 1
     packed = np.uint64(0)
     for k in range(32):
         owner = min(k // 10, 3)
@@ -894,7 +879,7 @@ def _declared_cards(
             _span(err, at, end)
             return E_HIDDEN_CARD if c == _HIDDEN else E_CARD
         if pickup and count < 2:
-            log[LOG_DISCARD + count] = c
+            log[layout.LOG_DISCARD + count] = c
         else:
             shown |= np.uint32(1) << np.uint32(c)
             shown_count += 1
@@ -903,7 +888,7 @@ def _declared_cards(
             break
         at = end + 1
     if pickup and count == 1:
-        log[LOG_DISCARD] = EMPTY
+        log[layout.LOG_DISCARD] = EMPTY
         err[X_A] = 1
         return E_DISCARD_COUNT
     if shown_count == 0:
@@ -924,7 +909,7 @@ def _declared_cards(
             else:
                 hand |= np.uint32(1) << np.uint32(deal[k])
         for k in range(2):
-            hand &= ~(np.uint32(1) << np.uint32(log[LOG_DISCARD + k]))
+            hand &= ~(np.uint32(1) << np.uint32(log[layout.LOG_DISCARD + k]))
     if not hidden and hand != shown:
         return E_SHOWN_HAND
     return OK
@@ -975,8 +960,8 @@ def check_seats(
     for j in range(lines.shape[0]):
         i = lines[j]
         bad[j] = 0
-        gt = rows[j, COL_GAME_TYPE]
-        engine = rows[j, COL_DECLARER] if rows[j, COL_DECLARER] >= 0 and gt >= 0 else -1
+        gt = rows[j, layout.COL_GAME_TYPE]
+        engine = rows[j, layout.COL_DECLARER] if rows[j, layout.COL_DECLARER] >= 0 and gt >= 0 else -1
         if info[i, I_DECLARER] >= 0 and engine >= 0 and info[i, I_DECLARER] != engine:
             bad[j] = WRONG_DECLARER
             continue
@@ -987,7 +972,7 @@ def check_seats(
         leader = 0
         for k in range(min(n, card_seats.shape[1])):
             if k >= 3 and k % 3 == 0:
-                c = LOG_CARDS + k - 3
+                c = layout.LOG_CARDS + k - 3
                 leader = (leader + trick_winner(gt, log[i, c], log[i, c + 1], log[i, c + 2])) % 3
             if card_seats[i, k] != (leader + k % 3) % 3:
                 bad[j] = WRONG_SEAT
@@ -1023,7 +1008,7 @@ _JSON, _JSON_AT = _fragments(
     ", ",
     "}",
     *(f'"{name}"' for name in GAME_TYPE_NAMES),
-    *END_KINDS,
+    *layout.END_KINDS,
 )
 _SUIT_LETTERS = np.frombuffer(b"DHSC", dtype=np.uint8).copy()
 _RANK_LETTERS = np.frombuffer(b"789TJQKA", dtype=np.uint8).copy()
@@ -1071,7 +1056,7 @@ def _put_int(out: np.ndarray, at: int, value: int) -> int:
 @kernel
 def write_json(deal: np.ndarray, log: np.ndarray, lines: np.ndarray, out: np.ndarray, ends: np.ndarray) -> None:
     """Write the :meth:`~skatsim.records.record.GameRecord.to_json` text of lines ``lines`` (their
-    deal and action record as :func:`parse_lines` left them, at most ``MAX_LOGGED_BIDS`` bids),
+    deal and action record as :func:`parse_lines` left them, at most ``layout.MAX_LOGGED_BIDS`` bids),
     each followed by a newline, one after the other into ``out``; ``ends[j]`` is where line j's ends."""
     at = 0
     for j in range(lines.shape[0]):
@@ -1081,10 +1066,10 @@ def write_json(deal: np.ndarray, log: np.ndarray, lines: np.ndarray, out: np.nda
         for k in range(32):
             at = _put_card(out, at, deal[i, k], k == 0)
         at = _put(out, at, _J_BIDS)
-        for k in range(row[LOG_N_BIDS]):
+        for k in range(row[layout.LOG_N_BIDS]):
             if k:
                 at = _put(out, at, _J_SEP)
-            value = row[LOG_BIDS + k]
+            value = row[layout.LOG_BIDS + k]
             out[at] = 91
             at = _put_int(out, at + 1, value // 1024)
             at = _put(out, at, _J_SEP)
@@ -1092,27 +1077,27 @@ def write_json(deal: np.ndarray, log: np.ndarray, lines: np.ndarray, out: np.nda
             out[at] = 93
             at += 1
         at = _put(out, at, _J_PICKUP)
-        at = _put(out, at, _J_TRUE if row[LOG_PICKUP] == 1 else _J_FALSE)
+        at = _put(out, at, _J_TRUE if row[layout.LOG_PICKUP] == 1 else _J_FALSE)
         at = _put(out, at, _J_DISCARDS)
-        if row[LOG_DISCARD] >= 0:
-            at = _put_card(out, at, row[LOG_DISCARD], True)
-            at = _put_card(out, at, row[LOG_DISCARD + 1], False)
+        if row[layout.LOG_DISCARD] >= 0:
+            at = _put_card(out, at, row[layout.LOG_DISCARD], True)
+            at = _put_card(out, at, row[layout.LOG_DISCARD + 1], False)
         at = _put(out, at, _J_GAME)
-        declared = row[LOG_GAME] >= 0
-        at = _put(out, at, _J_GAME_NAMES + row[LOG_GAME] if declared else _J_NULL)
+        declared = row[layout.LOG_GAME] >= 0
+        at = _put(out, at, _J_GAME_NAMES + row[layout.LOG_GAME] if declared else _J_NULL)
         at = _put(out, at, _J_FLAGS)
-        at = _put_int(out, at, row[LOG_FLAGS] if declared else 0)
+        at = _put_int(out, at, row[layout.LOG_FLAGS] if declared else 0)
         at = _put(out, at, _J_CARDS)
         for k in range(30):
-            if row[LOG_CARDS + k] < 0:
+            if row[layout.LOG_CARDS + k] < 0:
                 break
-            at = _put_card(out, at, row[LOG_CARDS + k], k == 0)
+            at = _put_card(out, at, row[layout.LOG_CARDS + k], k == 0)
         at = _put(out, at, _J_END)
-        if row[LOG_END] >= 0:
+        if row[layout.LOG_END] >= 0:
             at = _put(out, at, _J_KIND)
-            at = _put(out, at, _J_END_NAMES + row[LOG_END] // 3)
+            at = _put(out, at, _J_END_NAMES + row[layout.LOG_END] // 3)
             at = _put(out, at, _J_SEAT)
-            at = _put_int(out, at, row[LOG_END] % 3)
+            at = _put_int(out, at, row[layout.LOG_END] % 3)
             at = _put(out, at, _J_CLOSE)
         else:
             at = _put(out, at, _J_NULL)

@@ -46,6 +46,11 @@ from ..engine.lists import score_in_list
 from ..engine.scoring import OUVERT
 from ..engine.state import ERR_CODE, ERR_PHASE, new_state
 
+#: How a query's worlds are drawn, as :func:`skatsim.whatif.worlds.world_arrays` makes them: ``spec``
+#: (the ``SP_*`` fields), ``order`` (the unknown cards), ``allowed`` (the bins each may go to) and
+#: ``ways`` (the filling counts).
+WorldDraw = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 # --- the query's scalar fields (``spec``) ---------------------------------------------------------
 SP_MODE = 0  # FIXED, SAMPLE or CONSISTENT
 SP_HAND0 = 1  # + seat: the cards known to be in the seat's dealt hand (its pool, for SP_POOL)
@@ -219,15 +224,13 @@ def sample_world(
     st: np.void,
     seed: np.uint64,
     index: np.uint64,
-    spec: np.ndarray,
-    order: np.ndarray,
-    allowed: np.ndarray,
-    ways: np.ndarray,
+    draw: WorldDraw,
     world: np.ndarray,
     rng: np.ndarray,
 ) -> int:
     """Draw the world of rollout ``index`` into ``world``: returns how many worlds were drawn until
     one was kept (1 outside the consistent mode), 0 when none was within ``SP_MAX_TRIES``."""
+    spec, order, allowed, ways = draw
     mode = spec[SP_MODE]
     if mode == FIXED:
         for seat in range(3):
@@ -260,10 +263,7 @@ def _rollouts(
     buf: np.ndarray,
     seed: np.uint64,
     first: int,
-    spec: np.ndarray,
-    order: np.ndarray,
-    allowed: np.ndarray,
-    ways: np.ndarray,
+    draw: WorldDraw,
     templates: np.ndarray,
     ceilings: np.ndarray,
     kinds: np.ndarray,
@@ -283,11 +283,11 @@ def _rollouts(
         st.kinds[s] = kinds[s]
         for j in range(bots.shape[1]):
             st.bots[s, j] = bots[s, j]
-    pool = spec[SP_POOL]
+    pool = draw[0][SP_POOL]
     for i in range(rows.shape[0]):
         index = np.uint64(first + i)
         st.ceiling[:] = -1
-        found = sample_world(st, seed, index, spec, order, allowed, ways, world, rng)
+        found = sample_world(st, seed, index, draw, world, rng)
         tries[i] = found
         for k in range(templates.shape[0]):
             row = rows[i, k]
@@ -322,10 +322,7 @@ def rollout_block(
     params: np.ndarray,
     kinds: np.ndarray,
     bots: np.ndarray,
-    spec: np.ndarray,
-    order: np.ndarray,
-    allowed: np.ndarray,
-    ways: np.ndarray,
+    draw: WorldDraw,
     templates: np.ndarray,
     ceilings: np.ndarray,
     rows: np.ndarray,
@@ -335,9 +332,8 @@ def rollout_block(
     """Play rollouts ``first .. first + len(rows) - 1`` of a query, every template on each world.
 
     ``params``: the variant; ``kinds``, ``bots``: the bot at each seat (kind codes and prepared
-    parameter rows, :func:`skatsim.bots.seam.prepare`); ``spec``, ``order``, ``allowed``, ``ways``:
-    how worlds are drawn (``SP_*`` fields, the unknown cards, the bins each may go to, the filling
-    counts); ``templates``: ``(K, LOG_WIDTH)`` action records, one per alternative; ``ceilings``:
+    parameter rows, :func:`skatsim.bots.seam.prepare`); ``draw``: how worlds are drawn
+    (:data:`WorldDraw`); ``templates``: ``(K, LOG_WIDTH)`` action records, one per alternative; ``ceilings``:
     ``(K, 3)`` bid ceilings forced per alternative and seat (-1: none). Fills ``rows``
     ``(n, K, N_COLUMNS)`` (engine rows, scored in a list of one deal: Bock multiplier and list points
     of the template's context), ``errors`` ``(n, K)`` (0; ``phase * 100 + code`` of a forced decision
@@ -347,10 +343,7 @@ def rollout_block(
         new_state(params),
         seed,
         first,
-        spec,
-        order,
-        allowed,
-        ways,
+        draw,
         templates,
         ceilings,
         kinds,

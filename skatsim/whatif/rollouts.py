@@ -33,35 +33,13 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from ..bots import DEFAULT_BOTS, bot_arrays, parse_bots, seam
-from ..engine import bidding
+from ..engine import bidding, layout
 from ..engine.cards import iss_name
 from ..engine.declaration import ERRORS as DECLARATION_ERRORS
 from ..engine.declaration import declaration_error, normalise_flags
+from ..engine.flow import new_record
 from ..engine.gametypes import GAME_TYPE_LABELS, GAME_TYPE_NAMES, GROUP, GROUP_MASK, NULL, RAMSCH
-from ..engine.layout import (
-    COL_DECLARER,
-    COL_GAME_TYPE,
-    COL_LIST_POINTS_FH,
-    COL_SCORE_FH,
-    EMPTY,
-    LOG_BIDS,
-    LOG_BOCK,
-    LOG_CARDS,
-    LOG_DISCARD,
-    LOG_END,
-    LOG_FLAGS,
-    LOG_GAME,
-    LOG_INSTEAD,
-    LOG_KIND,
-    LOG_KONTRA,
-    LOG_N_BIDS,
-    LOG_PICKUP,
-    LOG_PUSH,
-    LOG_ROUND,
-    LOG_WIDTH,
-    N_COLUMNS,
-    N_KONTRA_SLOTS,
-)
+from ..engine.layout import EMPTY
 from ..engine.rules import LIST_SCORING, RAMSCH_EVERY_DEAL
 from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED, game_value, matadors
 from ..engine.tricks import legal_moves, trick_winner
@@ -142,8 +120,8 @@ def from_run(seed: int, game: int, params: np.ndarray | None = None, bots: str =
     length = int(params[LIST_LENGTH])
     first = game - game % length if length else game
     count = game - first + 1
-    rows = np.zeros((count, N_COLUMNS), dtype=np.int64)
-    logs = np.zeros((count, LOG_WIDTH), dtype=np.int16)
+    rows = np.zeros((count, layout.N_COLUMNS), dtype=np.int64)
+    logs = np.zeros((count, layout.LOG_WIDTH), dtype=np.int16)
     simulate_block(np.uint64(seed), first, kinds, bot_params, params, rows, logs)
     return from_record(record_from_log(rows[-1], logs[-1]), f"seed {seed} game {game}")
 
@@ -279,7 +257,7 @@ def _replayed(record: GameRecord, params: np.ndarray) -> _Played:
         raise SkatsimError(f"what-if: the game cannot be replayed: {replay_error(errors[0], record)}")
     _, log = action_record(record, params)
     row = rows[0]
-    gt = int(row[COL_GAME_TYPE])
+    gt = int(row[layout.COL_GAME_TYPE])
     seats = []
     leader = 0
     cards = record.cards
@@ -291,7 +269,7 @@ def _replayed(record: GameRecord, params: np.ndarray) -> _Played:
     next_seat = (leader + len(cards) % 3) % 3
     return _Played(
         log=log,
-        declarer=int(row[COL_DECLARER]),
+        declarer=int(row[layout.COL_DECLARER]),
         game_type=gt,
         flags=record.flags | (0 if record.pickup else HAND),
         picked_up=record.pickup,
@@ -317,15 +295,14 @@ def _final_bid(record: GameRecord) -> int:
 def _blank(log: np.ndarray, keep_bids: bool) -> np.ndarray:
     """The record's action record with every decision EMPTY (the bids kept with ``keep_bids``)."""
     out = log.copy()
-    out[LOG_CARDS : LOG_CARDS + 30] = EMPTY
+    out[layout.LOG_CARDS : layout.LOG_CARDS + 30] = EMPTY
     if not keep_bids:
-        out[LOG_N_BIDS] = 0
-        out[LOG_BIDS:LOG_KONTRA] = EMPTY
-    out[LOG_KONTRA : LOG_KONTRA + N_KONTRA_SLOTS] = EMPTY
-    out[LOG_PUSH : LOG_PUSH + 6] = EMPTY
-    for slot in (LOG_INSTEAD, LOG_PICKUP, LOG_DISCARD, LOG_DISCARD + 1, LOG_GAME, LOG_FLAGS, LOG_END):
-        out[slot] = EMPTY
-    out[LOG_KIND] = 0
+        out[layout.LOG_N_BIDS] = 0
+        out[layout.LOG_BIDS : layout.LOG_KONTRA] = EMPTY
+    out[layout.LOG_KONTRA : layout.LOG_KONTRA + layout.N_KONTRA_SLOTS] = EMPTY
+    out[layout.LOG_PUSH : layout.LOG_PUSH + 6] = EMPTY
+    out[layout.LOG_INSTEAD : layout.LOG_END + 1] = EMPTY  # Grand instead, pickup, discards, game, flags, end
+    out[layout.LOG_KIND] = 0
     return out
 
 
@@ -338,14 +315,18 @@ def _auction_won(seat: int, bid: int) -> list[tuple[int, int]]:
     return [(1, bidding.PASS), (2, bid), (0, bidding.PASS)]
 
 
+def _empty_log() -> np.ndarray:
+    """A new empty action record (:func:`skatsim.engine.flow.new_record`): every decision still to be asked."""
+    log = np.empty(layout.LOG_WIDTH, dtype=np.int16)
+    new_record(log)
+    return log
+
+
 def _synthetic_log(seat: int, bid: int) -> np.ndarray:
-    log = np.full(LOG_WIDTH, EMPTY, dtype=np.int16)
-    log[LOG_N_BIDS] = 3
+    log = _empty_log()
+    log[layout.LOG_N_BIDS] = 3
     for n, (s, action) in enumerate(_auction_won(seat, bid)):
-        log[LOG_BIDS + n] = s * 1024 + action + 1
-    log[LOG_KIND] = 0
-    log[LOG_ROUND] = 0
-    log[LOG_BOCK] = 1
+        log[layout.LOG_BIDS + n] = s * 1024 + action + 1
     return log
 
 
@@ -385,11 +366,7 @@ def _hand_templates(start: Start, decisions: Sequence[Decision], params: np.ndar
         if isinstance(d, Ceiling):
             if d.seat != seat:
                 raise SkatsimError(f"what-if: only the hand's seat ({SEATS[seat]}) decides, not {SEATS[d.seat]}")
-            log = np.full(LOG_WIDTH, EMPTY, dtype=np.int16)
-            log[LOG_N_BIDS] = 0
-            log[LOG_KIND] = 0
-            log[LOG_ROUND] = 0
-            log[LOG_BOCK] = 1
+            log = _empty_log()
             if d.value is not None:
                 ceilings[seat] = d.value
         elif isinstance(d, Declare | Pickup | Discard):
@@ -416,21 +393,21 @@ def _force(log: np.ndarray, d: Decision, twelve: int, params: np.ndarray) -> Non
     """Write a declarer's decision (pickup, declaration, discard) into a template."""
     if isinstance(d, Pickup):
         if d.hand is not None:
-            log[LOG_PICKUP] = 0 if d.hand else 1
+            log[layout.LOG_PICKUP] = 0 if d.hand else 1
     elif isinstance(d, Declare):
         if d.game is not None:
             _check_declaration(d.game, d.flags, params)
-            log[LOG_PICKUP] = 0 if d.flags & HAND else 1
-            log[LOG_GAME] = d.game
-            log[LOG_FLAGS] = d.flags
+            log[layout.LOG_PICKUP] = 0 if d.flags & HAND else 1
+            log[layout.LOG_GAME] = d.game
+            log[layout.LOG_FLAGS] = d.flags
     elif isinstance(d, Discard):
-        log[LOG_PICKUP] = 1
+        log[layout.LOG_PICKUP] = 1
         if d.cards is not None:
             a, b = sorted(d.cards)
             if a == b or not (twelve >> a & 1 and twelve >> b & 1):
                 names = " ".join(iss_name(c) for c in d.cards)
                 raise SkatsimError(f"what-if: discard {names}: two different cards of the declarer's twelve")
-            log[LOG_DISCARD], log[LOG_DISCARD + 1] = a, b
+            log[layout.LOG_DISCARD], log[layout.LOG_DISCARD + 1] = a, b
 
 
 def _record_templates(start: Start, decisions: Sequence[Decision], params: np.ndarray, played: _Played) -> _Built:
@@ -459,12 +436,12 @@ def _record_templates(start: Start, decisions: Sequence[Decision], params: np.nd
             log = played.log.copy()
             if n > len(record.cards):
                 raise SkatsimError(f"what-if: card {n + 1}: the game has only {len(record.cards)} cards recorded")
-            log[LOG_CARDS + n : LOG_CARDS + 30] = EMPTY
-            log[LOG_END] = EMPTY
+            log[layout.LOG_CARDS + n : layout.LOG_CARDS + 30] = EMPTY
+            log[layout.LOG_END] = EMPTY
             decider = played.card_seats[n] if n < len(played.card_seats) else played.next_seat
             if d.card is not None:
                 _check_card(start, played, n, decider, d.card)
-                log[LOG_CARDS + n] = d.card
+                log[layout.LOG_CARDS + n] = d.card
         built.templates.append(log)
         built.ceilings.append(ceilings)
         built.deciders.append(decider)
@@ -614,11 +591,11 @@ class Query:
     n_samples: int = 0
 
     def block(self, first: int, count: int, jobs: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Rollouts ``first .. first + count - 1``: engine rows ``(count, K, N_COLUMNS)``, error codes
+        """Rollouts ``first .. first + count - 1``: engine rows ``(count, K, layout.N_COLUMNS)``, error codes
         ``(count, K)`` and worlds drawn ``(count,)``, on ``jobs`` threads (the kernel releases the GIL;
         the numbers do not depend on ``jobs``)."""
         n_options = self.templates.shape[0]
-        rows = np.zeros((count, n_options, N_COLUMNS), dtype=np.int64)
+        rows = np.zeros((count, n_options, layout.N_COLUMNS), dtype=np.int64)
         errors = np.zeros((count, n_options), dtype=np.int64)
         tries = np.zeros(count, dtype=np.int64)
         cuts = np.linspace(0, count, max(1, min(jobs, count)) + 1).astype(int)
@@ -630,10 +607,7 @@ class Query:
                 self.params,
                 self.kinds,
                 self.bots,
-                self.spec,
-                self.order,
-                self.allowed,
-                self.ways,
+                (self.spec, self.order, self.allowed, self.ways),
                 self.templates,
                 self.ceilings,
                 rows[lo:hi],
@@ -682,9 +656,9 @@ class Query:
         count = self.n_samples if count is None else count
         rows, _, tries = self.block(first, count, jobs)
         n_options = self.templates.shape[0]
-        flat = rows.reshape(count * n_options, N_COLUMNS)
+        flat = rows.reshape(count * n_options, layout.N_COLUMNS)
         typed = result_frame(flat, self.params)
-        column = COL_LIST_POINTS_FH if self.params[LIST_SCORING] else COL_SCORE_FH
+        column = layout.COL_LIST_POINTS_FH if self.params[LIST_SCORING] else layout.COL_SCORE_FH
         labels = pl.Enum(list(dict.fromkeys(self.labels)))
         head = pl.DataFrame(
             {
