@@ -22,7 +22,7 @@ from skatsim.engine.gametypes import GRAND, GROUP, NULL, TRUMP_GROUP
 from skatsim.engine.layout import COL_DEAL, COL_GAME_TYPE, LOG_WIDTH, N_COLUMNS
 from skatsim.engine.play import apply_card, legal_now
 from skatsim.engine.solver import declarer_avoids_tricks, declarer_reaches, new_table, new_work
-from skatsim.engine.state import new_state
+from skatsim.engine.state import new_search_state
 from skatsim.errors import SkatsimError
 from skatsim.variant import official_params
 
@@ -102,7 +102,7 @@ def _forced_endgame(gen: np.random.Generator, n: int = 5) -> tuple[np.ndarray, i
     rest = [c for c in cards if c not in a and c not in b]
     mine, skat = rest[:n], rest[n : n + 2]
     d = int(gen.integers(0, 3))
-    st_buf = new_state(official_params())
+    st_buf = new_search_state(official_params())
     state = st_buf["play"][0]
     hands = np.zeros(3, dtype=np.uint32)
     pa, pb = (d + 1) % 3, (d + 2) % 3
@@ -181,3 +181,14 @@ def test_pimc_games_replay_under_the_rules_and_repeat_exactly() -> None:
     assert not errors.any()  # every card the bot chose was legal
     again, again_logs = _simulate("pimc:worlds=4,heuristic,pimc:worlds=4", 2, 3)
     assert np.array_equal(again, rows[2:5]) and np.array_equal(again_logs, logs[2:5])
+
+
+def test_only_deals_with_a_searching_bot_carry_the_search() -> None:
+    from skatsim.bots import parse_bots
+    from skatsim.engine.state import DEAL_STATE, SEARCH_STATE
+
+    assert "search_tt" in SEARCH_STATE.names and "search_tt" not in DEAL_STATE.names
+    assert DEAL_STATE.itemsize < 100_000 < 24 * 2**20 < SEARCH_STATE.itemsize
+    params = official_params()
+    assert seam.searches(bot_arrays(parse_bots("heuristic,pimc,random"), params)[0])
+    assert not seam.searches(bot_arrays(parse_bots("heuristic,random,heuristic"), params)[0])

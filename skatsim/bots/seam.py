@@ -20,6 +20,8 @@ each function below (and in :func:`prepare` when it derives values from its para
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from .._jit import allocating_kernel, kernel
 from ..engine import bidding, kontra, play
@@ -246,6 +248,26 @@ def push(st: DealState, seat: int) -> int:
     return NONE
 
 
+def searches(kinds: np.ndarray) -> bool:
+    """Whether a bot that searches (pimc) sits among ``kinds``: its deals need a
+    :data:`skatsim.engine.state.SEARCH_STATE`, whose scratch holds the search."""
+    return bool(np.any(np.asarray(kinds) == PIMC))
+
+
+def _search_card(st: DealState, seat: int, worlds: int) -> int:
+    """The pimc bot's card (compiled through :func:`_search_card_for`)."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(_search_card, jit_options={"nogil": True, "_nrt": False})
+def _search_card_for(st, seat, worlds):  # type: ignore[no-untyped-def]
+    """The pimc bot's card where the state holds the search's scratch; :data:`NONE` in any other state,
+    so the solver is compiled only into the kernels that run deals with a searching bot."""
+    if isinstance(st, types.Record) and "search_tt" in st.fields:
+        return lambda st, seat, worlds: pimc.choose_card(st, seat, worlds)
+    return lambda st, seat, worlds: NONE
+
+
 @kernel
 def card(st: DealState, seat: int) -> int:
     """The card ``seat`` (the seat to move) plays."""
@@ -257,5 +279,5 @@ def card(st: DealState, seat: int) -> int:
         durchmarsch = state[play.GT] == RAMSCH and st.params[RAMSCH_DURCHMARSCH] == 1
         return cardplay.choose_card(state, seat, st.voids, durchmarsch)
     if kind == PIMC:
-        return pimc.choose_card(st, seat, np.int64(st.bots[seat, X_WORLDS]))
+        return _search_card(st, seat, np.int64(st.bots[seat, X_WORLDS]))
     return NONE

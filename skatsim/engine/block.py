@@ -22,10 +22,9 @@ from .flow import new_record, play_deal
 from .layout import LOG_BOCK, LOG_ROUND
 from .lists import N_COUNTED, new_list_workspace, play_list, replay_list, score_in_list, seat_bots
 from .rules import LIST_LENGTH, TABLE_PLAYERS
-from .state import ERR_CODE, new_state
+from .state import ERR_CODE, new_search_state, new_state
 
 
-@allocating_kernel
 def simulate_block(
     seed: np.uint64,
     first: int,
@@ -50,7 +49,8 @@ def simulate_block(
     if kinds.shape[0] != params[TABLE_PLAYERS]:
         raise ValueError("simulate_block: give one bot per player of the table (TABLE_PLAYERS)")
     bots = seam.prepare(kinds, bot_params, params)
-    _simulate(new_state(params), seed, first, kinds, bots, rows, logs, new_list_workspace())
+    buf = new_search_state(params) if seam.searches(kinds) else new_state(params)  # kernels compiled per state type
+    _simulate(buf, np.uint64(seed), first, kinds, bots, rows, logs, new_list_workspace())
 
 
 @kernel

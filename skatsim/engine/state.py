@@ -35,31 +35,38 @@ ERR_VALUE = 4  # the decision itself (a bid, a card, a game type)
 N_ERROR = 5
 
 #: The fields of a deal's state; where a field has three rows they are the seats.
-DEAL_STATE = np.dtype(
+_FIELDS = [
+    ("params", np.int64, N_PARAMS),  # the variant's rule parameters (skatsim.engine.rules)
+    ("kinds", np.int64, 3),  # bot kind at each seat (skatsim.bots registry codes)
+    ("bots", np.float64, (3, N_PREPARED)),  # each seat's prepared bot parameters (skatsim.bots.seam.prepare)
+    ("memo", np.int64, (3, N_MEMO)),  # each seat's bot's private memory for this deal
+    ("hands", np.uint32, 3),  # the cards each seat holds before play (the declarer's after the skat)
+    ("skat", np.uint32, 1),  # the skat as dealt (after Schieberamsch pushes: as passed on)
+    ("rng", np.uint64, 2),  # the bots' random stream (skatsim.engine.deal.draw)
+    ("bidding", np.int64, bidding.N_FIELDS),  # the auction (skatsim.engine.bidding)
+    ("play", np.int64, play.N_FIELDS),  # card play (skatsim.engine.play)
+    ("result", np.int64, result.N_FIELDS),  # a declared game's result (skatsim.engine.result)
+    ("ramsch", np.int64, ramsch.N_RESULT),  # a Ramsch's result (skatsim.engine.ramsch)
+    ("deck", np.int64, 32),  # scratch for dealing
+    ("voids", np.int64, 3),  # per seat, the plain groups it has shown void in (bit g: group g)
+    ("ceiling", np.int64, 3),  # a bid ceiling forced on a seat (what-if); -1: the seat's player bids
+    ("error", np.int64, N_ERROR),  # a recorded decision the rules refused (ERR_* fields)
+]
+DEAL_STATE = np.dtype(_FIELDS, align=True)
+#: The state of a deal where a bot that searches sits (:func:`skatsim.bots.seam.searches`): the same
+#: fields and the search's scratch (:mod:`skatsim.bots.pimc`: an open-hand solver table of 24 MiB,
+#: its stack, the worlds). A separate type, so the kernels compiled for every other deal (and their
+#: first compilation, a third shorter) leave the search out: numba specialises them on the state's type.
+SEARCH_STATE = np.dtype(
     [
-        ("params", np.int64, N_PARAMS),  # the variant's rule parameters (skatsim.engine.rules)
-        ("kinds", np.int64, 3),  # bot kind at each seat (skatsim.bots registry codes)
-        ("bots", np.float64, (3, N_PREPARED)),  # each seat's prepared bot parameters (skatsim.bots.seam.prepare)
-        ("memo", np.int64, (3, N_MEMO)),  # each seat's bot's private memory for this deal
-        ("hands", np.uint32, 3),  # the cards each seat holds before play (the declarer's after the skat)
-        ("skat", np.uint32, 1),  # the skat as dealt (after Schieberamsch pushes: as passed on)
-        ("rng", np.uint64, 2),  # the bots' random stream (skatsim.engine.deal.draw)
-        ("bidding", np.int64, bidding.N_FIELDS),  # the auction (skatsim.engine.bidding)
-        ("play", np.int64, play.N_FIELDS),  # card play (skatsim.engine.play)
-        ("result", np.int64, result.N_FIELDS),  # a declared game's result (skatsim.engine.result)
-        ("ramsch", np.int64, ramsch.N_RESULT),  # a Ramsch's result (skatsim.engine.ramsch)
-        ("deck", np.int64, 32),  # scratch for dealing
-        ("voids", np.int64, 3),  # per seat, the plain groups it has shown void in (bit g: group g)
-        ("ceiling", np.int64, 3),  # a bid ceiling forced on a seat (what-if); -1: the seat's player bids
-        ("error", np.int64, N_ERROR),  # a recorded decision the rules refused (ERR_* fields)
-        # scratch of the bots that search (skatsim.bots.pimc): an open-hand solver table, its stack, worlds
+        *_FIELDS,
         ("search_tt", np.uint64, (1 << SEARCH_TABLE_LOG2, ENTRY_WORDS)),
         ("search_work", np.int64, N_WORK),
         ("search", np.int64, N_SEARCH),
     ],
     align=True,
 )
-#: What kernels take as ``st``: one record of :data:`DEAL_STATE`.
+#: What kernels take as ``st``: one record of :data:`DEAL_STATE` (or :data:`SEARCH_STATE`).
 DealState = np.void
 
 
@@ -68,6 +75,16 @@ def new_state(params: np.ndarray) -> np.ndarray:
     """A one-element array holding a deal state for the variant ``params``; its element (``[0]``) is
     the state kernels take. The array owns the memory: keep it while the state is used."""
     buf = np.zeros(1, dtype=DEAL_STATE)
+    st = buf[0]
+    st.params[:] = params
+    st.ceiling[:] = -1
+    return buf
+
+
+@allocating_kernel
+def new_search_state(params: np.ndarray) -> np.ndarray:
+    """:func:`new_state` with the search's scratch (:data:`SEARCH_STATE`), for deals where a bot searches."""
+    buf = np.zeros(1, dtype=SEARCH_STATE)
     st = buf[0]
     st.params[:] = params
     st.ceiling[:] = -1

@@ -696,6 +696,8 @@ def plan(
         raise SkatsimError("what-if: this variant plays every deal as a Ramsch: nothing is bid or declared")
     settings = parse_bots(bots)
     kinds, bot_params = bot_arrays(settings, params)
+    if seam.searches(kinds):
+        raise SkatsimError(f"what-if: {bots!r}: rollouts play thousands of deals; the pimc bot plays two a second")
     prepared = seam.prepare(kinds, bot_params, params)
     if start.record is None:
         if start.seat is None:
