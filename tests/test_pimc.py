@@ -192,3 +192,14 @@ def test_only_deals_with_a_searching_bot_carry_the_search() -> None:
     params = official_params()
     assert seam.searches(bot_arrays(parse_bots("heuristic,pimc,random"), params)[0])
     assert not seam.searches(bot_arrays(parse_bots("heuristic,random,heuristic"), params)[0])
+
+
+def test_a_search_state_is_no_subtype_of_the_plain_state() -> None:
+    """numba would run a state whose fields extend the plain state's at the same offsets through the
+    plain state's kernels (where the pimc bot has no search): the two types must not convert."""
+    from numba import from_dtype
+
+    from skatsim.engine.state import DEAL_STATE, SEARCH_STATE
+
+    plain, search = from_dtype(DEAL_STATE), from_dtype(SEARCH_STATE)
+    assert search.can_convert_to(None, plain) is None and plain.can_convert_to(None, search) is None

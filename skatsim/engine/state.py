@@ -57,12 +57,14 @@ DEAL_STATE = np.dtype(_FIELDS, align=True)
 #: fields and the search's scratch (:mod:`skatsim.bots.pimc`: an open-hand solver table of 24 MiB,
 #: its stack, the worlds). A separate type, so the kernels compiled for every other deal (and their
 #: first compilation, a third shorter) leave the search out: numba specialises them on the state's type.
+#: The search's fields come first: numba takes a record whose fields extend another's at the same
+#: offsets for a subtype of it, and would run a search state through the plain state's kernels.
 SEARCH_STATE = np.dtype(
     [
-        *_FIELDS,
         ("search_tt", np.uint64, (1 << SEARCH_TABLE_LOG2, ENTRY_WORDS)),
         ("search_work", np.int64, N_WORK),
         ("search", np.int64, N_SEARCH),
+        *_FIELDS,
     ],
     align=True,
 )
