@@ -203,3 +203,11 @@ def test_a_search_state_is_no_subtype_of_the_plain_state() -> None:
 
     plain, search = from_dtype(DEAL_STATE), from_dtype(SEARCH_STATE)
     assert search.can_convert_to(None, plain) is None and plain.can_convert_to(None, search) is None
+
+
+def test_what_if_refuses_the_pimc_bot_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from skatsim.cli import main
+
+    assert main(["hand", "CJ SJ HJ DJ CA CT CK SA HA DA", "--bots", "pimc", "--samples", "10"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "cannot seat the pimc bot" in err

@@ -697,7 +697,10 @@ def plan(
     settings = parse_bots(bots)
     kinds, bot_params = bot_arrays(settings, params)
     if seam.searches(kinds):
-        raise SkatsimError(f"what-if: {bots!r}: rollouts play thousands of deals; the pimc bot plays two a second")
+        raise SkatsimError(
+            f"what-if: --bots {bots!r}: rollouts cannot seat the pimc bot (it plays about two games a second, "
+            "a what-if plays thousands); use heuristic or random"
+        )
     prepared = seam.prepare(kinds, bot_params, params)
     if start.record is None:
         if start.seat is None:
