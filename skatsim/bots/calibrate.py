@@ -181,9 +181,11 @@ def defence_samples(rows: np.ndarray, x: np.ndarray, y: np.ndarray, cls: np.ndar
     return k
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 25) -> np.ndarray:
+def fit_logistic(
+    x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 25, tolerance: float = 1e-8
+) -> np.ndarray:
     """Logistic regression by Newton's method with a small ridge penalty (no intercept added:
-    feature 0 is the constant)."""
+    feature 0 is the constant); stops after ``iterations`` or once no weight moves by ``tolerance``."""
     w = np.zeros(x.shape[1])
     for _ in range(iterations):
         z = np.clip(x @ w, -30, 30)
@@ -192,6 +194,6 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int
         hess = (x * (p * (1 - p))[:, None]).T @ x + l2 * len(y) * np.eye(x.shape[1])
         step = np.linalg.solve(hess, grad)
         w -= step
-        if np.max(np.abs(step)) < 1e-8:
+        if np.max(np.abs(step)) < tolerance:
             break
     return w

@@ -77,6 +77,7 @@ from ..engine.rules import (
 from ..engine.scoring import HAND, OUVERT
 from ..engine.state import new_state
 from . import HEURISTIC, ramschmodel
+from .calibrate import fit_logistic
 from .defence import declarer_logit
 from .handeval import N_CLASSES, NULL_CLASS, NULL_OUVERT_CLASS, class_of
 from .heuristic import contested_ceiling, declared_z
@@ -322,18 +323,9 @@ def declared_logits(
 # --------------------------------------------------------------------------- fitting
 
 
-def _logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-4, iterations: int = 30) -> np.ndarray:
-    """Logistic regression by Newton's method with a small ridge penalty (feature 0 the constant)."""
-    w = np.zeros(x.shape[1])
-    for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
-        grad = x.T @ (p - y) + l2 * len(y) * w
-        hess = (x * (p * (1 - p))[:, None]).T @ x + l2 * len(y) * np.eye(x.shape[1])
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.max(np.abs(step)) < 1e-9:
-            break
-    return w
+def _logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The Kontra model's logistic fit (:func:`skatsim.bots.calibrate.fit_logistic`, a lighter ridge)."""
+    return fit_logistic(x, y, l2=1e-4, iterations=30, tolerance=1e-9)
 
 
 def _shift(z: np.ndarray, y: np.ndarray) -> float:
