@@ -72,7 +72,8 @@ applied by `skatsim.frames`):
 OPEN_HAND = """With `skatsim simulate --open-hand` (recorded as `open_hand` in `manifest.json`) each row also
 holds the declared game's open-hand value, after the columns above: what the cards make when every
 seat sees every card and plays perfectly (`skatsim.engine.openhand`, docs/solver.md). The report
-compares the bots' results with it.
+compares the bots' results with it. `skatsim import-iss --open-hand` adds the same two columns to
+real games, after `record` (recorded as `open_hand` in `import.json`).
 
 """
 

@@ -116,6 +116,12 @@ def app() -> None:
 @click.option("--chunk-size", type=Count(min=1), help="Lines per Parquet file (default 10,000; never changes rows).")
 @click.option("--strict", is_flag=True, help="Stop at the first line that cannot be imported (exit 2); write nothing.")
 @click.option("--force", is_flag=True, help="Replace an import already in --out.")
+@click.option(
+    "--open-hand",
+    is_flag=True,
+    help="Also solve each declared game open-handed after the discard: columns open_hand_points and "
+    "open_hand_won (slow: a few games a second per job).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def import_iss_command(
     file: Path,
@@ -125,6 +131,7 @@ def import_iss_command(
     chunk_size: int | None,
     strict: bool,
     force: bool,
+    open_hand: bool,
     quiet: bool,
 ) -> None:
     """Import ISS game records (one per line; plain, .bz2, .gz or .xz) into Parquet chunk files in --out.
@@ -146,6 +153,7 @@ def import_iss_command(
             jobs=jobs or os.cpu_count() or 1,
             chunk_lines=chunk_size,
             progress=not quiet,
+            open_hand=open_hand,
         )
     for number, reason in summary.skipped:
         click.echo(f"{file}:{number}: {reason}", err=True)

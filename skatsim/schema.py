@@ -39,7 +39,7 @@ ENGINE = "engine"  # a slot of the engine's result row, cast to the column's typ
 CARDS = "cards"  # a slot of the engine's row holding a card mask, written as card names
 RUN = "run"  # added by the run that wrote the table (variant name, bots, record)
 ISS = "iss"  # the International Skat Server's own record of an imported game
-SOLVER = "solver"  # the open-hand solver's value of the deal, added on request (``simulate --open-hand``)
+SOLVER = "solver"  # the open-hand solver's value of the deal, added on request (``--open-hand``)
 
 #: When a column's value is null (the rule's name -> what it says; :mod:`skatsim.frames` applies them).
 NULL_RULES = {
@@ -292,7 +292,7 @@ COLUMNS: tuple[Column, ...] = (
 )
 
 #: The open-hand values of a deal (:mod:`skatsim.engine.openhand`), after the columns above when a run
-#: asks for them (``simulate --open-hand``).
+#: asks for them (``simulate --open-hand``); after ``record`` in an import made with ``import-iss --open-hand``.
 OPEN_HAND_COLUMNS: tuple[Column, ...] = (
     Column(
         "open_hand_points",

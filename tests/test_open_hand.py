@@ -22,6 +22,8 @@ from skatsim.run.runner import run_simulation
 from skatsim.solve import Solver, position
 
 VARIANTS = Path(__file__).resolve().parents[1] / "variants"
+#: Lines of the real games the import test solves.
+LINES = 12
 
 
 def test_open_hand_columns_are_the_solvers_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -76,3 +78,40 @@ def test_runs_without_the_flag_have_no_open_hand_columns(tmp_path: Path) -> None
     frame = pl.read_parquet(tmp_path / "run" / "*.parquet")
     assert "open_hand_points" not in frame.columns and "open_hand_won" not in frame.columns
     assert open_hand_section(scan(str(tmp_path / "run")), 0.95) is None
+
+
+def test_import_iss_open_hand_columns_are_the_solvers_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = (Path(__file__).parent / "fixtures" / "iss" / "real_games.sgf").read_text().splitlines(keepends=True)
+    fixture = tmp_path / "games.sgf"
+    fixture.write_text("".join(lines[:LINES]))  # the first games: a whole-file solve takes a minute
+    out = tmp_path / "import"
+    code = main(["import-iss", str(fixture), "--out", str(out), "--jobs", "1", "--chunk-size", "5", "--open-hand",
+                 "--quiet"])  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    capsys.readouterr()
+    frame = pl.read_parquet(out / "*.parquet").sort("iss_line")
+    assert frame.columns[-2:] == ["open_hand_points", "open_hand_won"]
+    solver = Solver(16)
+    checked = 0
+    for row in frame.iter_rows(named=True):
+        record = GameRecord.from_json(row["record"])
+        if row["declarer"] is None or row["game_type"] == "ramsch":
+            assert row["open_hand_won"] is None
+            continue
+        assert row["open_hand_won"] is not None
+        if not record.cards:  # no card play recorded: the solver still measures the cards dealt
+            continue
+        solution = solver.solve(position(record, 0), best=False)
+        assert row["open_hand_points"] == solution.declarer_points
+        assert row["open_hand_won"] == solution.won
+        checked += 1
+    assert checked >= LINES // 2
+    section = open_hand_section(scan(str(out)), 0.95)
+    assert section is not None and section.title == "Against perfect play"
+    # the flag made the chunks: a resume without it is refused in one line
+    code = main(["import-iss", str(fixture), "--out", str(out), "--jobs", "1", "--resume", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot resume: the import was made with --open-hand" in err
+    assert len(err.strip().splitlines()) == 1

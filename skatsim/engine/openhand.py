@@ -33,7 +33,7 @@ from .layout import (
 )
 from .play import N_FIELDS, new_play
 from .scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
-from .solver import declarer_avoids_tricks, declarer_takes_all, solve_points
+from .solver import declarer_avoids_tricks, declarer_takes_all, new_table, new_work, solve_points
 
 #: The scratch :func:`open_hand_rows` needs: a play state and three hands.
 N_SCRATCH = N_FIELDS + 3
@@ -79,3 +79,12 @@ def open_hand_rows(rows: np.ndarray, out: np.ndarray, tt: np.ndarray, work: np.n
             out[i, 1] = 1 if declarer_takes_all(state, tt, work) else 0
         else:
             out[i, 1] = 1 if points >= (90 if flags & SCHNEIDER_ANNOUNCED else 61) else 0
+
+
+def open_hand_values(rows: np.ndarray) -> np.ndarray:
+    """The open-hand points and won (``(n, 2)``, -1 where none) of played games' result rows
+    (:func:`open_hand_rows`), simulated or replayed, with one solver table for the whole block: its
+    entries are keyed by the whole position, so they stay valid from deal to deal."""
+    out = np.zeros((rows.shape[0], 2), dtype=np.int64)
+    open_hand_rows(rows, out, new_table(), new_work(), np.zeros(N_SCRATCH, dtype=np.int64))
+    return out

@@ -102,6 +102,8 @@ class ImportManifest(BaseModel):
     chunk_lines: int
     chunk_bytes: int
     strict: bool
+    #: Each declared game solved open-handed (``--open-hand``: ``open_hand_points``, ``open_hand_won``).
+    open_hand: bool = False
     #: Chunks done, as ranges of chunk numbers ``[start, stop)`` (a progress record: the files are the truth).
     chunks_done: list[tuple[int, int]]
     #: Known once the reader has reached the end of the source.
@@ -193,6 +195,7 @@ class IssChunk:
     chunk: Chunk
     out_dir: str
     run_id: str
+    open_hand: bool = False
 
     @property
     def count(self) -> int:
@@ -207,7 +210,7 @@ class IssChunk:
     def imported(self) -> Imported:
         """The chunk's games and skipped lines."""
         c = self.chunk
-        return import_lines(c.data, c.first, c.count, c.too_long)
+        return import_lines(c.data, c.first, c.count, c.too_long, self.open_hand)
 
     def compute(self) -> pl.DataFrame:
         """The chunk's table (:class:`skatsim.run.chunks.ChunkJob`)."""
@@ -226,9 +229,10 @@ def import_chunk(spec: IssChunk) -> str:
     return spec.path
 
 
-def _chunk_counts(path: str, run_id: str | None = None) -> ChunkCounts:
+def _chunk_counts(path: str, open_hand: bool, run_id: str | None = None) -> ChunkCounts:
     """A chunk file's counts from its footer, after checking it belongs to the import ``run_id``
-    and holds the table's columns and as many rows as it says; a bad file is a one-line error."""
+    and holds the table's columns (with the open-hand ones when ``open_hand``) and as many rows as
+    it says; a bad file is a one-line error."""
     fix = "remove that file and run the import again with --resume"
     try:
         meta = storage.parquet_metadata(path)
@@ -240,7 +244,7 @@ def _chunk_counts(path: str, run_id: str | None = None) -> ChunkCounts:
         raise SkatsimError(f"{path}: not a chunk file of this import ({reason}); {fix}") from None
     if run_id is not None and meta.get(RUN_ID_KEY) != run_id:
         raise SkatsimError(f"{path}: chunk file of another import (run id {meta.get(RUN_ID_KEY)}); {fix}")
-    if schema != iss_table_schema() or rows != counts.imported:
+    if schema != iss_table_schema(open_hand) or rows != counts.imported:
         raise SkatsimError(f"{path}: chunk file with other columns or rows than it says; {fix}")
     if parse_chunk_name(storage.basename(path)) != (counts.first, counts.count):
         raise SkatsimError(f"{path}: chunk file named for other lines than it holds; {fix}")
@@ -323,6 +327,7 @@ def import_iss(
     jobs: int = 1,
     chunk_lines: int | None = None,
     progress: bool = False,
+    open_hand: bool = False,
 ) -> ImportSummary:
     """Import the ISS records in ``path`` (plain, ``.bz2``, ``.gz`` or ``.xz``) into the folder ``out_dir``.
 
@@ -330,6 +335,7 @@ def import_iss(
     (in file order) stops the import with :class:`SkatsimError` and nothing is written. ``force``
     replaces an import already in ``out_dir``; ``resume`` completes a stopped one (same source,
     same settings). ``jobs`` worker processes parse and replay while this process reads.
+    ``open_hand`` adds each declared game's open-hand value (the solver; a few games a second).
     Raises :class:`SkatsimError` for a source or folder that cannot be used, when no game could
     be imported, and :class:`ImportStopped` when stopped midway.
     """
@@ -343,7 +349,7 @@ def import_iss(
     _make_folder(out)
     lock = RunLock(out).acquire()
     try:
-        manifest = _open_import(out, source, kind, strict, force, resume, chunk_lines)
+        manifest = _open_import(out, source, kind, strict, force, resume, chunk_lines, open_hand)
         before = _lines_in(out, manifest)
         manifest = _run_chunks(source, out, manifest, jobs, progress)
         summary = _finish(out, manifest, strict, created)
@@ -369,7 +375,14 @@ def _ours(name: str) -> bool:
 
 
 def _open_import(
-    out: str, source: Path, kind: str, strict: bool, force: bool, resume: bool, chunk_lines: int | None
+    out: str,
+    source: Path,
+    kind: str,
+    strict: bool,
+    force: bool,
+    resume: bool,
+    chunk_lines: int | None,
+    open_hand: bool,
 ) -> ImportManifest:
     """The manifest to work with (the folder locked): a fresh import's, or the one being resumed."""
     entries = [e for e in os.listdir(out) if e != LOCK]
@@ -389,7 +402,7 @@ def _open_import(
         )
     size, sha256 = file_digest(source)
     if old is not None:
-        _check_same_import(old, out, source, size, sha256, strict, chunk_lines)
+        _check_same_import(old, out, source, size, sha256, strict, chunk_lines, open_hand)
         return old.model_copy(update={"finished": None, "updated": timestamp()})
     now = timestamp()
     manifest = ImportManifest(
@@ -404,6 +417,7 @@ def _open_import(
         chunk_lines=chunk_lines or DEFAULT_CHUNK_LINES,
         chunk_bytes=CHUNK_BYTES,
         strict=strict,
+        open_hand=open_hand,
         chunks_done=[],
         created=now,
         updated=now,
@@ -413,7 +427,14 @@ def _open_import(
 
 
 def _check_same_import(
-    old: ImportManifest, out: str, source: Path, size: int, sha256: str, strict: bool, chunk_lines: int | None
+    old: ImportManifest,
+    out: str,
+    source: Path,
+    size: int,
+    sha256: str,
+    strict: bool,
+    chunk_lines: int | None,
+    open_hand: bool,
 ) -> None:
     """Refuse to resume from another source or with settings that would change the chunks."""
     fix = "import it into another folder, or pass --force to start again"
@@ -429,6 +450,11 @@ def _check_same_import(
     if strict != old.strict:
         made = "with" if old.strict else "without"
         raise SkatsimError(f"{out}: cannot resume: the import was made {made} --strict; resume it {made} --strict")
+    if open_hand != old.open_hand:
+        made = "with" if old.open_hand else "without"
+        raise SkatsimError(
+            f"{out}: cannot resume: the import was made {made} --open-hand; resume it {made} --open-hand"
+        )
     if old.skatsim_version != __version__:
         raise SkatsimError(
             f"{out}: cannot resume: the import was made by skatsim {old.skatsim_version}, this is {__version__}; {fix}"
@@ -442,7 +468,7 @@ def _lines_in(out: str, manifest: ImportManifest) -> int:
         if storage.is_temp_name(name):
             storage.remove_quietly(os.path.join(out, name))
     for path in _chunk_files(out):
-        lines += _chunk_counts(path, manifest.run_id).count
+        lines += _chunk_counts(path, manifest.open_hand, manifest.run_id).count
     return lines
 
 
@@ -486,7 +512,7 @@ class _Reader:
                     self.index[name] = chunk.index
                     self.chunks = chunk.index + 1
                     if name not in self.done:
-                        yield IssChunk(chunk, self.out_abs, self.manifest.run_id)
+                        yield IssChunk(chunk, self.out_abs, self.manifest.run_id, self.manifest.open_hand)
 
 
 def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, show: bool) -> ImportManifest:
@@ -522,14 +548,14 @@ def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, sho
             backend.shut_down()  # the last pass runs here alone: the workers' memory back
     for path in _chunk_files(out):  # every chunk written, also those whose results never arrived
         name = storage.basename(path)
-        indices.add(reader.index[name] if name in reader.index else _chunk_counts(path).index)
+        indices.add(reader.index[name] if name in reader.index else _chunk_counts(path, manifest.open_hand).index)
     update: dict[str, object] = {"chunks_done": indices.ranges(), "updated": timestamp()}
     if reader.ended:
         update |= {"chunks_total": reader.chunks, "source_error": reader.error}
     manifest = manifest.model_copy(update=update)
     _write_manifest(out, manifest)
     if stopped is not None:
-        lines = sum(_chunk_counts(p).count for p in _chunk_files(out))
+        lines = sum(_chunk_counts(p, manifest.open_hand).count for p in _chunk_files(out))
         raise ImportStopped(stopped[0], stopped[1], lines, out)
     return manifest
 
@@ -546,7 +572,7 @@ def _finish(out: str, manifest: ImportManifest, strict: bool, created: bool) -> 
     """Once every chunk is written: remove game IDs repeated across chunks, total the counts,
     record them in ``import.json``. Strict, or nothing imported: remove everything, raise."""
     files = _chunk_files(out)
-    counts = [_chunk_counts(p, manifest.run_id) for p in files]
+    counts = [_chunk_counts(p, manifest.open_hand, manifest.run_id) for p in files]
     _check_tiling(out, counts, manifest)
     _remove_repeated_ids(files, counts, manifest.run_id)
     reasons: dict[str, Reason] = {}

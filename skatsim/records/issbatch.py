@@ -32,9 +32,10 @@ import polars as pl
 from ..engine import layout
 from ..engine.bidding import MAX_BID
 from ..engine.block import replay_block
+from ..engine.openhand import open_hand_values
 from ..engine.state import ERR_CODE, N_ERROR
-from ..frames import dtype, result_frame, result_schema
-from ..schema import ISS_COLUMNS
+from ..frames import dtype, open_hand_frame, result_frame, result_schema
+from ..schema import ISS_COLUMNS, OPEN_HAND_COLUMNS
 from ..variant import official_params
 from . import issparse
 from .iss import REASONS, RESULTS, WRONG_DECLARER, WRONG_SEAT, IssFormatError, ParsedLines, parse_line, replay_iss
@@ -50,13 +51,16 @@ DUPLICATE = "duplicate game ID"
 TOO_LONG = "line too long"
 
 
-def iss_table_schema() -> dict[str, pl.DataType]:
+def iss_table_schema(open_hand: bool = False) -> dict[str, pl.DataType]:
     """Column order and dtypes of an imported ISS table: ``iss_id``, ``iss_line`` (the game's line
-    in the source file, from 1), the result columns, the server's ``iss_*`` columns, ``record``."""
+    in the source file, from 1), the result columns, the server's ``iss_*`` columns, ``record``, and
+    with ``open_hand`` the open-hand values of the declared games (``import-iss --open-hand``)."""
     schema: dict[str, pl.DataType] = {"iss_id": pl.Int64(), "iss_line": pl.Int64()}
     schema.update(result_schema())
     schema.update({c.name: dtype(c) for c in ISS_COLUMNS})
     schema["record"] = pl.String()
+    if open_hand:
+        schema.update({c.name: dtype(c) for c in OPEN_HAND_COLUMNS})
     return schema
 
 
@@ -117,22 +121,26 @@ def line_spans(data: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     return starts, ends
 
 
-def import_lines(data: bytes, first: int, count: int, too_long: Sequence[int] = ()) -> Imported:
+def import_lines(
+    data: bytes, first: int, count: int, too_long: Sequence[int] = (), open_hand: bool = False
+) -> Imported:
     """The games on the ``count`` lines in ``data``, lines ``first + 1`` .. ``first + count`` of their file.
 
     ``too_long`` lists lines (by index in ``data``) the reader dropped for their length: they
     are skipped. A game ID met twice keeps its first line; later ones are skipped as
-    :data:`DUPLICATE`, naming it. Returns the table (:func:`iss_table_schema`) in line order.
+    :data:`DUPLICATE`, naming it. ``open_hand``: solve every declared game open-handed after the
+    discard (:func:`skatsim.engine.openhand.open_hand_values`; slow). Returns the table
+    (:func:`iss_table_schema`) in line order.
     """
     buf = np.frombuffer(data, dtype=np.uint8)
     starts, ends = line_spans(buf, count)
-    result = Imported(frame=pl.DataFrame(schema=iss_table_schema()), lines=count)
+    result = Imported(frame=pl.DataFrame(schema=iss_table_schema(open_hand)), lines=count)
     dropped = np.zeros(count, dtype=bool)
     dropped[list(too_long)] = True
     frames = []
     for at in range(0, count, BATCH):
         stop = min(at + BATCH, count)
-        frames.append(_batch(buf, starts[at:stop], ends[at:stop], dropped[at:stop], first + at, result))
+        frames.append(_batch(buf, starts[at:stop], ends[at:stop], dropped[at:stop], first + at, result, open_hand))
     result.frame = _without_duplicates(pl.concat(frames), result)
     return result
 
@@ -142,7 +150,13 @@ def _line(buf: np.ndarray, start: int, end: int) -> str:
 
 
 def _batch(
-    buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dropped: np.ndarray, first: int, result: Imported
+    buf: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    dropped: np.ndarray,
+    first: int,
+    result: Imported,
+    open_hand: bool,
 ) -> pl.DataFrame:
     """A batch of lines (from the file's line ``first + 1``): its games; its skipped lines go into ``result``."""
     parsed = ParsedLines.allocate(starts.size)
@@ -177,7 +191,10 @@ def _batch(
     records = _records(parsed, lines)
     for j in np.flatnonzero(parsed.info[lines, issparse.I_N_BIDS] > layout.MAX_LOGGED_BIDS):
         records[j] = parse_line(_line(buf, starts[lines[j]], ends[lines[j]])).record.to_json()  # (never replays)
-    return _frame(buf, parsed, lines, rows, records, first)
+    frame = _frame(buf, parsed, lines, rows, records, first)
+    if open_hand:
+        frame = pl.concat([frame, open_hand_frame(open_hand_values(rows))], how="horizontal")
+    return frame
 
 
 def _skip(result: Imported, reason: str | None, text: str, line: int) -> bool:

@@ -28,10 +28,8 @@ import polars as pl
 from ..bots import bot_arrays
 from ..engine.block import simulate_block
 from ..engine.layout import LOG_WIDTH, N_COLUMNS
-from ..engine.openhand import N_SCRATCH as N_OPEN_HAND_SCRATCH
-from ..engine.openhand import open_hand_rows
+from ..engine.openhand import open_hand_values
 from ..engine.rules import LIST_LENGTH
-from ..engine.solver import new_table, new_work
 from ..errors import SkatsimError
 from ..frames import block_frame
 from ..records.record import record_from_log
@@ -216,15 +214,6 @@ def simulate_frame(
         seed, first, count, tuple(int(v) for v in params), variant_name, bots, record_play, "", open_hand=open_hand
     )
     return spec.compute()
-
-
-def open_hand_values(rows: np.ndarray) -> np.ndarray:
-    """The open-hand points and won (``(n, 2)``, -1 where none) of simulated games' rows
-    (:func:`skatsim.engine.openhand.open_hand_rows`), with one solver table for the whole block: its
-    entries are keyed by the whole position, so they stay valid from deal to deal."""
-    out = np.zeros((rows.shape[0], 2), dtype=np.int64)
-    open_hand_rows(rows, out, new_table(), new_work(), np.zeros(N_OPEN_HAND_SCRATCH, dtype=np.int64))
-    return out
 
 
 def write_parquet_atomic(
