@@ -70,6 +70,15 @@ def _permuted(table: np.ndarray, gt: int, mask: np.uint32) -> np.uint32:
 
 
 @kernel
+def _first(permute: np.ndarray, card_at: np.ndarray, gt: int, mask: np.uint32) -> int:
+    """The first card of ``mask`` in the order of ``gt`` that ``permute`` and ``card_at`` hold
+    (:func:`_order_tables`); -1 if empty."""
+    if not mask:
+        return -1
+    return card_at[gt, lowest_bit(_permuted(permute, gt, mask))]
+
+
+@kernel
 def highest(gt: int, mask: np.uint32) -> int:
     """The card of ``mask`` with the highest trick power (trumps above plain cards; among equal
     plain cards of different suits the lowest suit); -1 if empty."""
@@ -82,27 +91,21 @@ def highest(gt: int, mask: np.uint32) -> int:
 def lowest(gt: int, mask: np.uint32) -> int:
     """The card of ``mask`` with the lowest trick power (plain cards below trumps; among equal
     plain cards of different suits the lowest suit); -1 if empty."""
-    if not mask:
-        return -1
-    return _BY_POWER_CARD[gt, lowest_bit(_permuted(_BY_POWER, gt, mask))]
+    return _first(_BY_POWER, _BY_POWER_CARD, gt, mask)
 
 
 @kernel
 def cheapest(gt: int, mask: np.uint32) -> int:
     """The card of ``mask`` worth the fewest points, plain cards before trumps, then the lowest
     power (then the lowest suit); -1 if empty."""
-    if not mask:
-        return -1
-    return _CHEAP_CARD[gt, lowest_bit(_permuted(_CHEAP, gt, mask))]
+    return _first(_CHEAP, _CHEAP_CARD, gt, mask)
 
 
 @kernel
 def richest(gt: int, mask: np.uint32) -> int:
     """The card of ``mask`` worth the most points, plain cards before trumps, then the lowest
     power (then the lowest suit); -1 if empty."""
-    if not mask:
-        return -1
-    return _RICH_CARD[gt, lowest_bit(_permuted(_RICH, gt, mask))]
+    return _first(_RICH, _RICH_CARD, gt, mask)
 
 
 @kernel
