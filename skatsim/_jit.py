@@ -92,40 +92,40 @@ def _as_int64(builder, value):  # type: ignore[no-untyped-def]
     return value
 
 
-@intrinsic
-def popcount(typingctx, x):  # type: ignore[no-untyped-def]
-    """Number of set bits of an integer (LLVM ``ctpop``), as int64."""
-    if not isinstance(x, types.Integer):
-        return None
+def _bit_intrinsic(name: str, doc: str, emit: Callable[[Any, Any], Any]) -> Any:
+    """An intrinsic ``name(x)`` of one integer, as ``int64``: ``emit(builder, x)`` builds the LLVM
+    value (one instruction, or two), widened or narrowed by :func:`_as_int64`; not an integer: no match."""
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return _as_int64(builder, builder.ctpop(args[0]))
+    def typer(typingctx, x):  # type: ignore[no-untyped-def]
+        if not isinstance(x, types.Integer):
+            return None
 
-    return types.int64(x), codegen
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return _as_int64(builder, emit(builder, args[0]))
 
+        return types.int64(x), codegen
 
-@intrinsic
-def lowest_bit(typingctx, x):  # type: ignore[no-untyped-def]
-    """Index of the lowest set bit (LLVM ``cttz``) as int64; the bit width for zero."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return _as_int64(builder, builder.cttz(args[0], ir.Constant(ir.IntType(1), 0)))
-
-    return types.int64(x), codegen
+    typer.__name__ = typer.__qualname__ = name
+    typer.__doc__ = doc
+    return intrinsic(typer)
 
 
-@intrinsic
-def highest_bit(typingctx, x):  # type: ignore[no-untyped-def]
-    """Index of the highest set bit of a nonzero integer (width - 1 - ``ctlz``)."""
-    if not isinstance(x, types.Integer):
-        return None
+#: The ``is_zero_poison`` flag of ``cttz``/``ctlz``: off, so a zero counts the bit width.
+_ZERO_DEFINED = ir.Constant(ir.IntType(1), 0)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        (val,) = args
-        lz = builder.ctlz(val, ir.Constant(ir.IntType(1), 0))
-        width = ir.Constant(val.type, val.type.width - 1)
-        return _as_int64(builder, builder.sub(width, lz))
 
-    return types.int64(x), codegen
+def _highest(builder, val):  # type: ignore[no-untyped-def]
+    return builder.sub(ir.Constant(val.type, val.type.width - 1), builder.ctlz(val, _ZERO_DEFINED))
+
+
+popcount = _bit_intrinsic(
+    "popcount", "Number of set bits of an integer (LLVM ``ctpop``), as int64.", lambda b, v: b.ctpop(v)
+)
+lowest_bit = _bit_intrinsic(
+    "lowest_bit",
+    "Index of the lowest set bit (LLVM ``cttz``) as int64; the bit width for zero.",
+    lambda b, v: b.cttz(v, _ZERO_DEFINED),
+)
+highest_bit = _bit_intrinsic(
+    "highest_bit", "Index of the highest set bit of a nonzero integer (width - 1 - ``ctlz``).", _highest
+)

@@ -6,14 +6,16 @@ usage error and ends as one line on stderr with exit code 2, never a traceback.
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
 
 import click
 
@@ -46,26 +48,54 @@ BOTS_OPTION = click.option(
 )
 
 
-def _run_options(scheduler_help: str) -> Callable[[F], F]:
-    """The options every command running several runs shares with simulate: --quiet, --backend,
-    --scheduler, --force (in that order in --help)."""
+@dataclass(frozen=True)
+class RunFlags:
+    """What the options of :func:`_run_options` ask of a run: no progress bar (``quiet``), where chunks
+    run (``backend``, ``scheduler``), and whether to start without room on disk (``force``)."""
+
+    quiet: bool
+    backend: str
+    scheduler: str | None
+    force: bool
+
+    @property
+    def backend_options(self) -> dict[str, object] | None:
+        """The runner's ``backend_options``: the scheduler for ``dask``."""
+        return {"scheduler": self.scheduler} if self.backend == "dask" else None
+
+
+def _run_options(
+    scheduler_help: str, quiet_help: str = "No progress bar.", backend_help: str = "As for simulate."
+) -> Callable[[F], F]:
+    """The options every command running games shares: --quiet, --backend, --scheduler, --force (in
+    that order in --help), handed to the command as one checked :class:`RunFlags` argument ``run``
+    (--scheduler needs --backend dask)."""
     options = [
-        click.option("--quiet", is_flag=True, help="No progress bar."),
+        click.option("--quiet", is_flag=True, help=quiet_help),
         click.option(
             "--backend",
             type=click.Choice(["local", "dask"]),
             default="local",
             show_default=True,
-            help="As for simulate.",
+            help=backend_help,
         ),
         click.option("--scheduler", metavar="ADDRESS", help=scheduler_help),
         click.option("--force", is_flag=True, help=FORCE_HELP),
     ]
 
     def apply(command: F) -> F:
+        @functools.wraps(command)
+        def with_flags(
+            *args: object, quiet: bool, backend: str, scheduler: str | None, force: bool, **kwargs: object
+        ) -> object:
+            if scheduler is not None and backend != "dask":
+                raise click.UsageError("--scheduler needs --backend dask")
+            return command(*args, run=RunFlags(quiet, backend, scheduler, force), **kwargs)
+
+        wrapped = with_flags
         for option in reversed(options):
-            command = option(command)
-        return command
+            wrapped = option(wrapped)
+        return cast(F, wrapped)
 
     return apply
 
@@ -86,18 +116,6 @@ def _job_folder_options(option: str, dest: str, folder_help: str, job: str, chun
         return command
 
     return apply
-
-
-def _check_scheduler(backend: str, scheduler: str | None) -> None:
-    """--scheduler needs --backend dask."""
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler needs --backend dask")
-
-
-def _backend_options(backend: str, scheduler: str | None) -> dict[str, object] | None:
-    """The runner's ``backend_options`` of --backend and --scheduler (checked)."""
-    _check_scheduler(backend, scheduler)
-    return {"scheduler": scheduler} if backend == "dask" else None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -344,20 +362,11 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
     type=Count(min=1),
     help="Games per Parquet file (never changes the rows); rounded up to whole lists when the variant plays lists.",
 )
-@click.option("--quiet", is_flag=True, help="No progress bar (the summary line is still printed).")
-@click.option(
-    "--backend",
-    type=click.Choice(["local", "dask"]),
-    default="local",
-    show_default=True,
-    help="Where chunks run: worker processes here, or a Dask cluster (pip install 'skatsim[dask]').",
+@_run_options(
+    "Dask scheduler for --backend dask (tcp://HOST:8786); default: a local cluster of --jobs workers.",
+    quiet_help="No progress bar (the summary line is still printed).",
+    backend_help="Where chunks run: worker processes here, or a Dask cluster (pip install 'skatsim[dask]').",
 )
-@click.option(
-    "--scheduler",
-    metavar="ADDRESS",
-    help="Dask scheduler for --backend dask (tcp://HOST:8786); default: a local cluster of --jobs workers.",
-)
-@click.option("--force", is_flag=True, help=FORCE_HELP)
 def simulate_command(
     variant: str,
     games: int,
@@ -369,10 +378,7 @@ def simulate_command(
     record_play: bool,
     open_hand: bool,
     chunk_size: int | None,
-    quiet: bool,
-    backend: str,
-    scheduler: str | None,
-    force: bool,
+    run: RunFlags,
 ) -> None:
     """Simulate games under the house rules of VARIANT (a YAML file) into Parquet files in --out.
 
@@ -383,8 +389,6 @@ def simulate_command(
     """
 
     from .run.runner import run_simulation
-
-    options = _backend_options(backend, scheduler)
 
     with _resumable():
         result = run_simulation(
@@ -397,10 +401,10 @@ def simulate_command(
             resume=resume,
             record_play=record_play,
             chunk_size=chunk_size,
-            backend=backend,
-            progress=not quiet,
-            backend_options=options,
-            force=force,
+            backend=run.backend,
+            progress=not run.quiet,
+            backend_options=run.backend_options,
+            force=run.force,
             open_hand=open_hand,
         )
     click.echo(result.summary())
@@ -466,10 +470,7 @@ def sweep_command(
     out_root: str,
     jobs: int | None,
     resume: bool,
-    quiet: bool,
-    backend: str,
-    scheduler: str | None,
-    force: bool,
+    run: RunFlags,
 ) -> None:
     """Simulate every VARIANT with every --bots setting as one job: one run folder per pair in --out.
 
@@ -479,7 +480,6 @@ def sweep_command(
 
     from .run.sweep import run_sweep
 
-    _check_scheduler(backend, scheduler)
     with _resumable():
         results = run_sweep(
             list(variants),
@@ -487,12 +487,12 @@ def sweep_command(
             games,
             seed,
             out_root,
-            backend=backend,
-            scheduler=scheduler,
+            backend=run.backend,
+            scheduler=run.scheduler,
             jobs=jobs or os.cpu_count() or 1,
             resume=resume,
-            progress=not quiet,
-            force=force,
+            progress=not run.quiet,
+            force=run.force,
         )
     for name, result in results.items():
         click.echo(f"{name}: {result.games:,} games")
@@ -550,10 +550,7 @@ def compare_command(
     runs_dir: str | None,
     resume: bool,
     chunk_size: int | None,
-    quiet: bool,
-    backend: str,
-    scheduler: str | None,
-    force: bool,
+    run: RunFlags,
 ) -> None:
     """Play the same deals with the same bots under VARIANT_A and VARIANT_B and report B - A with intervals.
 
@@ -566,7 +563,6 @@ def compare_command(
     from .analysis.compare import compare_variants
     from .analysis.compare_output import format_text, write_comparison
 
-    options = _backend_options(backend, scheduler)
     if out_file is not None and (Path(out_file).suffix not in (".json", ".md") or Path(out_file).is_dir()):
         raise SkatsimError(f"--out {out_file}: the file name must end in .json or .md")
     with _resumable():
@@ -580,12 +576,12 @@ def compare_command(
             level,
             n_boot,
             chunk_size=chunk_size,
-            progress=not quiet,
+            progress=not run.quiet,
             runs_dir=runs_dir,
             resume=resume,
-            backend=backend,
-            backend_options=options,
-            force=force,
+            backend=run.backend,
+            backend_options=run.backend_options,
+            force=run.force,
         )
     click.echo(format_text(result), nl=False)
     if out_file:
@@ -621,10 +617,7 @@ def duel_command(
     chunk_size: int | None,
     level: float,
     as_json: bool,
-    quiet: bool,
-    backend: str,
-    scheduler: str | None,
-    force: bool,
+    run: RunFlags,
 ) -> None:
     """Duplicate match of two bot settings BOT_A and BOT_B (as in --bots: heuristic:loss_aversion=2).
 
@@ -636,7 +629,6 @@ def duel_command(
     """
     from .analysis.duel import format_json, format_text, run_duel
 
-    options = _backend_options(backend, scheduler)
     with _resumable():
         result = run_duel(
             bot_a,
@@ -649,10 +641,10 @@ def duel_command(
             resume,
             chunk_size,
             level,
-            progress=not quiet,
-            backend=backend,
-            backend_options=options,
-            force=force,
+            progress=not run.quiet,
+            backend=run.backend,
+            backend_options=run.backend_options,
+            force=run.force,
         )
     click.echo(format_json(result) if as_json else format_text(result), nl=False)
 

@@ -159,6 +159,21 @@ def _declarer_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarra
 
 
 @kernel
+def _take_or_duck(
+    gt: int, legal: np.uint32, win: np.uint32, safe_from: np.uint32, unseen: np.uint32, pts: int, highest_first: bool
+) -> int:
+    """A follower who can beat the trick (``win``) before the last card: the lowest card of ``safe_from``
+    that no unseen card beats; else, with 10 or more points in the trick, a winner anyway (the highest
+    with ``highest_first``, else the lowest); else the cheapest ``legal`` card."""
+    safe = _masters(gt, safe_from, unseen)
+    if safe:
+        return lowest(gt, safe)
+    if pts >= 10:
+        return highest(gt, win) if highest_first else lowest(gt, win)
+    return cheapest(gt, legal)
+
+
+@kernel
 def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint32, voids: np.ndarray) -> int:
     gt = state[GT]
     best, _, pts = _trick_state(state)
@@ -173,11 +188,7 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
     if win:
         nxt = seat + 1 if seat < 2 else 0
         ruff_risk = lg != TRUMP_GROUP and (voids[nxt] >> lg) & 1 and (unseen & TRUMPS[gt]) != 0
-        safe = _masters(gt, win & TRUMPS[gt] if ruff_risk else win, unseen)
-        if safe:
-            return lowest(gt, safe)
-        if pts >= 10:
-            return highest(gt, win)
+        return _take_or_duck(gt, legal, win, win & TRUMPS[gt] if ruff_risk else win, unseen, pts, True)
     return cheapest(gt, legal)
 
 
@@ -223,11 +234,7 @@ def _defender_follow(
     if win:
         if last:
             return lowest(gt, win)
-        safe = _masters(gt, win, unseen)
-        if safe:
-            return lowest(gt, safe)
-        if pts >= 10:
-            return lowest(gt, win)
+        return _take_or_duck(gt, legal, win, win, unseen, pts, False)
     return cheapest(gt, legal)
 
 

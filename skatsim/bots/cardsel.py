@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import highest_bit, kernel, lowest_bit
+from .._jit import kernel, lowest_bit
 from ..engine.cards import CARD_POINTS
 from ..engine.gametypes import (
     ABOVE,
@@ -49,11 +49,11 @@ def _is_trump(gt: int, c: int) -> bool:
     return bool(int(TRUMPS[gt]) >> c & 1)
 
 
-#: Orders: by trick power (ties: the lower suit first), by trick power with ties the other way
-#: round (so the last card is the strongest of the lowest suit), and by card points, plain
-#: cards before trumps (ties: the lower power, then the lower suit), fewest or most first.
+#: Orders, each read from its first card (:func:`_first`): by trick power, lowest first, and highest
+#: first (ties: the lower suit first in both), and by card points, plain cards before trumps (ties:
+#: the lower power, then the lower suit), fewest or most first.
 _BY_POWER, _BY_POWER_CARD = _order_tables(lambda gt, c: (POWER[gt, c], c // 8))
-_BY_POWER_HIGH, _BY_POWER_HIGH_CARD = _order_tables(lambda gt, c: (POWER[gt, c], -(c // 8)))
+_BY_POWER_HIGH, _BY_POWER_HIGH_CARD = _order_tables(lambda gt, c: (-POWER[gt, c], c // 8))
 _CHEAP, _CHEAP_CARD = _order_tables(lambda gt, c: (_is_trump(gt, c), CARD_POINTS[c], POWER[gt, c], c // 8))
 _RICH, _RICH_CARD = _order_tables(lambda gt, c: (_is_trump(gt, c), -CARD_POINTS[c], POWER[gt, c], c // 8))
 _BYTE = np.uint32(0xFF)
@@ -70,39 +70,40 @@ def _permuted(table: np.ndarray, gt: int, mask: np.uint32) -> np.uint32:
 
 
 @kernel
+def _first(permute: np.ndarray, card_at: np.ndarray, gt: int, mask: np.uint32) -> int:
+    """The first card of ``mask`` in the order of ``gt`` that ``permute`` and ``card_at`` hold
+    (:func:`_order_tables`); -1 if empty."""
+    if not mask:
+        return -1
+    return card_at[gt, lowest_bit(_permuted(permute, gt, mask))]
+
+
+@kernel
 def highest(gt: int, mask: np.uint32) -> int:
     """The card of ``mask`` with the highest trick power (trumps above plain cards; among equal
     plain cards of different suits the lowest suit); -1 if empty."""
-    if not mask:
-        return -1
-    return _BY_POWER_HIGH_CARD[gt, highest_bit(_permuted(_BY_POWER_HIGH, gt, mask))]
+    return _first(_BY_POWER_HIGH, _BY_POWER_HIGH_CARD, gt, mask)
 
 
 @kernel
 def lowest(gt: int, mask: np.uint32) -> int:
     """The card of ``mask`` with the lowest trick power (plain cards below trumps; among equal
     plain cards of different suits the lowest suit); -1 if empty."""
-    if not mask:
-        return -1
-    return _BY_POWER_CARD[gt, lowest_bit(_permuted(_BY_POWER, gt, mask))]
+    return _first(_BY_POWER, _BY_POWER_CARD, gt, mask)
 
 
 @kernel
 def cheapest(gt: int, mask: np.uint32) -> int:
     """The card of ``mask`` worth the fewest points, plain cards before trumps, then the lowest
     power (then the lowest suit); -1 if empty."""
-    if not mask:
-        return -1
-    return _CHEAP_CARD[gt, lowest_bit(_permuted(_CHEAP, gt, mask))]
+    return _first(_CHEAP, _CHEAP_CARD, gt, mask)
 
 
 @kernel
 def richest(gt: int, mask: np.uint32) -> int:
     """The card of ``mask`` worth the most points, plain cards before trumps, then the lowest
     power (then the lowest suit); -1 if empty."""
-    if not mask:
-        return -1
-    return _RICH_CARD[gt, lowest_bit(_permuted(_RICH, gt, mask))]
+    return _first(_RICH, _RICH_CARD, gt, mask)
 
 
 @kernel

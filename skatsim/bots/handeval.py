@@ -212,6 +212,23 @@ def row_features(gt: int, cards: np.uint32, skat_points: float, seat: int, out: 
 
 
 @kernel
+def _table_discard(cards: np.uint32, keys: np.ndarray, ranks: np.ndarray, skip_suit: int) -> int:
+    """The best-scored card of ``cards`` by a per-suit table (:mod:`skatsim.bots.suitstats`): for a suit
+    holding the cards of byte ``b``, ``keys[b]`` scores its best candidate and ``ranks[b]`` is that card's
+    rank. Suit ``skip_suit`` (the trump suit; -1: none) is passed over; a tie keeps the lower suit; -1 when
+    no suit offers a card."""
+    best = -1
+    best_key = NO_DISCARD
+    for s in range(4):
+        if s == skip_suit:
+            continue
+        b = (cards >> np.uint32(8 * s)) & _BYTE
+        if keys[b] > best_key:
+            best, best_key = s * 8 + ranks[b], keys[b]
+    return best
+
+
+@kernel
 def _pick_suit_discard(gt: int, cards: np.uint32) -> int:
     """The plain card a suit or Grand declarer puts back first; -1 when he holds only trumps.
 
@@ -221,15 +238,7 @@ def _pick_suit_discard(gt: int, cards: np.uint32) -> int:
     to the lower card, then the lower suit. Each suit's choice and score is a table entry
     (:data:`skatsim.bots.suitstats.SUIT_DISCARD_KEY`).
     """
-    best = -1
-    best_key = NO_DISCARD
-    for s in range(4):
-        if s == gt:
-            continue
-        b = (cards >> np.uint32(8 * s)) & _BYTE
-        if SUIT_DISCARD_KEY[b] > best_key:
-            best, best_key = s * 8 + SUIT_DISCARD_RANK[b], SUIT_DISCARD_KEY[b]
-    return best
+    return _table_discard(cards, SUIT_DISCARD_KEY, SUIT_DISCARD_RANK, gt)
 
 
 @kernel
@@ -240,13 +249,7 @@ def _pick_null_discard(cards: np.uint32) -> int:
     scores ``4 x (r - 2k) + r - n``: high cards with few low cards beneath them first. Ties go
     to the lower rank, then the lower suit (:data:`skatsim.bots.suitstats.NULL_DISCARD_KEY`).
     """
-    best = -1
-    best_key = NO_DISCARD
-    for s in range(4):
-        b = (cards >> np.uint32(8 * s)) & _BYTE
-        if NULL_DISCARD_KEY[b] > best_key:
-            best, best_key = s * 8 + NULL_DISCARD_RANK[b], NULL_DISCARD_KEY[b]
-    return best
+    return _table_discard(cards, NULL_DISCARD_KEY, NULL_DISCARD_RANK, -1)
 
 
 @kernel

@@ -47,6 +47,14 @@ _BYTE = np.uint32(0xFF)
 _PLAIN = np.uint32(0xFF & ~(1 << JACK))
 _LOW = np.uint32((1 << SEVEN) | (1 << EIGHT))
 
+#: The ranks whose plain cards the model counts, in the order of their features (``aces`` .. ``eights``,
+#: from index ``_FIRST_RANK_FEATURE``), and per rank its feature's index (-1: the seven, not counted;
+#: the jack has a feature per suit instead). :func:`features` and :func:`card_weight` both read them.
+_COUNTED_RANKS = np.array([ACE, TEN, KING, QUEEN, NINE, EIGHT], dtype=np.int64)
+_FIRST_RANK_FEATURE = FEATURE_NAMES.index("aces")
+_RANK_FEATURE = np.full(8, -1, dtype=np.int64)
+_RANK_FEATURE[_COUNTED_RANKS] = _FIRST_RANK_FEATURE + np.arange(len(_COUNTED_RANKS))
+
 
 @kernel
 def _rank_count(cards: np.uint32, rank: int) -> int:
@@ -62,12 +70,8 @@ def features(cards: np.uint32, seat: int, out: np.ndarray) -> None:
     out[2] = 1.0 if seat == 1 else 0.0
     for s in range(4):  # clubs, spades, hearts, diamonds: the jacks from the top
         out[3 + s] = 1.0 if cards & bit((3 - s) * 8 + JACK) else 0.0
-    out[7] = _rank_count(cards, ACE)
-    out[8] = _rank_count(cards, TEN)
-    out[9] = _rank_count(cards, KING)
-    out[10] = _rank_count(cards, QUEEN)
-    out[11] = _rank_count(cards, NINE)
-    out[12] = _rank_count(cards, EIGHT)
+    for k in range(_COUNTED_RANKS.size):
+        out[_FIRST_RANK_FEATURE + k] = _rank_count(cards, _COUNTED_RANKS[k])
     voids = 0
     long = 0
     no_low = 0
@@ -101,20 +105,8 @@ def card_weight(bot: np.ndarray, slot: int, c: int) -> float:
     """What one card adds to the model's count features (its jack's or its rank's weight)."""
     if c % 8 == JACK:
         return bot[slot + 3 + (3 - c // 8)]
-    r = c % 8
-    if r == ACE:
-        return bot[slot + 7]
-    if r == TEN:
-        return bot[slot + 8]
-    if r == KING:
-        return bot[slot + 9]
-    if r == QUEEN:
-        return bot[slot + 10]
-    if r == NINE:
-        return bot[slot + 11]
-    if r == EIGHT:
-        return bot[slot + 12]
-    return 0.0
+    f = _RANK_FEATURE[c % 8]
+    return bot[slot + f] if f >= 0 else 0.0
 
 
 @kernel

@@ -125,6 +125,13 @@ def _plan(st: DealState, seat: int) -> None:
     gt, flags, dskat = heuristic.declare(
         st.bots[seat], st.params, st.hands[seat], st.skat[0], seat, st.bidding[bidding.BID], _reversed_ok(st)
     )
+    _remember(st, seat, gt, flags, dskat)
+
+
+@kernel
+def _remember(st: DealState, seat: int, gt: int, flags: int, dskat: np.uint32) -> None:
+    """Keep a declaration worked out for ``seat`` (game, flags, discards) in its memory, for the
+    decisions that follow (pickup, discard, declare)."""
     st.memo[seat, _PLAN] = 1
     st.memo[seat, _PLAN_GT] = gt
     st.memo[seat, _PLAN_FLAGS] = flags
@@ -155,10 +162,7 @@ def discard(st: DealState, seat: int) -> int:
             gt, flags, dskat = heuristic.declare_after_pickup(
                 st.bots[seat], st.params, twelve, seat, st.bidding[bidding.BID], _reversed_ok(st), np.uint32(0)
             )
-            st.memo[seat, _PLAN] = 1
-            st.memo[seat, _PLAN_GT] = gt
-            st.memo[seat, _PLAN_FLAGS] = flags
-            st.memo[seat, _PLAN_SKAT] = dskat
+            _remember(st, seat, gt, flags, dskat)
         return st.memo[seat, _PLAN_SKAT]
     return NONE
 
@@ -187,12 +191,9 @@ def declare(st: DealState, seat: int, picked_up: bool, dskat: np.uint32) -> tupl
         bot = st.bots[seat]
         planned_hand = st.memo[seat, _PLAN_FLAGS] & HAND != 0
         if st.memo[seat, _PLAN] == 1 and planned_hand != picked_up:
-            if picked_up and st.memo[seat, _PLAN_SKAT] != dskat:  # discards made for it: choose for them
-                gt, flags, _ = heuristic.declare_after_pickup(
-                    bot, st.params, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat
-                )
-                return gt, flags
-            return st.memo[seat, _PLAN_GT], st.memo[seat, _PLAN_FLAGS]
+            # the plan stands, unless he put away other cards than it did: then choose for those (below)
+            if not (picked_up and st.memo[seat, _PLAN_SKAT] != dskat):
+                return st.memo[seat, _PLAN_GT], st.memo[seat, _PLAN_FLAGS]
         if picked_up:
             gt, flags, _ = heuristic.declare_after_pickup(
                 bot, st.params, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat

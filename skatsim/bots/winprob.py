@@ -60,25 +60,27 @@ Z_MAX = Z_MIN + (N_Z - 1) / Z_STEPS_PER_UNIT
 SIDE_Z, TRUMP_Z, JACKS_Z = range(3)
 
 
+def _load_table(path: Path, key: str, columns: int, what: str) -> np.ndarray:
+    """The read-only table ``key`` of a calibration file: one row per class and situation
+    (``N_CLASSES * N_SITUATIONS``) of ``columns`` numbers; a ``ValueError`` naming ``what`` when
+    its shape is another (a calibration file written for another feature set)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    table = np.array(data[key], dtype=np.float64)
+    if table.shape != (N_CLASSES * N_SITUATIONS, columns):
+        raise ValueError(f"{path}: {what} table has shape {table.shape}")
+    table.flags.writeable = False
+    return table
+
+
 def load_model(path: Path = CALIBRATION_FILE) -> np.ndarray:
     """Coefficient table from a calibration file."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    model = np.array(data["coefficients"], dtype=np.float64)
-    if model.shape != (N_CLASSES * N_SITUATIONS, N_FEATURES):
-        raise ValueError(f"{path}: coefficient table has shape {model.shape}")
-    model.flags.writeable = False
-    return model
+    return _load_table(path, "coefficients", N_FEATURES, "coefficient")
 
 
 def load_outcome_models(path: Path = CALIBRATION_FILE) -> np.ndarray:
     """Outcome-model table (``N_CLASSES * N_SITUATIONS`` rows of ``N_OUTCOME_COEFFICIENTS``) from a
     calibration file."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    models = np.array(data["outcome_models"], dtype=np.float64)
-    if models.shape != (N_CLASSES * N_SITUATIONS, N_OUTCOME_COEFFICIENTS):
-        raise ValueError(f"{path}: outcome-model table has shape {models.shape}")
-    models.flags.writeable = False
-    return models
+    return _load_table(path, "outcome_models", N_OUTCOME_COEFFICIENTS, "outcome-model")
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:

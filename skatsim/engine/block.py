@@ -20,7 +20,7 @@ from .._jit import allocating_kernel, kernel
 from .deal import deal_game, unpack_deal
 from .flow import new_record, play_deal
 from .layout import LOG_BOCK, LOG_ROUND
-from .lists import N_COUNTED, new_list_workspace, play_list, replay_list, score_in_list, seat_bots
+from .lists import new_list_workspace, play_list, replay_list, score_in_list, seat_bots
 from .rules import LIST_LENGTH, TABLE_PLAYERS
 from .state import ERR_CODE, new_search_state, new_state
 
@@ -91,7 +91,7 @@ def replay_block(deals: np.ndarray, logs: np.ndarray, params: np.ndarray, rows: 
     list gets its recorded Bock multiplier and list points. ``errors[i]`` receives the deal's
     ``DealState.error`` (all 0 when the rules accept every recorded decision)."""
     kinds, bots = seam.recorded_players()
-    _replay(new_state(params), kinds, bots, deals, logs, rows, errors, np.zeros(N_COUNTED, dtype=np.int64))
+    _replay(new_state(params), kinds, bots, deals, logs, rows, errors, new_list_workspace(), False)
 
 
 @allocating_kernel
@@ -102,23 +102,7 @@ def replay_list_block(
     rounds, dealers and running totals decided by the rules: :func:`skatsim.engine.lists.replay_list`);
     as :func:`replay_block` otherwise, except that the list stops at the first refused game."""
     kinds, bots = seam.recorded_players()
-    _replay_list(new_state(params), kinds, bots, deals, logs, rows, errors, new_list_workspace())
-
-
-@kernel
-def _replay_list(
-    buf: np.ndarray,
-    kinds: np.ndarray,
-    bots: np.ndarray,
-    deals: np.ndarray,
-    logs: np.ndarray,
-    rows: np.ndarray,
-    errors: np.ndarray,
-    lws: tuple,
-) -> None:
-    st = buf[0]
-    seat_bots(st, kinds, bots, 0)
-    replay_list(st, st.params[TABLE_PLAYERS], deals, logs, rows, errors, lws)
+    _replay(new_state(params), kinds, bots, deals, logs, rows, errors, new_list_workspace(), True)
 
 
 @kernel
@@ -130,10 +114,18 @@ def _replay(
     logs: np.ndarray,
     rows: np.ndarray,
     errors: np.ndarray,
-    counted: np.ndarray,
+    lws: tuple,
+    as_list: bool,
 ) -> None:
+    """:func:`replay_block` (``as_list`` false) or :func:`replay_list_block` in the deal state ``buf[0]``,
+    the recorded players ``kinds``, ``bots`` seated; ``lws`` is the list's workspace
+    (:func:`skatsim.engine.lists.new_list_workspace`), whose per-seat points a deal by deal replay uses."""
     st = buf[0]
     seat_bots(st, kinds, bots, 0)
+    if as_list:
+        replay_list(st, st.params[TABLE_PLAYERS], deals, logs, rows, errors, lws)
+        return
+    counted = lws[1]
     for i in range(rows.shape[0]):
         log = logs[i]
         st.skat[0] = unpack_deal(deals[i], st.hands)

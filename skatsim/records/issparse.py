@@ -411,11 +411,8 @@ def _result(buf: np.ndarray, lo: int, hi: int, info: np.ndarray, err: np.ndarray
     values[:] = -1
     outcomes = 0
     bid_words = 0
-    i = s
-    while True:
-        i, j = _next_token(buf, i, e)
-        if i >= e:
-            break
+    i, j = _next_token(buf, s, e)
+    while i < e:
         colon = _find(buf, i, j, 58)
         n = j - i
         if colon < j:
@@ -439,7 +436,7 @@ def _result(buf: np.ndarray, lo: int, hi: int, info: np.ndarray, err: np.ndarray
         elif n == 7 and _word(buf, i, 2):  # overbid
             info[I_OVERBID] = 1
             bid_words += 1
-        i = j
+        i, j = _next_token(buf, j, e)
     if outcomes != 1 or bid_words != 1:
         return _fail(err, E_RESULT_WORDS, 0, 0, 0)
     missing = 0
@@ -490,11 +487,8 @@ def _check_players(buf: np.ndarray, lo: int, hi: int, err: np.ndarray) -> int:
     ``err``; nothing is written when there is none)."""
     tokens = 0
     bad = 0
-    i = lo
-    while True:
-        i, j = _next_token(buf, i, hi)
-        if i >= hi:
-            break
+    i, j = _next_token(buf, lo, hi)
+    while i < hi:
         if tokens % 2 == 0:
             if bad == 0 and not (j - i == 1 and (buf[i] == 119 or 48 <= buf[i] <= 50)):
                 bad = tokens // 2 + 1
@@ -504,7 +498,7 @@ def _check_players(buf: np.ndarray, lo: int, hi: int, err: np.ndarray) -> int:
             err[X_ACTION] = i
             err[X_ACTION + 1] = j
         tokens += 1
-        i = j
+        i, j = _next_token(buf, j, hi)
     if tokens % 2:
         _fail(err, E_ODD_TOKENS, 0, 0, 0)
         return -1
