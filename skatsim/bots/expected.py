@@ -75,6 +75,9 @@ from .slots import (
     N_RAMSCH_FEATURES,
     P_LOSS_AVERSION,
     V_BONUS_DOUBLES,
+    V_BOUND_LOSE,
+    V_BOUND_MOST,
+    V_BOUND_WIN,
     V_DEFENDER_BONUS,
     V_KONTRA,
     V_LOST_MALUS,
@@ -288,23 +291,62 @@ def _threshold(
     return hi
 
 
+def _slot_games() -> np.ndarray:
+    """Every game a threshold slot stands for, as rows (game type, hand, ouvert, matadors)."""
+    rows = []
+    for gt in (0, 1, 2, 3, GRAND, REVERSED):
+        for hand in (0, 1):
+            rows += [(gt, hand, 0, mat) for mat in range(1, int(_MAX_MATADORS[gt]) + 1)]
+    rows += [(NULL, hand, ouvert, 0) for hand in (0, 1) for ouvert in (0, 1)]
+    return np.array(rows, dtype=np.int64)
+
+
+#: The game of each threshold slot (one row per slot, in no particular order; :func:`threshold_slot`
+#: gives a row's slot): what the per-slot tables of :func:`prepare_row` loop over.
+SLOT_GAMES = _slot_games()
+
+
 @kernel
 def _thresholds(bot: np.ndarray, params: np.ndarray, slot: int, least: int, target: float) -> None:
     """Fill the ``N_THRESHOLDS`` bid thresholds at ``bot[slot:]`` against the value ``target``, and
     their least per game and way of playing at ``bot[least:]``."""
     bot[least : least + N_LEAST] = NEVER
-    for gt in (0, 1, 2, 3, GRAND, REVERSED):
-        for hand in (False, True):
-            for mat in range(1, _MAX_MATADORS[gt] + 1):
-                z = _threshold(bot, params, gt, hand, False, mat, target)
-                bot[slot + threshold_slot(gt, hand, False, mat)] = z
-                i = least + least_slot(gt, hand, False)
-                bot[i] = min(bot[i], z)
-    for hand in (False, True):
-        for ouvert in (False, True):
-            z = _threshold(bot, params, NULL, hand, ouvert, 0, target)
-            bot[slot + threshold_slot(NULL, hand, ouvert, 0)] = z
-            bot[least + least_slot(NULL, hand, ouvert)] = z
+    for row in range(SLOT_GAMES.shape[0]):
+        gt, hand, ouvert, mat = SLOT_GAMES[row]
+        z = _threshold(bot, params, gt, hand == 1, ouvert == 1, mat, target)
+        bot[slot + threshold_slot(gt, hand == 1, ouvert == 1, mat)] = z
+        i = least + least_slot(gt, hand == 1, ouvert == 1)
+        bot[i] = min(bot[i], z)
+
+
+@kernel
+def bound_terms(bot: np.ndarray, params: np.ndarray, gt: int, flags: int, mat: int) -> tuple[float, float, float]:
+    """What bounds a declaration's expected score (no Kontra): the utility of the best a win can
+    score (Schneider and Schwarz), of the least a loss costs (neither), and of the most a win with
+    any announcement can score (ouvert: all of them; hand games). Null: its one value each time."""
+    if gt == NULL:
+        best = least = most = null_value(flags)
+    else:
+        best = game_value(gt, flags, mat, True, True)
+        least = game_value(gt, flags, mat, False, False)
+        most = game_value(gt, normalise_flags(gt, flags | OUVERT), mat, True, True)
+    win = utility(bot, deal_score(True, best, flags, params) + bot[V_WON_BONUS])
+    lose = utility(bot, deal_score(False, least, flags, params) - bot[V_LOST_MALUS])
+    top = utility(bot, deal_score(True, most, flags, params) + bot[V_WON_BONUS])
+    return win, lose, top
+
+
+@kernel
+def _bounds(bot: np.ndarray, params: np.ndarray) -> None:
+    """Fill ``V_BOUND_WIN``, ``V_BOUND_LOSE`` and ``V_BOUND_MOST`` (:func:`bound_terms` per threshold
+    slot; the game played with the skat or hand, ouvert only for Null, no announcement)."""
+    for row in range(SLOT_GAMES.shape[0]):
+        gt, hand, ouvert, mat = SLOT_GAMES[row]
+        slot = threshold_slot(gt, hand == 1, ouvert == 1, mat)
+        win, lose, top = bound_terms(bot, params, gt, HAND * hand | OUVERT * ouvert, mat)
+        bot[V_BOUND_WIN + slot] = win
+        bot[V_BOUND_LOSE + slot] = lose
+        bot[V_BOUND_MOST + slot] = top
 
 
 @kernel
@@ -347,6 +389,7 @@ def prepare_row(bot: np.ndarray, source: np.ndarray, params: np.ndarray, scratch
             bot[V_WON + ann * N_OUTCOMES + o] = 1.0 if won else 0.0
     _thresholds(bot, params, V_ZSTAR_PASS, V_ZMIN_PASS, bot[V_PASS])
     _thresholds(bot, params, V_ZSTAR_FLOOR, V_ZMIN_FLOOR, bot[V_OPEN_FLOOR])
+    _bounds(bot, params)
 
 
 @allocating_kernel

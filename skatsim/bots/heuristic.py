@@ -91,6 +91,9 @@ from .slots import (
     P_REVERSED_BIAS,
     P_SUIT_BIAS,
     V_BONUS_DOUBLES,
+    V_BOUND_LOSE,
+    V_BOUND_MOST,
+    V_BOUND_WIN,
     V_DEFENDER_BONUS,
     V_KONTRA,
     V_LOGITS,
@@ -365,20 +368,25 @@ def _hand_may_reach(bot: np.ndarray, reversed_ok: bool) -> bool:
 
 
 @kernel
-def _bound(bot: np.ndarray, params: np.ndarray, row: int, gt: int, flags: int, mat: int, z: float) -> float:
-    """An upper bound of :func:`skatsim.bots.expected.expected` cheaper than it (no table): the chance
-    of winning times the best a win can score, plus the chance of losing times the least a loss costs
-    (without Kontra: with it, no bound)."""
+def _bound(bot: np.ndarray, gt: int, flags: int, mat: int, z: float) -> float:
+    """An upper bound of :func:`skatsim.bots.expected.expected` cheaper than it: the chance of
+    winning times the best a win can score, plus the chance of losing times the least a loss costs
+    (:func:`skatsim.bots.expected.bound_terms`, per threshold slot in the prepared row; with Kontra
+    no bound)."""
     if bot[V_KONTRA] != 0.0:
         return 1e18
     won = min(1.0, win_probability(z) + 1e-9)  # the outcome tables' own chance of winning, to rounding
-    if gt == NULL:
-        best, least = null_value(flags), null_value(flags)
-    else:
-        best, least = game_value(gt, flags, mat, True, True), game_value(gt, flags, mat, False, False)
-    win = utility(bot, deal_score(True, best, flags, params) + bot[V_WON_BONUS])
-    lose = utility(bot, deal_score(False, least, flags, params) - bot[V_LOST_MALUS])
-    return won * win + (1.0 - won) * lose
+    slot = threshold_slot(gt, flags & HAND != 0, flags & OUVERT != 0, mat)
+    return won * bot[V_BOUND_WIN + slot] + (1.0 - won) * bot[V_BOUND_LOSE + slot]
+
+
+@kernel
+def _fill_bounds(bot: np.ndarray, n: int, cards: np.uint32, hand: bool, logits: int) -> None:
+    """``bot[V_SCRATCH + k]``: the bound (:func:`_bound`) of each of the ``n`` candidates played hand
+    or with the skat, at the log-odds ``bot[logits + k]``, its matadors counted in ``cards``."""
+    for k in range(n):
+        gt = _CANDIDATE_GT[k]
+        bot[V_SCRATCH + k] = _bound(bot, gt, _flags(k, hand), _mat(gt, cards), bot[logits + k])
 
 
 @kernel
@@ -392,21 +400,21 @@ def _next(bot: np.ndarray, n: int, done: int) -> int:
 
 
 @kernel
-def _best_hand_game(
-    bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool, floor: float
-) -> tuple[int, int, float]:
-    """The hand game (candidate, flags with announcements) worth most, and its expected score, among
-    the games that may beat ``floor``; ``(-1, 0, floor)``: none. Reads the log-odds of
-    :func:`_fill_logits`. Games are weighed in the order of a cheap upper bound of their expected
-    score (:func:`_bound`) until no bound beats the best; announcements only for the best plain game
-    (a stronger announcement needs what a weaker one missed)."""
-    n = _candidates(reversed_ok)
-    for k in range(n):
-        gt = _CANDIDATE_GT[k]
-        row = _CANDIDATE_CLASS[k] * N_SITUATIONS + HAND_GAME
-        bot[V_SCRATCH + k] = _bound(
-            bot, params, row, gt, _flags(k, True), _mat(gt, hand), bot[V_LOGITS + N_CANDIDATES + k]
-        )
+def _best_by_bounds(
+    bot: np.ndarray,
+    params: np.ndarray,
+    n: int,
+    situation: int,
+    hand: bool,
+    cards: np.uint32,
+    bid: int,
+    logits: int,
+    floor: float,
+) -> tuple[int, float]:
+    """The candidate whose expected score (:func:`skatsim.bots.expected.expected`, log-odds
+    ``bot[logits + k]``) is highest and above ``floor``, and that score; ``(-1, floor)`` when none is.
+    Candidates are weighed in the order of their bounds (:func:`_fill_bounds`) until no bound beats
+    the best: branch and bound, one expected score for most declarations instead of seven."""
     best_k = -1
     best = floor
     done = 0
@@ -416,20 +424,25 @@ def _best_hand_game(
             break
         done |= 1 << k
         gt = _CANDIDATE_GT[k]
-        e = expected(
-            bot,
-            params,
-            _CANDIDATE_CLASS[k],
-            HAND_GAME,
-            gt,
-            _flags(k, True),
-            _mat(gt, hand),
-            bid,
-            hand,
-            bot[V_LOGITS + N_CANDIDATES + k],
-        )
+        cls = _CANDIDATE_CLASS[k]
+        e = expected(bot, params, cls, situation, gt, _flags(k, hand), _mat(gt, cards), bid, cards, bot[logits + k])
         if e > best:
             best_k, best = k, e
+    return best_k, best
+
+
+@kernel
+def _best_hand_game(
+    bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool, floor: float
+) -> tuple[int, int, float]:
+    """The hand game (candidate, flags with announcements) worth most, and its expected score, among
+    the games that may beat ``floor``; ``(-1, 0, floor)``: none. Reads the log-odds of
+    :func:`_fill_logits`. Games are weighed in the order of a cheap upper bound of their expected
+    score (:func:`_bound`) until no bound beats the best; announcements only for the best plain game
+    (a stronger announcement needs what a weaker one missed)."""
+    n = _candidates(reversed_ok)
+    _fill_bounds(bot, n, hand, True, V_LOGITS + N_CANDIDATES)
+    best_k, best = _best_by_bounds(bot, params, n, HAND_GAME, True, hand, bid, V_LOGITS + N_CANDIDATES, floor)
     if best_k < 0:
         return -1, 0, floor
     best_flags = _flags(best_k, True)
@@ -491,44 +504,24 @@ def _hand_worth_weighing(bot: np.ndarray, hand: np.uint32, bid: int, reversed_ok
 def _hand_may_beat(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool) -> bool:
     """Whether some hand game's bound (:func:`_bound`, announcements at most what they can add) beats
     the expected score of the game with the skat whose bound is highest: a lower bound of what
-    picking up promises, one expected score instead of all (the exact comparison follows when it may)."""
+    picking up promises, one expected score instead of all (the exact comparison follows when it may).
+    Reads the bounds of the games with the skat (:func:`_fill_bounds`)."""
     n = _candidates(reversed_ok)
-    best_k = -1
-    best_bound = -1e18
-    for k in range(n):
-        gt = _CANDIDATE_GT[k]
-        row = _CANDIDATE_CLASS[k] * N_SITUATIONS + BEFORE_PICKUP
-        b = _bound(bot, params, row, gt, _flags(k, False), _mat(gt, hand), bot[V_LOGITS + k])
-        if b > best_bound:
-            best_k, best_bound = k, b
+    if bot[V_KONTRA] != 0.0:
+        return True
+    best_k = 0
+    for k in range(1, n):
+        if bot[V_SCRATCH + k] > bot[V_SCRATCH + best_k]:
+            best_k = k
     gt = _CANDIDATE_GT[best_k]
-    floor = expected(
-        bot,
-        params,
-        _CANDIDATE_CLASS[best_k],
-        BEFORE_PICKUP,
-        gt,
-        _flags(best_k, False),
-        _mat(gt, hand),
-        bid,
-        hand,
-        bot[V_LOGITS + best_k],
-    )
+    cls = _CANDIDATE_CLASS[best_k]
+    mat = _mat(gt, hand)
+    floor = expected(bot, params, cls, BEFORE_PICKUP, gt, _flags(best_k, False), mat, bid, hand, bot[V_LOGITS + best_k])
     for k in range(n):
-        gt = _CANDIDATE_GT[k]
-        if bot[V_KONTRA] != 0.0:
-            return True
         flags = _flags(k, True)
-        mat = _mat(gt, hand)
+        slot = threshold_slot(_CANDIDATE_GT[k], True, flags & OUVERT != 0, _mat(_CANDIDATE_GT[k], hand))
         won = min(1.0, win_probability(bot[V_LOGITS + N_CANDIDATES + k]) + 1e-9)
-        if gt == NULL:
-            most, least = null_value(flags), null_value(flags)
-        else:  # the most an announcement can be worth, the least a plain loss costs
-            most = game_value(gt, normalise_flags(gt, flags | OUVERT), mat, True, True)
-            least = game_value(gt, flags, mat, False, False)
-        win = utility(bot, deal_score(True, most, flags, params) + bot[V_WON_BONUS])
-        lose = utility(bot, deal_score(False, least, flags, params) - bot[V_LOST_MALUS])
-        if won * win + (1.0 - won) * lose > floor:
+        if won * bot[V_BOUND_MOST + slot] + (1.0 - won) * bot[V_BOUND_LOSE + slot] > floor:
             return True
     return False
 
@@ -536,34 +529,9 @@ def _hand_may_beat(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: in
 @kernel
 def _pickup_estimate(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool) -> float:
     """What picking up the skat promises: the best game's expected score as the ten cards show it
-    (the log-odds of :func:`_fill_logits`; games weighed in the order of their bounds)."""
+    (the log-odds of :func:`_fill_logits`, the bounds of :func:`_fill_bounds`)."""
     n = _candidates(reversed_ok)
-    for k in range(n):
-        gt = _CANDIDATE_GT[k]
-        row = _CANDIDATE_CLASS[k] * N_SITUATIONS + BEFORE_PICKUP
-        bot[V_SCRATCH + k] = _bound(bot, params, row, gt, _flags(k, False), _mat(gt, hand), bot[V_LOGITS + k])
-    best = -1e18
-    done = 0
-    while True:
-        k = _next(bot, n, done)
-        if k < 0 or bot[V_SCRATCH + k] <= best:
-            break
-        done |= 1 << k
-        gt = _CANDIDATE_GT[k]
-        e = expected(
-            bot,
-            params,
-            _CANDIDATE_CLASS[k],
-            BEFORE_PICKUP,
-            gt,
-            _flags(k, False),
-            _mat(gt, hand),
-            bid,
-            hand,
-            bot[V_LOGITS + k],
-        )
-        best = max(best, e)
-    return best
+    return _best_by_bounds(bot, params, n, BEFORE_PICKUP, False, hand, bid, V_LOGITS, -1e18)[1]
 
 
 @kernel
@@ -585,34 +553,10 @@ def _best_pickup_game(
         gt = _CANDIDATE_GT[k]
         if not forced and not (_CANDIDATE_OUVERT[k] == 1 and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
             discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
-        z = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
-        bot[V_LOGITS + k] = z
+        bot[V_LOGITS + k] = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
         bot[V_LOGITS + N_CANDIDATES + k] = discard
-        row = _CANDIDATE_CLASS[k] * N_SITUATIONS + AFTER_PICKUP
-        bot[V_SCRATCH + k] = _bound(bot, params, row, gt, _flags(k, False), _mat(gt, twelve), z)
-    best_k = -1
-    best = -1e18
-    done = 0
-    while True:
-        k = _next(bot, n, done)
-        if k < 0 or (best_k >= 0 and bot[V_SCRATCH + k] <= best):
-            break
-        done |= 1 << k
-        gt = _CANDIDATE_GT[k]
-        e = expected(
-            bot,
-            params,
-            _CANDIDATE_CLASS[k],
-            AFTER_PICKUP,
-            gt,
-            _flags(k, False),
-            _mat(gt, twelve),
-            bid,
-            twelve,
-            bot[V_LOGITS + k],
-        )
-        if e > best:
-            best_k, best = k, e
+    _fill_bounds(bot, n, twelve, False, V_LOGITS)
+    best_k = _best_by_bounds(bot, params, n, AFTER_PICKUP, False, twelve, bid, V_LOGITS, -1e18)[0]
     return best_k, np.uint32(bot[V_LOGITS + N_CANDIDATES + best_k])
 
 
@@ -644,6 +588,8 @@ def declare(
     worth = _hand_worth_weighing(bot, hand, bid, reversed_ok)
     if worth and not reach:
         _fill_hand_logits(bot, hand, seat, reversed_ok)
+    if worth:
+        _fill_bounds(bot, _candidates(reversed_ok), hand, False, V_LOGITS)  # the games with the skat
     if worth and _hand_may_beat(bot, params, hand, bid, reversed_ok):
         pickup = _pickup_estimate(bot, params, hand, bid, reversed_ok)
         k, flags, _ = _best_hand_game(bot, params, hand, bid, reversed_ok, pickup)
