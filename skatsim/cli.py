@@ -38,6 +38,12 @@ F = TypeVar("F", bound=Callable[..., object])
 SEED_OPTION = click.option(
     "--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed."
 )
+OPEN_HAND_OPTION = click.option(
+    "--open-hand",
+    is_flag=True,
+    help="Also solve each declared game open-handed after the discard: columns open_hand_points and "
+    "open_hand_won (slow: a few games a second per job, docs/solver.md).",
+)
 JOBS_OPTION = click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
 BOTS_OPTION = click.option(
     "--bots",
@@ -134,12 +140,7 @@ def app() -> None:
 @click.option("--chunk-size", type=Count(min=1), help="Lines per Parquet file (default 10,000; never changes rows).")
 @click.option("--strict", is_flag=True, help="Stop at the first line that cannot be imported (exit 2); write nothing.")
 @click.option("--force", is_flag=True, help="Replace an import already in --out.")
-@click.option(
-    "--open-hand",
-    is_flag=True,
-    help="Also solve each declared game open-handed after the discard: columns open_hand_points and "
-    "open_hand_won (slow: a few games a second per job).",
-)
+@OPEN_HAND_OPTION
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def import_iss_command(
     file: Path,
@@ -351,12 +352,7 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
 @BOTS_OPTION
 @click.option("--resume", is_flag=True, help="Complete the interrupted run in --out (same settings).")
 @click.option("--record-play", is_flag=True, help="Also store every game's actions (a 'record' column, for replay).")
-@click.option(
-    "--open-hand",
-    is_flag=True,
-    help="Also solve each declared game open-handed: columns open_hand_points and open_hand_won (slow: "
-    "docs/solver.md).",
-)
+@OPEN_HAND_OPTION
 @click.option(
     "--chunk-size",
     type=Count(min=1),

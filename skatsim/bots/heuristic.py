@@ -535,7 +535,7 @@ def _pickup_estimate(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: 
 
 
 @kernel
-def _best_pickup_game(
+def declare_after_pickup(
     bot: np.ndarray,
     params: np.ndarray,
     twelve: np.uint32,
@@ -543,10 +543,11 @@ def _best_pickup_game(
     bid: int,
     reversed_ok: bool,
     forced: np.uint32,
-) -> tuple[int, np.uint32]:
-    """The candidate (index) with the best expected score after picking up the skat, and its two
-    discards (``forced``: the discards already made, else 0 and the bot chooses per candidate).
-    Games are weighed in the order of their bounds (:func:`_bound`) until none beats the best."""
+) -> tuple[int, int, np.uint32]:
+    """Game type, flags and discards after picking up the skat (``twelve`` cards): the candidate with
+    the best expected score, and its two discards (``forced``: the discards already made, else 0 and
+    the bot chooses per candidate). Games are weighed in the order of their bounds (:func:`_bound`)
+    until none beats the best."""
     n = _candidates(reversed_ok)
     discard = forced
     for k in range(n):
@@ -556,8 +557,8 @@ def _best_pickup_game(
         bot[V_LOGITS + k] = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
         bot[V_LOGITS + N_CANDIDATES + k] = discard
     _fill_bounds(bot, n, twelve, False, V_LOGITS)
-    best_k = _best_by_bounds(bot, params, n, AFTER_PICKUP, False, twelve, bid, V_LOGITS, -1e18)[0]
-    return best_k, np.uint32(bot[V_LOGITS + N_CANDIDATES + best_k])
+    k = _best_by_bounds(bot, params, n, AFTER_PICKUP, False, twelve, bid, V_LOGITS, -1e18)[0]
+    return _CANDIDATE_GT[k], _flags(k, False), np.uint32(bot[V_LOGITS + N_CANDIDATES + k])
 
 
 @kernel
@@ -574,7 +575,7 @@ def declare(
 
     Hand when the best hand game (:func:`_best_hand_game`, announcements included) is worth more than
     what picking up promises (:func:`_pickup_estimate`); else the best game after the pickup with
-    its discards (:func:`_best_pickup_game`). ``reversed_ok``: the variant allows the reversed game.
+    its discards (:func:`declare_after_pickup`). ``reversed_ok``: the variant allows the reversed game.
     """
     _fill_pickup_logits(bot, hand, seat, reversed_ok)
     # the hand log-odds only where some may reach a hand threshold (else no hand game is worth
@@ -595,8 +596,7 @@ def declare(
         k, flags, _ = _best_hand_game(bot, params, hand, bid, reversed_ok, pickup)
         if k >= 0:
             return _CANDIDATE_GT[k], flags, skat
-    k, discard = _best_pickup_game(bot, params, hand | skat, seat, bid, reversed_ok, np.uint32(0))
-    return _CANDIDATE_GT[k], _flags(k, False), discard
+    return declare_after_pickup(bot, params, hand | skat, seat, bid, reversed_ok, np.uint32(0))
 
 
 @kernel
@@ -607,22 +607,6 @@ def declare_hand(
     _fill_logits(bot, hand, seat, reversed_ok)
     k, flags, _ = _best_hand_game(bot, params, hand, bid, reversed_ok, -1e18)
     return _CANDIDATE_GT[k], flags
-
-
-@kernel
-def declare_after_pickup(
-    bot: np.ndarray,
-    params: np.ndarray,
-    twelve: np.uint32,
-    seat: int,
-    bid: int,
-    reversed_ok: bool,
-    discard: np.uint32,
-) -> tuple[int, int, np.uint32]:
-    """Game type, flags and discards after picking up the skat (``twelve`` cards); ``discard`` the
-    two cards already put away, or 0 to choose them."""
-    k, discard = _best_pickup_game(bot, params, twelve, seat, bid, reversed_ok, discard)
-    return _CANDIDATE_GT[k], _flags(k, False), discard
 
 
 # --------------------------------------------------------------------------- calls and Ramsch
