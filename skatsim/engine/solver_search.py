@@ -54,7 +54,15 @@ KEY0, KEY1, HKEY0, HKEY1 = 28, 29, 30, 31  # the node's table key and hint key (
 PENDING = 32  # 1 while only the suggested move is listed: the others are ordered when it has not cut
 FRAME = 33
 MAX_DEPTH = 32  # 30 card plays at most, plus the root
-N_WORK = N_COUNTERS + FRAME * MAX_DEPTH
+#: The move hints (best lead per trick structure, best second-seat answer per structure after the lead)
+#: live in a small direct-mapped table at the end of ``work`` (2**15 slots, 256 KiB: it stays in the
+#: core's cache, where a hint probe into the big table was a cache miss costing a fifth of the search's
+#: time). Slot = the top bits of the key's hash; the entry keeps the rest of the hash as a tag and the
+#: move + 1 in its low byte. A collision can only give a wrong suggestion, which is checked for legality
+#: and costs ordering, never correctness.
+HINT_BITS = 15
+HINTS = N_COUNTERS + FRAME * MAX_DEPTH
+N_WORK = HINTS + (1 << HINT_BITS)
 
 #: Table entry: three uint64 words. Word 0 = hand of seat 0 | hand of seat 1 << 32 (positions);
 #: word 1 = hand of seat 2 | leader << 32 | ctx << 34; word 2 = lower bound | upper bound << 8
@@ -107,6 +115,30 @@ def _bucket(tt: np.ndarray, w0: np.uint64, w1: np.uint64) -> int:
     h = w0 * _M1 ^ w1 * _M2
     h ^= h >> np.uint64(31)
     return np.int64(h & np.uint64(tt.shape[0] - 2))
+
+
+@kernel
+def _hash(w0: np.uint64, w1: np.uint64) -> np.uint64:
+    """The 64-bit hash of a key (its two words)."""
+    h = w0 * _M1 ^ w1 * _M2
+    return h ^ (h >> np.uint64(29))
+
+
+@kernel
+def _hint_probe(work: np.ndarray, w0: np.uint64, w1: np.uint64) -> int:
+    """The hinted move of a hint key (-1 if none is stored; see :data:`HINT_BITS`)."""
+    h = _hash(w0, w1)
+    e = np.uint64(work[HINTS + np.int64(h >> np.uint64(64 - HINT_BITS))])
+    if e != 0 and (e ^ h) & ~_B8 == 0:
+        return np.int64(e & _B8) - 1
+    return -1
+
+
+@kernel
+def _hint_store(work: np.ndarray, w0: np.uint64, w1: np.uint64, move: int) -> None:
+    """Keep ``move`` as the hint of a hint key (the newest hint replaces whatever held the slot)."""
+    h = _hash(w0, w1)
+    work[HINTS + np.int64(h >> np.uint64(64 - HINT_BITS))] = np.int64((h & ~_B8) | np.uint64(move + 1))
 
 
 @kernel
@@ -283,16 +315,16 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         work[f + HKEY0] = np.int64(w0)
                         work[f + HKEY1] = np.int64(w1)
                         if first < 0:
-                            found, lo, hi, move = _probe(tt, w0, w1)
-                            if found and move >= 0:
+                            move = _hint_probe(work, w0, w1)
+                            if move >= 0:
                                 first = from_canonical(gt, 1, h0 | h1 | h2, move)
                 elif nin == 1:
                     # The same for the second seat, by the structure after the lead.
                     w0, w1, live1 = _second_key(ctx, h0, h1, h2, leader, t0)
                     work[f + HKEY0] = np.int64(w0)
                     work[f + HKEY1] = np.int64(w1)
-                    found, lo, hi, move = _probe(tt, w0, w1)
-                    if found and move >= 0:
+                    move = _hint_probe(work, w0, w1)
+                    if move >= 0:
                         first = from_canonical(gt, 1, live1, move)
                 if not done:
                     a0 = alpha
@@ -380,11 +412,11 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         _store(tt, work, w0, w1, best, best, move, n)
                     if not trick_mode and best_card >= 0:
                         hint = to_canonical(gt, 1, h0 | h1 | h2, best_card)
-                        _store(tt, work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), 0, 255, hint, n)
+                        _hint_store(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), hint)
                 elif nin == 1 and best_card >= 0:
                     live1 = h0 | h1 | h2 | (_ONE << np.uint32(t0))
                     hint = to_canonical(gt, 1, live1, best_card)
-                    _store(tt, work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), 0, 255, hint, n + 1)
+                    _hint_store(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), hint)
                 ret = best
                 done = True
         if done:
