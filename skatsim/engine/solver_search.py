@@ -96,7 +96,8 @@ def new_table(log2_entries: int = 20) -> np.ndarray:
 
 
 def new_work() -> np.ndarray:
-    """The solver's scratch for one thread of solves: counters (``NODES``, ...) and the search stack."""
+    """The solver's scratch for one thread of solves: counters (``NODES``, ...), the search stack and
+    the move hints (:data:`HINT_BITS`; 264 KiB in all). Like the table, it is reused from solve to solve."""
     return np.zeros(N_WORK, dtype=np.int64)
 
 
