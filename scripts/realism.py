@@ -16,12 +16,51 @@ under the tournament and the official scoring, beside the published Seeger-Fabia
 0), the same with the bots' value of passing (a defender's expectation, +40 when the declarer
 loses), and 2/3 (lost = -2 x value, a redeal when all pass). The bots' figure also counts the
 outcomes the formulas leave out (Schneider and Schwarz, won or lost), which lower it a little.
+This is the *model-based* break-even: read off the bots' own model, so it says what they intend,
+not how they bid on real hands.
+
+``--break-even-rollouts`` measures it instead (issue 13, item 4). ``--hands`` hands are dealt (each
+seat's ten cards of ``--hands / 3`` deals of ``--seed``; every seat keeps its own seat). For each
+hand and each bid level ``v`` (18, 48, 96):
+
+* **the best game worth at least v**: among the declarations the variant allows whose bid value
+  counted from the ten cards (matadors, hand, announcements) is at least ``v``, the one with the
+  highest expected score on ``--pick-samples`` what-if rollouts each (the other 22 cards dealt at
+  random, the seat wins the auction at the game's bid value, with the skat the bot discards for the
+  game, the bots play it out: :mod:`skatsim.whatif`, as ``skatsim hand`` does). The hand counts at
+  level ``v`` only when that game's bid value is exactly ``v`` (18: diamonds with or without 1;
+  48: clubs with or without 3, clubs hand with or without 2, Grand with or without 1; 96: Grand
+  with or without 3, Grand hand with or without 2, ...), because (2v + 50) / (3v + 100) is the
+  break-even of a game worth ``v``: a hand whose best game is worth more reaches ``v`` at that
+  game's (higher) break-even;
+* **its win probability**: the share of ``--samples`` further rollouts of that game, on worlds
+  independent of the ones that picked it (``scripts/regret.py``'s two sets: picking does not
+  flatter the estimate);
+* **whether its ceiling reaches v**: the default bot's bid ceiling for the hand at its seat
+  (:func:`skatsim.whatif.kernels.bid_limits`, the kernel the auction and the what-if checks use).
+
+Hands are binned by win probability (5-point bins) and the share reaching each level is printed
+per bin; the 50% point is where a logistic fit of reach on win probability crosses 1/2, with a
+95% bootstrap interval over hands. The table sets it beside the published break-even and the same
+with the bots' value of passing (``heuristic.pass_value``: at 18 the value of passing before
+anyone has bid, which depends on the seat; above, a defender's expectation), under
+``tournament.yaml`` and ``official.yaml``. A binned estimate of a win probability is noisy (its
+standard error is about 50 / sqrt(samples) points), which flattens the fit; the column "half the
+rollouts" repeats the fit with half of them, to show how far that moves the 50% point.
+
+``--worlds-check`` says how far the rollouts' uniform worlds read a declarer's chance from self-play:
+declarers of 30,000 self-play games (seed 5) who won the auction at 18 with diamonds or at 48 with
+clubs or Grand, their observed win rate against what 100 uniform rollouts give their hands.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 from pathlib import Path
+
+import numpy as np
 
 from skatsim.analysis.realism import realism_table
 from skatsim.bots import DEFAULT_BOTS, parse_bots
@@ -29,10 +68,22 @@ from skatsim.run.chunks import simulate_frame
 from skatsim.variant import load_variant
 
 TOURNAMENT = str(Path(__file__).resolve().parents[1] / "variants" / "tournament.yaml")
+#: The bid levels whose break-even is measured, and the variants it is measured under.
+LEVELS = (18, 48, 96)
+BREAK_EVEN_VARIANTS = ("tournament", "official")
+
+
+def published_break_even(name: str, v: int, passing: float = 0.0) -> float:
+    """The win probability at which a game worth ``v`` with the skat pays as much as passing worth
+    ``passing``: tournament (won v + 50, lost -2v - 50) (2v + 50 + passing) / (3v + 100), the
+    Seeger-Fabian figure with ``passing`` 0; official (won v, lost -2v) (2v + passing) / 3v, 2/3."""
+    if name == "tournament":
+        return (2 * v + 50 + passing) / (3 * v + 100)
+    return (2 * v + passing) / (3 * v)
 
 
 def break_even() -> None:
-    """The bots' break-even chance per bid level, against the published ones (see the module doc)."""
+    """The bots' model-based break-even chance per bid level, against the published ones (see the module doc)."""
     from skatsim.bots import bot_arrays, seam, slots
     from skatsim.bots.expected import threshold_slot
     from skatsim.bots.handeval import BEFORE_PICKUP, GRAND_CLASS, N_SITUATIONS, SUIT_CLASS
@@ -43,6 +94,7 @@ def break_even() -> None:
         (48, 3, SUIT_CLASS, 3, "clubs with 3"),
         (96, 4, GRAND_CLASS, 3, "Grand with 3"),
     )
+    print("Model-based break-even: where the bots' calibrated outcome model meets their value of passing\n")
     print(
         "| variant | bid | game | bots' break-even | published | with the bots' value of passing | bots - published |"
     )
@@ -55,12 +107,173 @@ def break_even() -> None:
         for v, gt, cls, mat, label in games:
             z = bot[slots.V_ZSTAR_PASS + threshold_slot(gt, False, False, mat)]
             p = 100.0 * sum(outcome_probs(cls * N_SITUATIONS + BEFORE_PICKUP, z)[3:])
-            if name == "tournament":
-                published = 100.0 * (2 * v + 50) / (3 * v + 100)
-                adjusted = 100.0 * (2 * v + 50 + passing) / (3 * v + 100)
-            else:
-                published = adjusted = 100.0 * 2 / 3
+            published = 100.0 * published_break_even(name, v)
+            adjusted = 100.0 * published_break_even(name, v, passing if name == "tournament" else 0.0)
             print(f"| {name} | {v} | {label} | {p:.2f}% | {published:.2f}% | {adjusted:.2f}% | {p - published:+.2f} |")
+
+
+def _hands(seed: int, count: int) -> np.ndarray:
+    """The dealt hands of the first ``ceil(count / 3)`` deals of ``seed``, ``(deals, 3)`` masks (FH, MH, RH)."""
+    from skatsim.engine.deal import deal_game
+
+    deals = np.zeros((math.ceil(count / 3), 3), dtype=np.uint32)
+    skat = np.zeros(1, dtype=np.uint32)
+    deck = np.zeros(32, dtype=np.int64)
+    rng = np.zeros(2, dtype=np.uint64)
+    for i in range(deals.shape[0]):
+        deal_game(np.uint64(seed), np.uint64(i), deals[i], skat, deck, rng)
+    return deals
+
+
+def _measure(name: str, hands: int, seed: int, pick: int, samples: int) -> dict[int, np.ndarray]:
+    """Per level, one row per hand counted there: win probability on ``samples`` rollouts, the same on
+    the first half of them, whether the ceiling reaches the level, the bots' value of passing."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from regret import declarer_scores, rollout_rows, set_seed
+
+    from skatsim import whatif as w
+    from skatsim.bots import bot_arrays, seam
+    from skatsim.bots.heuristic import pass_value
+    from skatsim.engine.layout import COL_WON
+    from skatsim.whatif.hand import declarations
+    from skatsim.whatif.kernels import bid_limits
+
+    params = load_variant(Path(TOURNAMENT).with_name(f"{name}.yaml")).variant.params()
+    kinds, bot_params = bot_arrays(parse_bots(DEFAULT_BOTS), params)
+    bots = seam.prepare(kinds, bot_params, params)
+    deals = _hands(seed, hands)
+    ceilings = np.zeros(deals.shape, dtype=np.int64)
+    bid_limits(params, kinds, bots, deals, ceilings)
+    decisions: list = [w.Declare(gt, flags) for gt, flags in declarations(params)]
+    out: dict[int, list[tuple[float, float, bool, float]]] = {v: [] for v in LEVELS}
+    for h in range(hands):
+        seat = h % 3
+        mask = int(deals[h // 3, seat])
+        cards = [c for c in range(32) if mask >> c & 1]
+        values = np.array([w.bid_value(d.game, d.flags, mask) for d in decisions])
+        start = w.from_hand(cards, seat)
+        means = declarer_scores(rollout_rows(start, decisions, params, pick, set_seed(h, 0)), params).mean(axis=0)
+        best = {}
+        for v in LEVELS:
+            k = int(np.argmax(np.where(values >= v, means, -np.inf)))
+            if values[k] == v:
+                best[v] = k
+        if not best:
+            continue
+        chosen = sorted(set(best.values()))
+        rows = rollout_rows(start, [decisions[k] for k in chosen], params, samples, set_seed(h, 1))
+        won = rows[:, :, COL_WON] == 1
+        for v, k in best.items():
+            j = chosen.index(k)
+            passing = pass_value(bots[seat], np.uint32(mask), seat, v > LEVELS[0])
+            if v == LEVELS[0]:  # the first bid: reached by beating either value of passing
+                passing = min(passing, pass_value(bots[seat], np.uint32(mask), seat, True))
+            half = won[: samples // 2, j].mean()
+            out[v].append((won[:, j].mean(), half, ceilings[h // 3, seat] >= v, passing))
+    return {v: np.array(rows, dtype=np.float64).reshape(-1, 4) for v, rows in out.items()}
+
+
+def _fifty(p: np.ndarray, reach: np.ndarray) -> float:
+    """Where a logistic fit of ``reach`` on the win probability ``p`` crosses 1/2 (nan without both outcomes)."""
+    from skatsim.bots.calibrate import fit_logistic
+
+    if reach.size == 0 or reach.min() == reach.max():
+        return math.nan
+    x = np.column_stack([np.ones_like(p), 10.0 * (p - 0.6)])  # centred and scaled: weights of order 1
+    w0, w1 = fit_logistic(x, reach, l2=1e-6, iterations=50)
+    return 0.6 - w0 / (10.0 * w1) if w1 > 0 else math.nan
+
+
+def _fifty_interval(p: np.ndarray, reach: np.ndarray, seed: int, n_boot: int = 400) -> tuple[float, float]:
+    """A 95% bootstrap interval of :func:`_fifty` (hands resampled)."""
+    from skatsim.analysis.intervals import percentile_interval
+
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, p.size, size=(n_boot, p.size))
+    return percentile_interval(np.array([_fifty(p[i], reach[i]) for i in picks]))
+
+
+def _pct(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def break_even_rollouts(hands: int, seed: int, pick: int, samples: int) -> None:
+    """The measured break-even per bid level (see the module doc), under tournament and official scoring."""
+    print(
+        f"Measured break-even: {hands:,} hands ({math.ceil(hands / 3):,} deals, seed {seed}), the best game "
+        f"worth at least the level picked on {pick} rollouts per declaration, its win probability on "
+        f"{samples} others; default bots\n"
+    )
+    summary = []
+    for name in BREAK_EVEN_VARIANTS:
+        measured = _measure(name, hands, seed, pick, samples)
+        print(
+            f"{name}: share of hands whose bid ceiling reaches the level (hands), by the win probability of "
+            "their best game worth exactly the level\n"
+        )
+        print("| win probability | " + " | ".join(f"reaches {v}" for v in LEVELS) + " |")
+        print("| --- |" + " ---: |" * len(LEVELS))
+        for b in range(20):
+            cells = []
+            for v in LEVELS:
+                p, reach = measured[v][:, 0], measured[v][:, 2]
+                inside = (p >= b / 20) & ((p < (b + 1) / 20) | (b == 19))
+                n = int(inside.sum())
+                cells.append(f"{100 * reach[inside].mean():.0f}% ({n})" if n else "-")
+            print(f"| {5 * b}-{5 * b + 5}% | " + " | ".join(cells) + " |")
+        print()
+        for v in LEVELS:
+            p, half, reach, passing = measured[v].T
+            fifty = _fifty(p, reach)
+            lo, hi = _fifty_interval(p, reach, seed) if p.size else (math.nan, math.nan)
+            published = published_break_even(name, v)
+            adjusted = float(np.mean([published_break_even(name, v, x) for x in passing])) if p.size else math.nan
+            summary.append((name, v, p.size, fifty, lo, hi, _fifty(half, reach), published, passing, adjusted))
+    print(
+        "| variant | level | hands | measured 50% point [95% interval] | half the rollouts | published | "
+        "bots' value of passing | with it | measured - published | measured - with it |"
+    )
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, v, n, fifty, lo, hi, half_fifty, published, passing, adjusted in summary:
+        pass_mean = f"{passing.mean():+.1f}" if n else "n/a"
+        d1 = "n/a" if math.isnan(fifty) else f"{100 * (fifty - published):+.1f}"
+        d2 = "n/a" if math.isnan(fifty) else f"{100 * (fifty - adjusted):+.1f}"
+        print(
+            f"| {name} | {v} | {n:,} | {_pct(fifty)} [{_pct(lo)}, {_pct(hi)}] | {_pct(half_fifty)} | "
+            f"{_pct(published)} | {pass_mean} | {_pct(adjusted)} | {d1} | {d2} |"
+        )
+
+
+def worlds_check(name: str, games: int, seed: int, samples: int = 100, per_level: int = 600) -> None:
+    """How far uniform worlds read the declarer's chance from what happens in self-play: for declarers
+    who won the auction at 18 with diamonds, and at 48 with clubs or Grand (with the skat), their
+    observed win rate against the mean win probability ``samples`` uniform rollouts give their hands.
+    The measured break-even bins hands by the latter; the bots' model is calibrated on the former."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from regret import rollout_rows, self_play
+
+    from skatsim import whatif as w
+    from skatsim.engine.gametypes import GRAND
+    from skatsim.engine.layout import COL_BID, COL_DECLARER, COL_GAME_TYPE, COL_HAND, COL_WON
+    from skatsim.records.record import record_from_log
+
+    params = load_variant(Path(TOURNAMENT).with_name(f"{name}.yaml")).variant.params()
+    rows, logs = self_play(params, games, seed)
+    for bid, games_at, label in ((18, (0,), "diamonds"), (48, (3, GRAND), "clubs or Grand")):
+        observed, estimated = [], []
+        for i in np.flatnonzero((rows[:, COL_BID] == bid) & np.isin(rows[:, COL_GAME_TYPE], games_at)):
+            if rows[i, COL_HAND] == 1 or len(observed) == per_level:
+                continue
+            declarer = int(rows[i, COL_DECLARER])
+            mask = w.from_record(record_from_log(rows[i], logs[i])).hands[declarer]
+            start = w.from_hand([c for c in range(32) if mask >> c & 1], declarer)
+            out = rollout_rows(start, [w.Declare(int(rows[i, COL_GAME_TYPE]))], params, samples, int(i))
+            observed.append(rows[i, COL_WON] == 1)
+            estimated.append((out[:, 0, COL_WON] == 1).mean())
+        print(
+            f"| {name} | {bid} | {label} | {len(observed)} | {_pct(float(np.mean(observed)))} | "
+            f"{_pct(float(np.mean(estimated)))} |"
+        )
 
 
 def main() -> None:
@@ -69,10 +282,32 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--bots", default=DEFAULT_BOTS)
     parser.add_argument("--variant", default=TOURNAMENT)
-    parser.add_argument("--break-even", action="store_true", help="print the bots' break-even per bid level")
+    parser.add_argument(
+        "--break-even", action="store_true", help="print the bots' model-based break-even per bid level"
+    )
+    parser.add_argument(
+        "--break-even-rollouts", action="store_true", help="print the break-even measured on what-if rollouts"
+    )
+    parser.add_argument("--hands", type=int, default=9000, help="hands dealt per variant (--break-even-rollouts)")
+    parser.add_argument("--pick-samples", type=int, default=32, help="rollouts per declaration picking the best game")
+    parser.add_argument("--samples", type=int, default=400, help="rollouts measuring the best game's win probability")
+    parser.add_argument(
+        "--worlds-check",
+        action="store_true",
+        help="self-play declarers' win rates at 18 and 48 against uniform rollouts of their hands",
+    )
     args = parser.parse_args()
+    if args.worlds_check:
+        print("| variant | bid | game | declarers | observed win rate | uniform rollouts' estimate |")
+        print("| --- | ---: | --- | ---: | ---: | ---: |")
+        for name in BREAK_EVEN_VARIANTS:
+            worlds_check(name, 30_000, 5)
+        return
     if args.break_even:
         break_even()
+        return
+    if args.break_even_rollouts:
+        break_even_rollouts(args.hands, args.seed, args.pick_samples, args.samples)
         return
     seats = parse_bots(args.bots)
     variant = load_variant(args.variant).variant

@@ -58,6 +58,27 @@ def self_play(params: np.ndarray, games: int, seed: int) -> tuple[np.ndarray, np
     return rows, logs
 
 
+def set_seed(point: int, part: int) -> int:
+    """The seed of set ``part`` (0: the set that picks the best alternative, 1: the set that scores it) of
+    decision point ``point``: two independent sets of worlds per point, so picking does not flatter
+    what is scored (no winner's curse)."""
+    return 2 * point + part
+
+
+def rollout_rows(start: w.Start, decisions: list, params: np.ndarray, samples: int, seed: int) -> np.ndarray:
+    """Engine rows ``(samples, len(decisions), N_COLUMNS)``: every decision played out by the bots on the
+    same ``samples`` worlds of ``seed`` (common random numbers), the cards the decider has not seen
+    dealt at random (``uniform`` worlds)."""
+    return w.plan(start, decisions, params, samples=samples, seed=seed, worlds="uniform").block(0, samples)[0]
+
+
+def declarer_scores(rows: np.ndarray, params: np.ndarray) -> np.ndarray:
+    """The declarer's score under the variant (his list points where it keeps lists) per rollout and
+    decision of :func:`rollout_rows`."""
+    base = COL_LIST_POINTS_FH if params[LIST_SCORING] else COL_SCORE_FH
+    return np.take_along_axis(rows, (base + rows[:, :, COL_DECLARER])[:, :, None], axis=2)[:, :, 0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variant")
@@ -74,7 +95,6 @@ def main() -> None:
     decisions: list = [w.Declare(gt, flags) for gt, flags in options]
     decisions.append(w.Pickup(False))
     decisions.append(w.Declare(None))
-    base = COL_LIST_POINTS_FH if params[LIST_SCORING] else COL_SCORE_FH
     regrets: list[float] = []
     chose_best = 0
     for i in range(rows.shape[0]):
@@ -83,13 +103,8 @@ def main() -> None:
         if rows[i, COL_GAME_TYPE] < 0 or rows[i, COL_GAME_TYPE] == RAMSCH:
             continue
         start = w.from_record(record_from_log(rows[i], logs[i]))
-        means = []
-        for part in range(2):
-            query = w.plan(start, decisions, params, samples=args.samples, seed=2 * i + part, worlds="uniform")
-            out = query.block(0, args.samples)[0]
-            declarer = out[:, :, COL_DECLARER]
-            scores = np.take_along_axis(out, (base + declarer)[:, :, None], axis=2)[:, :, 0]
-            means.append(scores.mean(axis=0))
+        sets = [rollout_rows(start, decisions, params, args.samples, set_seed(i, part)) for part in range(2)]
+        means = [declarer_scores(out, params).mean(axis=0) for out in sets]
         best = int(np.argmax(means[0][:-1]))
         chose_best += int(means[0][-1] >= means[0][best])
         regrets.append(float(means[1][best] - means[1][-1]))

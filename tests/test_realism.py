@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import polars as pl
 import pytest
 
@@ -41,3 +45,18 @@ def test_people_are_at_distance_zero_and_the_table_marks_the_bands() -> None:
     table = realism_table(_games())
     assert table.height == len(PEOPLE)
     assert table.filter(pl.col("figure") == "deals all passed")["within"].item() is False
+
+
+def test_the_rollout_break_even_prints_a_row_per_variant_and_level() -> None:
+    """``scripts/realism.py --break-even-rollouts`` runs on a tiny sample and its summary table has one row
+    per variant and bid level, each with the published break-even of that level."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "realism.py"
+    args = ["--break-even-rollouts", "--hands", "24", "--pick-samples", "4", "--samples", "8"]
+    out = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, check=True).stdout
+    rows = [line.split(" | ") for line in out.splitlines() if line.startswith(("| tournament |", "| official |"))]
+    assert [(r[0], r[1]) for r in rows] == [
+        (f"| {name}", str(v)) for name in ("tournament", "official") for v in (18, 48, 96)
+    ]
+    published = [r[5] for r in rows]
+    assert published == ["55.8%", "59.8%", "62.4%", "66.7%", "66.7%", "66.7%"]
+    assert out.count("| 95-100% |") == 2  # a bin table per variant

@@ -373,7 +373,8 @@ def _hand_templates(start: Start, decisions: Sequence[Decision], params: np.ndar
             if isinstance(d, Declare) and d.game is not None:
                 _check_declaration(d.game, d.flags, params)
                 # the highest bid the value covers (a reversed game's 220 is no bid value: 198 is)
-                default = max(int(v) for v in bidding.BID_VALUES if v <= max(18, bid_value(d.game, d.flags, cards)))
+                covered = max(18, bid_value(d.game, d.flags, cards))
+                default = max(int(v) for v in bidding.BID_VALUES if v <= covered)
             else:
                 default = bidding.BID_VALUES[0]
             bid = (d.bid if isinstance(d, Declare) else None) or start.bid or default
