@@ -45,6 +45,15 @@ NODES = 0  # search nodes (positions entered), summed over solves until the call
 GENERATION = 1  # the current solve's generation (1..65535), for the table's replacement policy
 STORES = 2  # table writes
 HITS = 3  # table probes that found their position
+#: Root move results, for a caller that wants more than the root's value (the pimc bot): before a
+#: search the caller may set ``work[ROOT_FIRST]`` to a root move (position) + 1, tried first at the
+#: root (0: none; the search reads it and resets it to 0). While searching, every root move whose
+#: value is proven to reach the search's ``beta`` is added to the mask ``work[ROOT_HIGH]`` (positions),
+#: every one proven to stay at or below its ``alpha`` to ``work[ROOT_LOW]``; both start empty. A root
+#: answered by a bound or the table tries no move and leaves both empty.
+ROOT_FIRST = 4
+ROOT_HIGH = 5
+ROOT_LOW = 6
 N_COUNTERS = 8
 # Fields of one stack frame: the position, the window, the best value so far, the card being tried
 # and the value its trick added, then the moves in search order and the index of the next one to try.
@@ -239,6 +248,12 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
     sp = 0
     f = N_COUNTERS
     ret = 0
+    root_first = work[ROOT_FIRST] - 1
+    work[ROOT_FIRST] = 0
+    work[ROOT_HIGH] = 0
+    work[ROOT_LOW] = 0
+    root_alpha = alpha
+    root_beta = beta
     a0 = alpha
     b0 = beta
     best = 0
@@ -336,6 +351,8 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 if not done:
                     a0 = alpha
                     b0 = beta
+                    if sp == 0 and root_first >= 0:
+                        first = root_first
                     if first >= 0 and legal(gt, hand, t0 if nin else -1) >> np.uint32(first) & _ONE:
                         # Try the suggested move alone first; order the others only if it does not cut.
                         work[f + MOVES] = first
@@ -450,6 +467,14 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             gain = work[f + GAIN]
         # Fold the child's value ``gain + ret`` into the current node.
         v = gain + ret
+        if sp == 0:
+            # A root move's value: the child was searched inside the root's window, which only narrows
+            # (root_alpha <= alpha < beta <= root_beta), so v >= root_beta is a lower bound reaching
+            # beta and v <= root_alpha an upper bound staying at alpha (fail-soft).
+            if v >= root_beta:
+                work[ROOT_HIGH] |= np.int64(1) << np.int64(card)
+            elif v <= root_alpha:
+                work[ROOT_LOW] |= np.int64(1) << np.int64(card)
         mover = leader + nin
         if mover >= 3:
             mover -= 3
