@@ -25,7 +25,18 @@ from skatsim.engine.gametypes import BEATERS, GRAND, N_GAME_TYPES, NULL, RAMSCH,
 from skatsim.engine.play import apply_card, declarer_result, legal_now, to_move
 from skatsim.engine.scoring import HAND, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 from skatsim.engine.solver_eval import GT_SHIFT, close_trick
-from skatsim.engine.solver_tables import FROM_POS, P_GROUP, P_GROUP_MASK, TO_POS, canonical, to_cards, to_positions
+from skatsim.engine.solver_tables import (
+    FROM_POS,
+    P_GROUP,
+    P_GROUP_MASK,
+    P_N_RUNS,
+    P_RUNS,
+    TO_POS,
+    canonical,
+    pext,
+    to_cards,
+    to_positions,
+)
 from skatsim.engine.tricks import legal_moves, trick_winner
 from skatsim.errors import SkatsimError
 from skatsim.records.importer import find_iss_line
@@ -285,6 +296,33 @@ def test_root_moves_a_search_settles_are_the_childrens() -> None:
         settled += len(high) + len(low)
         first_settled += first in high | low
     assert settled >= 1000 and first_settled >= 500, (settled, first_settled)
+
+
+def test_canonical_hands_are_the_plain_definition() -> None:
+    """The table key's canonical hands (computed with a byte-wise ``pext`` over all the blocks at once) are
+    the definition done card by card: in each block of ``P_RUNS``, the live cards moved to the block's
+    bottom in order with their owners, every other card where it was; and ``pext`` is the instruction's
+    definition. Random hands of every size, every game type, both modes."""
+    rng = np.random.default_rng(32)
+    for _ in range(3000):
+        gt = int(rng.integers(N_GAME_TYPES))
+        k = int(rng.integers(0, 11))
+        deck = rng.permutation(32)
+        hands = [np.uint32(sum(1 << int(p) for p in deck[s * k : (s + 1) * k])) for s in range(3)]
+        for mode in (0, 1):
+            want = [int(h) for h in hands]
+            for r in range(int(P_N_RUNS[mode, gt])):
+                run = int(P_RUNS[mode, gt, r])
+                live = [p for p in range(32) if run >> p & 1 and any(int(h) >> p & 1 for h in hands)]
+                want = [w & ~run for w in want]
+                base = min(p for p in range(32) if run >> p & 1)
+                for i, p in enumerate(live):
+                    owner = next(s for s in range(3) if int(hands[s]) >> p & 1)
+                    want[owner] |= 1 << (base + i)
+            assert [int(c) for c in canonical(gt, mode, *hands)] == want, (gt, mode)
+        x, m = np.uint32(rng.integers(2**32)), np.uint32(rng.integers(2**32))
+        bits = [int(x) >> p & 1 for p in range(32) if int(m) >> p & 1]
+        assert int(pext(x, m)) == sum(b << i for i, b in enumerate(bits))
 
 
 def test_canonical_hands_keep_the_value() -> None:
