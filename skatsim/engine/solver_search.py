@@ -116,8 +116,9 @@ def new_table(log2_entries: int = 20) -> np.ndarray:
 
 
 def new_work() -> np.ndarray:
-    """The solver's scratch for one thread of solves: counters (``NODES``, ...), the search stack and
-    the move hints (:data:`HINT_BITS`; 264 KiB in all). Like the table, it is reused from solve to solve."""
+    """The solver's scratch for one thread of solves: counters (``NODES``, ...), the search stack, the
+    move hints (:data:`HINT_BITS`) and the two-trick cache (:data:`TWO_BITS`; 520 KiB in all). Like the
+    table, it is reused from solve to solve."""
     return np.zeros(N_WORK, dtype=np.int64)
 
 
