@@ -25,7 +25,18 @@ from skatsim.engine.gametypes import BEATERS, GRAND, N_GAME_TYPES, NULL, RAMSCH,
 from skatsim.engine.play import apply_card, declarer_result, legal_now, to_move
 from skatsim.engine.scoring import HAND, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 from skatsim.engine.solver_eval import GT_SHIFT, close_trick
-from skatsim.engine.solver_tables import FROM_POS, P_GROUP, P_GROUP_MASK, TO_POS, canonical, to_cards, to_positions
+from skatsim.engine.solver_tables import (
+    FROM_POS,
+    P_GROUP,
+    P_GROUP_MASK,
+    P_N_RUNS,
+    P_RUNS,
+    TO_POS,
+    canonical,
+    pext,
+    to_cards,
+    to_positions,
+)
 from skatsim.engine.tricks import legal_moves, trick_winner
 from skatsim.errors import SkatsimError
 from skatsim.records.importer import find_iss_line
@@ -238,6 +249,80 @@ def test_best_moves_are_the_optimal_children() -> None:
             best = max(values.values()) if maximise else min(values.values())
             want = {c for c, v in values.items() if v == best}
             assert set(from_mask(int(solver.best_moves(state, tt, work, objective)))) == want, objective
+
+
+def test_root_moves_a_search_settles_are_the_childrens() -> None:
+    """What a null-window search reports of its root moves (``ROOT_HIGH`` / ``ROOT_LOW``, which the pimc
+    bot counts instead of searching those cards again) is the reference's verdict on each child: a card
+    in ``ROOT_HIGH`` reaches the target, one in ``ROOT_LOW`` misses it; the move asked for with
+    ``ROOT_FIRST`` is tried first. 1,500 endgames, targets near the value, every objective."""
+    tt, work = solver.new_table(12), solver.new_work()
+    rng = np.random.default_rng(61)
+    settled = 0
+    first_settled = 0
+    for state in endgames(4242, 1500):
+        if state[play.OVER]:
+            continue
+        gt = int(state[play.GT])
+        seat = to_move(state)
+        so_far = int(state[play.TRICKS0 + state[play.DECLARER]])
+        left = 10 - int(state[play.TRICK_NO])
+        legal = from_mask(int(legal_now(state)))
+        children = {}
+        for c in legal:
+            child = state.copy()
+            apply_card(child, seat, c)
+            points, most, least = (int(v) for v in reference(child))
+            children[c] = (points, most == so_far + left, least == so_far)
+        points_now = int(reference(state.copy())[0])
+        first = int(rng.choice(legal))
+        work[solver.ROOT_FIRST] = int(TO_POS[gt, first]) + 1
+        work[solver.ROOT_HIGH] = work[solver.ROOT_LOW] = 0  # a question answered without a search leaves them
+        if gt == NULL:
+            solver.declarer_avoids_tricks(state, tt, work)
+            reaches = {c: v[2] for c, v in children.items()}
+        elif state[play.FLAGS] & SCHWARZ_ANNOUNCED:
+            solver.declarer_takes_all(state, tt, work)
+            reaches = {c: v[1] for c, v in children.items()}
+        else:
+            target = points_now + int(rng.integers(-3, 4))
+            solver.declarer_reaches(state, tt, work, target)
+            reaches = {c: v[0] >= target for c, v in children.items()}
+        work[solver.ROOT_FIRST] = 0
+        high = set(from_mask(int(to_cards(gt, np.uint32(work[solver.ROOT_HIGH])))))
+        low = set(from_mask(int(to_cards(gt, np.uint32(work[solver.ROOT_LOW])))))
+        assert high <= set(legal) and low <= set(legal) and not high & low
+        assert all(reaches[c] for c in high) and not any(reaches[c] for c in low), (gt, high, low, reaches)
+        settled += len(high) + len(low)
+        first_settled += first in high | low
+    assert settled >= 1000 and first_settled >= 500, (settled, first_settled)
+
+
+def test_canonical_hands_are_the_plain_definition() -> None:
+    """The table key's canonical hands (computed with a byte-wise ``pext`` over all the blocks at once) are
+    the definition done card by card: in each block of ``P_RUNS``, the live cards moved to the block's
+    bottom in order with their owners, every other card where it was; and ``pext`` is the instruction's
+    definition. Random hands of every size, every game type, both modes."""
+    rng = np.random.default_rng(32)
+    for _ in range(3000):
+        gt = int(rng.integers(N_GAME_TYPES))
+        k = int(rng.integers(0, 11))
+        deck = rng.permutation(32)
+        hands = [np.uint32(sum(1 << int(p) for p in deck[s * k : (s + 1) * k])) for s in range(3)]
+        for mode in (0, 1):
+            want = [int(h) for h in hands]
+            for r in range(int(P_N_RUNS[mode, gt])):
+                run = int(P_RUNS[mode, gt, r])
+                live = [p for p in range(32) if run >> p & 1 and any(int(h) >> p & 1 for h in hands)]
+                want = [w & ~run for w in want]
+                base = min(p for p in range(32) if run >> p & 1)
+                for i, p in enumerate(live):
+                    owner = next(s for s in range(3) if int(hands[s]) >> p & 1)
+                    want[owner] |= 1 << (base + i)
+            assert [int(c) for c in canonical(gt, mode, *hands)] == want, (gt, mode)
+        x, m = np.uint32(rng.integers(2**32)), np.uint32(rng.integers(2**32))
+        bits = [int(x) >> p & 1 for p in range(32) if int(m) >> p & 1]
+        assert int(pext(x, m)) == sum(b << i for i, b in enumerate(bits))
 
 
 def test_canonical_hands_keep_the_value() -> None:

@@ -10,11 +10,16 @@ the declarer reaches 61 (90 with Schneider announced), takes every trick (Schwar
 takes no trick (Null); for a defender, the declarer does not. Equivalent cards (next to each other
 in trick order once the cards between them are gone, worth the same points) are tried once.
 
-Cost is cut without changing the choice: the heuristic's card (:func:`skatsim.bots.cardplay.choose_card`)
-is searched first in every world and kept on ties; only in a world where it fails is the root searched
-(can any card win there?); a world no card wins gives every card 0 and is not searched again; when the
-heuristic's card wins in every winnable world (or none is winnable) nothing else is searched; a card
-stops being searched once it can no longer beat the best total. A Ramsch has no
+Cost is cut without changing the choice. In each world one search of the root (can any card win
+there?) tries the heuristic's card (:func:`skatsim.bots.cardplay.choose_card`) first, and every card
+that search settles on the way counts (the solver reports the root moves it proved to reach or to miss
+the target: the first card that wins, every card refuted before it; in a world no card wins, all of
+them); the heuristic's card is searched alone only where the root search did not settle it. When the
+heuristic's card wins wherever any card does (or nowhere), nothing else is searched. The other cards
+are then searched, the one with the most worlds already won first, each only while it can still take
+over (more worlds won than the best so far; as many, when it is the lower card and the best is not the
+heuristic's), so the result is the card with the most worlds won, ties to the heuristic's card, then
+the lowest card, whatever the order. A Ramsch has no
 declarer to solve for: the heuristic plays it.
 
 Randomness comes from the deal's bot stream (``DealState.rng``, counter-based), so a game stays a
@@ -46,7 +51,8 @@ from ..engine.play import (
 )
 from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 from ..engine.solver import declarer_avoids_tricks, declarer_reaches, declarer_takes_all
-from ..engine.solver_tables import FROM_POS, P_GROUP, P_POINTS, to_positions
+from ..engine.solver_search import ROOT_FIRST, ROOT_HIGH, ROOT_LOW
+from ..engine.solver_tables import FROM_POS, P_GROUP, P_POINTS, TO_POS, to_positions
 from ..engine.state import DealState
 from . import MAX_WORLDS, N_SEARCH
 from .cardplay import choose_card as heuristic_card
@@ -193,6 +199,44 @@ def _set_world(st: DealState, w: int, seat: int, dst: int) -> None:
         search[dst + SKAT] = search[base + 2]
 
 
+#: A world's record in ``search[_WINNABLE + w]``: bit i set when candidate i (the i-th lowest card of
+#: the candidates) is known to win there for the mover, bit 16 + i when it is known to lose, bit 32 when
+#: some card wins there (a world no card wins has every candidate's lose bit).
+_LOSE_BIT = 1 << 16
+_WINNABLE_BIT = 1 << 32
+
+
+@kernel
+def _index(candidates: np.uint32, c: int) -> int:
+    """The index of candidate card ``c`` among the candidates (lowest card first)."""
+    return popcount(candidates & ((_ONE << np.uint32(c)) - _ONE))
+
+
+@kernel
+def _settled(work: np.ndarray, gt: int, candidates: np.uint32, is_declarer: bool, win: bool) -> int:
+    """A world's record (see :data:`_LOSE_BIT`) from the root search just made there: whether the mover
+    can win it, and the candidates whose outcome that search proved on the way (the solver's
+    ``ROOT_HIGH`` / ``ROOT_LOW``: the root moves proven to reach / to miss the declarer's target). In a
+    world no card wins, every candidate loses."""
+    high = np.uint32(work[ROOT_HIGH])
+    low = np.uint32(work[ROOT_LOW])
+    wins = high if is_declarer else low
+    loses = low if is_declarer else high
+    rec = _WINNABLE_BIT if win else 0
+    m = candidates
+    i = 0
+    while m:
+        c = lowest_bit(m)
+        m &= m - _ONE
+        p = np.uint32(TO_POS[gt, c])
+        if not win or (loses >> p) & _ONE:
+            rec |= _LOSE_BIT << i
+        elif (wins >> p) & _ONE:
+            rec |= 1 << i
+        i += 1
+    return rec
+
+
 @kernel
 def choose_card(st: DealState, seat: int, worlds: int) -> int:
     """The pimc bot's card for ``seat`` (the seat to move) in a declared game."""
@@ -254,7 +298,10 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
     work = st.search_work
     is_declarer = seat == d
     n_worlds = min(max(worlds, 1), MAX_WORLDS)
-    # Per world: the heuristic's card first; only where it fails, the root (can any card win there?).
+    fb_index = _index(candidates, fb_rep)
+    # Per world one search of the root (can any card win there?) with the heuristic's card tried first;
+    # every root card it settles on the way is kept (see _settled), the heuristic's card searched alone
+    # only where the root search did not settle it.
     winnable = 0
     best = 0
     for w in range(n_worlds):
@@ -265,31 +312,66 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
             free_a = np.uint32(0) if open_seat == a else _ALL
             free_b = np.uint32(0) if open_seat == b else _ALL
             deal_hidden(st.rng, hidden, free_a, free_b, allow_s, need_a, need_b, need_s, deal)
-        _set_world(st, w, seat, _CHILD)
-        child = search[_CHILD : _CHILD + N_FIELDS]
-        apply_card(child, seat, fb_rep)
-        if _declarer_wins(child, tt, work) == is_declarer:
-            win = True
-            best += 1
-        else:
-            _set_world(st, w, seat, _WORLD)
-            win = _declarer_wins(search[_WORLD : _WORLD + N_FIELDS], tt, work) == is_declarer
-        search[_WINNABLE + w] = 1 if win else 0
-        winnable += 1 if win else 0
+        _set_world(st, w, seat, _WORLD)
+        work[ROOT_FIRST] = TO_POS[gt, fb_rep] + 1
+        work[ROOT_HIGH] = 0
+        work[ROOT_LOW] = 0
+        win = _declarer_wins(search[_WORLD : _WORLD + N_FIELDS], tt, work) == is_declarer
+        work[ROOT_FIRST] = 0
+        rec = _settled(work, gt, candidates, is_declarer, win)
+        if win and (rec >> fb_index) & _LOSE_BIT == 0:
+            _set_world(st, w, seat, _CHILD)
+            child = search[_CHILD : _CHILD + N_FIELDS]
+            apply_card(child, seat, fb_rep)
+            if _declarer_wins(child, tt, work) == is_declarer:
+                rec |= 1 << fb_index
+            else:
+                rec |= _LOSE_BIT << fb_index
+        search[_WINNABLE + w] = rec
+        if win:
+            winnable += 1
+            if rec >> fb_index & 1:
+                best += 1
     if best == winnable:  # the heuristic's card wins wherever any card does (or nowhere is winnable)
         return fallback
+    # The other candidates, the one with the most worlds already won first. The choice is the card with
+    # the most worlds won, ties to the heuristic's card, then to the lowest card, whatever the order they
+    # are searched in: a card is searched only while it can still take over by that rule.
     best_card = fallback
-    order = candidates & ~(_ONE << np.uint32(fb_rep))
-    while order:
-        c = lowest_bit(order)
-        order &= order - _ONE
+    todo = candidates & ~(_ONE << np.uint32(fb_rep))
+    while todo:
+        c = -1
+        most = -1
+        m = todo
+        while m:
+            x = lowest_bit(m)
+            m &= m - _ONE
+            i = _index(candidates, x)
+            known = 0
+            for w in range(n_worlds):
+                known += search[_WINNABLE + w] >> i & 1
+            if known > most:
+                most = known
+                c = x
+        todo &= ~(_ONE << np.uint32(c))
+        i = _index(candidates, c)
+        need = best + 1 if best_card == fallback or c > best_card else best
         hits = 0
         misses = 0
         for w in range(n_worlds):
-            if search[_WINNABLE + w] == 0:
+            rec = search[_WINNABLE + w]
+            if rec & _WINNABLE_BIT == 0:
                 continue
-            if winnable - misses <= best:
+            if rec >> i & 1:
+                hits += 1
+            elif rec >> i & _LOSE_BIT:
+                misses += 1
+        for w in range(n_worlds):
+            if winnable - misses < need:
                 break
+            rec = search[_WINNABLE + w]
+            if rec & _WINNABLE_BIT == 0 or (rec >> i) & (1 | _LOSE_BIT) != 0:
+                continue
             _set_world(st, w, seat, _CHILD)
             child = search[_CHILD : _CHILD + N_FIELDS]
             apply_card(child, seat, c)
@@ -297,9 +379,7 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
                 hits += 1
             else:
                 misses += 1
-        if hits > best:
+        if winnable - misses >= need and hits >= need:
             best = hits
             best_card = c
-            if best == winnable:
-                break
     return best_card

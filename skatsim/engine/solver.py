@@ -52,7 +52,20 @@ from .solver_eval import (
     close_trick,
     unplayed,
 )
-from .solver_search import GENERATION, HITS, NODES, STORES, clear_table, new_table, new_work, next_generation, search
+from .solver_search import (
+    GENERATION,
+    HITS,
+    NODES,
+    ROOT_FIRST,
+    ROOT_HIGH,
+    ROOT_LOW,
+    STORES,
+    clear_table,
+    new_table,
+    new_work,
+    next_generation,
+    search,
+)
 from .solver_tables import P_POINTS, TO_POS, to_positions
 from .tricks import card_points
 
@@ -69,6 +82,9 @@ __all__ = [
     "OBJ_NO_TRICK",
     "OBJ_ONE_TRICK",
     "OBJ_POINTS",
+    "ROOT_FIRST",
+    "ROOT_HIGH",
+    "ROOT_LOW",
     "STORES",
     "best_moves",
     "clear_table",

@@ -45,6 +45,15 @@ NODES = 0  # search nodes (positions entered), summed over solves until the call
 GENERATION = 1  # the current solve's generation (1..65535), for the table's replacement policy
 STORES = 2  # table writes
 HITS = 3  # table probes that found their position
+#: Root move results, for a caller that wants more than the root's value (the pimc bot): before a
+#: search the caller may set ``work[ROOT_FIRST]`` to a root move (position) + 1, tried first at the
+#: root (0: none; the search reads it and resets it to 0). While searching, every root move whose
+#: value is proven to reach the search's ``beta`` is added to the mask ``work[ROOT_HIGH]`` (positions),
+#: every one proven to stay at or below its ``alpha`` to ``work[ROOT_LOW]``; both start empty. A root
+#: answered by a bound or the table tries no move and leaves both empty.
+ROOT_FIRST = 4
+ROOT_HIGH = 5
+ROOT_LOW = 6
 N_COUNTERS = 8
 # Fields of one stack frame: the position, the window, the best value so far, the card being tried
 # and the value its trick added, then the moves in search order and the index of the next one to try.
@@ -62,15 +71,25 @@ MAX_DEPTH = 32  # 30 card plays at most, plus the root
 #: and costs ordering, never correctness.
 HINT_BITS = 15
 HINTS = N_COUNTERS + FRAME * MAX_DEPTH
-N_WORK = HINTS + (1 << HINT_BITS)
+#: The exact values of two-trick positions at a trick boundary (:func:`_two_tricks_at`): a direct-mapped
+#: cache after the hints, 2**14 slots of two words (the position's key, its context | value + 1 << 20),
+#: 256 KiB. The same last two tricks recur under many earlier lines; a slot holds the whole key, so a
+#: hit is always the position's exact value (whatever the solve, game or window).
+TWO_BITS = 14
+TWO = HINTS + (1 << HINT_BITS)
+N_WORK = TWO + 2 * (1 << TWO_BITS)
 
-#: Table entry: three uint64 words. Word 0 = hand of seat 0 | hand of seat 1 << 32 (positions);
-#: word 1 = hand of seat 2 | leader << 32 | ctx << 34; word 2 = lower bound | upper bound << 8
-#: | (best lead + 1) << 16 | generation << 24 | cards left << 40. Generation 0 marks an empty slot.
-ENTRY_WORDS = 3
+#: Table entry: two uint64 words, so that a bucket of :data:`WAYS` entries is one 64-byte cache line.
+#: Word 0 = the three hands as two bits per position (0 gone, 1..3 the seat holding it + 1; see
+#: :func:`_key`); word 1 = the leader | ctx << 2 (bits 0..16, :data:`_KEY_BITS`) | lower bound << 17
+#: | upper bound << 24 (7 bits each: a value is at most 120; 127 = none) | (best lead + 1) << 31
+#: | generation << 37 | cards left << 53. Generation 0 marks an empty slot.
+ENTRY_WORDS = 2
 WAYS = 4  # slots per bucket (see new_table)
+_B7 = np.uint64(0x7F)
 _B8 = np.uint64(0xFF)
 _B16 = np.uint64(0xFFFF)
+_KEY_BITS = np.uint64((1 << 17) - 1)
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _ONE = np.uint32(1)
@@ -78,7 +97,7 @@ _INF = 1 << 20
 
 
 def new_table(log2_entries: int = 20) -> np.ndarray:
-    """A transposition table of ``2**log2_entries`` entries (24 bytes each: 2**20 = 24 MiB).
+    """A transposition table of ``2**log2_entries`` entries (16 bytes each: 2**20 = 16 MiB).
 
     Allocate it once and pass it to every solve. Entries carry their whole key (hands, leader,
     game type, declarer, objective, early-end rules), so an entry is correct for any later solve and
@@ -88,7 +107,8 @@ def new_table(log2_entries: int = 20) -> np.ndarray:
     (the cheaper one to search again): deep results stay, shallow ones rotate. Four slots instead of
     two: 17% fewer nodes on the benchmark's first leads, most in the hardest deals (the 99th
     percentile of nodes 2.4 -> 1.8 million), where two slots let the endgames evict each other.
-    At least :data:`WAYS` entries are allocated.
+    Entries of 16 bytes (24 before): a bucket is one cache line, and the same entries take two thirds
+    of the memory. At least :data:`WAYS` entries are allocated.
     """
     if not 1 <= log2_entries <= 30:
         raise ValueError(f"log2_entries must be 1..30, got {log2_entries}")
@@ -96,8 +116,9 @@ def new_table(log2_entries: int = 20) -> np.ndarray:
 
 
 def new_work() -> np.ndarray:
-    """The solver's scratch for one thread of solves: counters (``NODES``, ...), the search stack and
-    the move hints (:data:`HINT_BITS`; 264 KiB in all). Like the table, it is reused from solve to solve."""
+    """The solver's scratch for one thread of solves: counters (``NODES``, ...), the search stack, the
+    move hints (:data:`HINT_BITS`) and the two-trick cache (:data:`TWO_BITS`; 520 KiB in all). Like the
+    table, it is reused from solve to solve."""
     return np.zeros(N_WORK, dtype=np.int64)
 
 
@@ -151,16 +172,15 @@ def _probe(tt: np.ndarray, w0: np.uint64, w1: np.uint64) -> tuple[bool, int, int
     """Look a key up: (found, lower bound, upper bound, best move or -1)."""
     s = _bucket(tt, w0, w1)
     for k in range(WAYS):
-        if tt[s + k, 0] == w0 and tt[s + k, 1] == w1:
-            e = tt[s + k, 2]
-            if (e >> np.uint64(24)) & _B16 != 0:
-                return (
-                    True,
-                    np.int64(e & _B8),
-                    np.int64((e >> np.uint64(8)) & _B8),
-                    np.int64((e >> np.uint64(16)) & _B8) - 1,
-                )
-    return False, 0, 255, -1
+        e = tt[s + k, 1]
+        if tt[s + k, 0] == w0 and e & _KEY_BITS == w1 and (e >> np.uint64(37)) & _B16 != 0:
+            return (
+                True,
+                np.int64((e >> np.uint64(17)) & _B7),
+                np.int64((e >> np.uint64(24)) & _B7),
+                np.int64((e >> np.uint64(31)) & np.uint64(63)) - 1,
+            )
+    return False, 0, 127, -1
 
 
 @kernel
@@ -171,40 +191,71 @@ def _store(tt: np.ndarray, work: np.ndarray, w0: np.uint64, w1: np.uint64, lo: i
     gen = np.uint64(work[GENERATION])
     victim = -1
     for k in range(WAYS):
-        e = tt[s + k, 2]
-        if tt[s + k, 0] == w0 and tt[s + k, 1] == w1 and (e >> np.uint64(24)) & _B16 != 0:
-            lo = max(lo, np.int64(e & _B8))
-            hi = min(hi, np.int64((e >> np.uint64(8)) & _B8))
+        e = tt[s + k, 1]
+        if tt[s + k, 0] == w0 and e & _KEY_BITS == w1 and (e >> np.uint64(37)) & _B16 != 0:
+            lo = max(lo, np.int64((e >> np.uint64(17)) & _B7))
+            hi = min(hi, np.int64((e >> np.uint64(24)) & _B7))
             victim = s + k
             break
     if victim < 0:
         fewest = np.uint64(255)
         for k in range(WAYS):
-            e = tt[s + k, 2]
-            if (e >> np.uint64(24)) & _B16 != gen:  # empty, or written by an earlier solve
+            e = tt[s + k, 1]
+            if (e >> np.uint64(37)) & _B16 != gen:  # empty, or written by an earlier solve
                 victim = s + k
                 break
-            if (e >> np.uint64(40)) < fewest:
-                fewest = e >> np.uint64(40)
+            if (e >> np.uint64(53)) < fewest:
+                fewest = e >> np.uint64(53)
                 victim = s + k
+    lo = min(max(lo, 0), 127)
+    hi = min(max(hi, 0), 127)
     tt[victim, 0] = w0
-    tt[victim, 1] = w1
-    tt[victim, 2] = (
-        np.uint64(lo)
-        | np.uint64(hi) << np.uint64(8)
-        | np.uint64(best + 1) << np.uint64(16)
-        | gen << np.uint64(24)
-        | np.uint64(n) << np.uint64(40)
+    tt[victim, 1] = (
+        w1
+        | np.uint64(lo) << np.uint64(17)
+        | np.uint64(hi) << np.uint64(24)
+        | np.uint64(best + 1) << np.uint64(31)
+        | gen << np.uint64(37)
+        | np.uint64(n) << np.uint64(53)
     )
     work[STORES] += 1
 
 
 @kernel
+def _spread(x: np.uint32) -> np.uint64:
+    """The bits of ``x`` at the even positions of a 64-bit word (bit i to bit 2i)."""
+    v = np.uint64(x)
+    v = (v | v << np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)
+    v = (v | v << np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)
+    v = (v | v << np.uint64(4)) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    v = (v | v << np.uint64(2)) & np.uint64(0x3333333333333333)
+    v = (v | v << np.uint64(1)) & np.uint64(0x5555555555555555)
+    return v
+
+
+@kernel
 def _key(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> tuple[np.uint64, np.uint64]:
-    """The perfect table key of a trick-boundary position."""
-    w0 = np.uint64(h0) | np.uint64(h1) << np.uint64(32)
-    w1 = np.uint64(h2) | np.uint64(leader) << np.uint64(32) | np.uint64(ctx) << np.uint64(34)
+    """The perfect table key of a trick-boundary position: the hands as two bits per position (the
+    seat holding it + 1, 0 gone: the hands are disjoint, so this is the whole deal in one word), and
+    the leader and context (``ctx`` below 2**15, hint keys included)."""
+    w0 = _spread(h0 | h2) | _spread(h1 | h2) << np.uint64(1)
+    w1 = np.uint64(leader) | np.uint64(ctx) << np.uint64(2)
     return w0, w1
+
+
+@kernel
+def _two_tricks_at(work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> int:
+    """Exact value of a two-trick position at a trick boundary (every hand holds two cards):
+    :func:`skatsim.engine.solver_eval.two_tricks`, through the cache at :data:`TWO` in ``work``."""
+    w0, w1 = _key(ctx, h0, h1, h2, leader)
+    slot = TWO + 2 * np.int64(_hash(w0, w1) >> np.uint64(64 - TWO_BITS))
+    e = np.uint64(work[slot + 1])
+    if np.uint64(work[slot]) == w0 and e & np.uint64(0xFFFFF) == w1 and e >> np.uint64(20) != 0:
+        return np.int64(e >> np.uint64(20)) - 1
+    v = two_tricks(ctx, h0, h1, h2, leader, 0, -1, -1)
+    work[slot] = np.int64(w0)
+    work[slot + 1] = np.int64(w1 | np.uint64(v + 1) << np.uint64(20))
+    return v
 
 
 @kernel
@@ -239,6 +290,12 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
     sp = 0
     f = N_COUNTERS
     ret = 0
+    root_first = work[ROOT_FIRST] - 1
+    work[ROOT_FIRST] = 0
+    work[ROOT_HIGH] = 0
+    work[ROOT_LOW] = 0
+    root_alpha = alpha
+    root_beta = beta
     a0 = alpha
     b0 = beta
     best = 0
@@ -272,7 +329,10 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             elif popcount(hand) == 1:
                 ret = last_trick(ctx, h0, h1, h2, leader, nin, t0, t1)
             elif popcount(hand) == 2:
-                ret = two_tricks(ctx, h0, h1, h2, leader, nin, t0, t1)
+                if nin == 0:
+                    ret = _two_tricks_at(work, ctx, h0, h1, h2, leader)
+                else:
+                    ret = two_tricks(ctx, h0, h1, h2, leader, nin, t0, t1)
             else:
                 done = False
                 if nin == 0 and not trick_mode:
@@ -336,6 +396,8 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 if not done:
                     a0 = alpha
                     b0 = beta
+                    if sp == 0 and root_first >= 0:
+                        first = root_first
                     if first >= 0 and legal(gt, hand, t0 if nin else -1) >> np.uint32(first) & _ONE:
                         # Try the suggested move alone first; order the others only if it does not cut.
                         work[f + MOVES] = first
@@ -367,7 +429,13 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 winner = leader
                 if nin == 2:
                     winner, g, ends = close_trick(ctx, leader, t0, t1, c)
-                if nin < 2 or not ends:
+                if nin == 2 and not ends and popcount(h0 | h1 | h2) == 7:
+                    # The child is a two-trick position at a trick boundary: its value here, no frame.
+                    work[NODES] += 1
+                    ret = _two_tricks_at(work, ctx, n0, n1, n2, winner)
+                    card = c
+                    gain = g
+                elif nin < 2 or not ends:
                     work[f + H0] = h0
                     work[f + H1] = h1
                     work[f + H2] = h2
@@ -399,11 +467,12 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         beta -= g
                     entering = True
                     continue
-                # The game ends with this trick.
-                closer = leader + 2 if leader == 0 else leader - 1
-                ret = g + unplayed(ctx, seat_hand(n0, n1, n2, closer))
-                card = c
-                gain = 0
+                else:
+                    # The game ends with this trick.
+                    closer = leader + 2 if leader == 0 else leader - 1
+                    ret = g + unplayed(ctx, seat_hand(n0, n1, n2, closer))
+                    card = c
+                    gain = 0
             else:
                 # Every move tried (or cut off): the node's value is ``best``.
                 n = popcount(h0 | h1 | h2)
@@ -414,7 +483,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                     if best <= a0:
                         _store(tt, work, w0, w1, 0, best, move, n)
                     elif best >= b0:
-                        _store(tt, work, w0, w1, best, 255, move, n)
+                        _store(tt, work, w0, w1, best, 127, move, n)
                     else:
                         _store(tt, work, w0, w1, best, best, move, n)
                     if not trick_mode and best_card >= 0:
@@ -450,6 +519,14 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             gain = work[f + GAIN]
         # Fold the child's value ``gain + ret`` into the current node.
         v = gain + ret
+        if sp == 0:
+            # A root move's value: the child was searched inside the root's window, which only narrows
+            # (root_alpha <= alpha < beta <= root_beta), so v >= root_beta is a lower bound reaching
+            # beta and v <= root_alpha an upper bound staying at alpha (fail-soft).
+            if v >= root_beta:
+                work[ROOT_HIGH] |= np.int64(1) << np.int64(card)
+            elif v <= root_alpha:
+                work[ROOT_LOW] |= np.int64(1) << np.int64(card)
         mover = leader + nin
         if mover >= 3:
             mover -= 3

@@ -83,6 +83,34 @@ def _runs() -> tuple[np.ndarray, np.ndarray]:
     return runs, n_runs
 
 
+def _pext8() -> np.ndarray:
+    """``PEXT8[m, x]``: the bits of the byte ``x`` at the set bits of the byte ``m``, packed to the bottom
+    in order (a byte of the BMI2 ``pext`` instruction, as a 64 KiB table)."""
+    x = np.arange(256, dtype=np.int64)
+    table = np.zeros((256, 256), dtype=np.uint8)
+    for m in range(256):
+        out = np.zeros(256, dtype=np.int64)
+        k = 0
+        for b in range(8):
+            if m >> b & 1:
+                out |= ((x >> b) & 1) << k
+                k += 1
+        table[m] = out
+    table.flags.writeable = False
+    return table
+
+
+def _run_union(runs: np.ndarray, n_runs: np.ndarray) -> np.ndarray:
+    """``P_RUN_UNION[mode, gt]``: the positions in any block of ``P_RUNS[mode, gt]``."""
+    union = np.zeros(n_runs.shape, dtype=np.uint32)
+    for mode in range(n_runs.shape[0]):
+        for gt in range(n_runs.shape[1]):
+            for k in range(n_runs[mode, gt]):
+                union[mode, gt] |= runs[mode, gt, k]
+    union.flags.writeable = False
+    return union
+
+
 #: ``TO_POS[gt, card]``: the card's position in game type ``gt``; ``FROM_POS[gt, pos]`` the inverse.
 #: ``P_GROUP_MASK[gt, group]``: the positions of a group (plain suits 0..3, ``TRUMP_GROUP`` 4).
 #: ``P_GROUP[gt, pos]``: the group of a position. ``P_POINTS[gt, pos]``: its card points.
@@ -90,6 +118,8 @@ def _runs() -> tuple[np.ndarray, np.ndarray]:
 #: ``P_BY_POINTS[gt, k]``: the positions worth ``POINT_VALUES[k]`` points.
 TO_POS, FROM_POS, P_GROUP_MASK, P_GROUP, P_POINTS, P_BELOW, P_BY_POINTS = _build()
 P_RUNS, P_N_RUNS = _runs()
+P_RUN_UNION = _run_union(P_RUNS, P_N_RUNS)
+PEXT8 = _pext8()
 
 
 @kernel
@@ -138,37 +168,52 @@ def cheapest(gt: int, mask: np.uint32, n: int) -> int:
 
 
 @kernel
+def pext(x: np.uint32, m: np.uint32) -> np.uint32:
+    """The bits of ``x`` at the set bits of ``m``, packed to the bottom in order (BMI2 ``pext``, done a
+    byte at a time with :data:`PEXT8` so that it runs on any CPU)."""
+    out = np.uint32(0)
+    shift = np.uint32(0)
+    for j in range(4):
+        mb = (m >> np.uint32(8 * j)) & np.uint32(255)
+        if mb:
+            out |= np.uint32(PEXT8[mb, (x >> np.uint32(8 * j)) & np.uint32(255)]) << shift
+            shift += np.uint32(popcount(mb))
+    return out
+
+
+@kernel
 def canonical(
     gt: int, mode: int, h0: np.uint32, h1: np.uint32, h2: np.uint32
 ) -> tuple[np.uint32, np.uint32, np.uint32]:
     """The hands with the live cards of every block of ``P_RUNS[mode, gt]`` moved to the bottom of the
     block, in order and with their owners. Positions that differ only by which cards of a block are gone
     have the same canonical hands and the same value: inside a block, cards that are next to each other
-    among the live ones win and lose against the same cards (and are worth the same in mode 0)."""
-    live = h0 | h1 | h2
-    c0, c1, c2 = h0, h1, h2
+    among the live ones win and lose against the same cards (and are worth the same in mode 0).
+
+    Done with three :func:`pext` over all the blocks at once (the live cards of the blocks packed in
+    order, each hand's among them), then each block's share shifted to the block's bottom: no loop over
+    cards (the loop over cards it replaces cost 45 ns in mode 0, 87 ns in mode 1)."""
+    union = P_RUN_UNION[mode, gt]
+    live = (h0 | h1 | h2) & union
+    p0 = pext(h0, live)
+    p1 = pext(h1, live)
+    p2 = pext(h2, live)
+    keep = ~union
+    c0 = h0 & keep
+    c1 = h1 & keep
+    c2 = h2 & keep
+    off = np.uint32(0)
     for k in range(P_N_RUNS[mode, gt]):
         run = P_RUNS[mode, gt, k]
-        m = live & run
-        base = lowest_bit(run)
-        x = m >> np.uint32(base)
-        if x & (x + np.uint32(1)) == 0:  # already at the bottom of the block
+        n = np.uint32(popcount(live & run))
+        if n == 0:
             continue
-        c0 &= ~run
-        c1 &= ~run
-        c2 &= ~run
-        q = np.uint32(base)
-        while m:
-            p = lowest_bit(m)
-            m &= m - np.uint32(1)
-            b = np.uint32(1) << q
-            if h0 >> np.uint32(p) & np.uint32(1):
-                c0 |= b
-            elif h1 >> np.uint32(p) & np.uint32(1):
-                c1 |= b
-            else:
-                c2 |= b
-            q += np.uint32(1)
+        sel = (np.uint32(1) << n) - np.uint32(1)
+        base = np.uint32(lowest_bit(run))
+        c0 |= ((p0 >> off) & sel) << base
+        c1 |= ((p1 >> off) & sel) << base
+        c2 |= ((p2 >> off) & sel) << base
+        off += n
     return c0, c1, c2
 
 
