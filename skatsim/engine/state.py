@@ -54,7 +54,7 @@ _FIELDS = [
 ]
 DEAL_STATE = np.dtype(_FIELDS, align=True)
 #: The state of a deal where a bot that searches sits (:func:`skatsim.bots.seam.searches`): the same
-#: fields and the search's scratch (:mod:`skatsim.bots.pimc`: an open-hand solver table of 24 MiB,
+#: fields and the search's scratch (:mod:`skatsim.bots.pimc`: an open-hand solver table of 16 MiB,
 #: its stack, the worlds). A separate type, so the kernels compiled for every other deal (and their
 #: first compilation, a third shorter) leave the search out: numba specialises them on the state's type.
 #: The search's fields come first: numba takes a record whose fields extend another's at the same
