@@ -55,10 +55,10 @@ def _cache_dir() -> str:
 
 numba.config.CACHE_DIR = _cache_dir()
 
-_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True}
+_OPTIONS = {"nopython": True, "nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True}
 
-#: Decorator for every compiled kernel. ``cache=True`` keeps compiled code on
-#: disk between runs; ``nogil`` lets threads share a process; the numpy error
+#: Numba's target options of every compiled kernel. Each kernel's compiled code is cached on
+#: disk between runs (``enable_caching``); ``nogil`` lets threads share a process; the numpy error
 #: model avoids a Python-style zero-division check in the hot loops (none of
 #: our kernels divides by a value that can be zero). No kernel is passed to another as a
 #: first-class function, so none needs numba's C-callable wrapper: not compiling it saves 6%
@@ -88,8 +88,7 @@ class TypeDispatcher(CPUDispatcher):
 
 
 def _compile(fn: _F, nrt: bool) -> _F:
-    options = {k: v for k, v in _OPTIONS.items() if k != "cache"}
-    dispatcher = TypeDispatcher(py_func=fn, locals={}, targetoptions={"nopython": True, "_nrt": nrt, **options})
+    dispatcher = TypeDispatcher(py_func=fn, locals={}, targetoptions={**_OPTIONS, "_nrt": nrt})
     dispatcher.enable_caching()
     return cast(_F, dispatcher)
 
