@@ -178,9 +178,8 @@ def test_the_statistics_of_two_handmade_deals() -> None:
 def _result(stats: DuelStatistics) -> DuelResult:
     """A duel's result from its statistics (the settings do not enter the figures)."""
     return DuelResult(
-        "a", "b", [{}, {}], "v", "", 1, stats.deals, 0.95, stats.sf, stats.score, stats.declared_per_game,
-        stats.declarer_wins, stats.single_sd,
-    )  # fmt: skip
+        **vars(stats), a="a", b="b", bot_parameters=[{}, {}], variant_name="v", variant_path="", seed=1, level=0.95
+    )
 
 
 # --------------------------------------------------------------------------- the duel is six simulations

@@ -60,17 +60,10 @@ class Measure:
 
 
 @dataclass
-class DuelResult:
-    """What a duel found (:func:`run_duel`, :func:`read_duel`) and what made it."""
+class DuelStatistics:
+    """The statistics of a set of per-deal duel rows (:func:`duel_statistics`)."""
 
-    a: str
-    b: str
-    bot_parameters: list[dict[str, float]]
-    variant_name: str
-    variant_path: str
-    seed: int
     deals: int
-    level: float
     #: Seeger-Fabian list points at a three-player table (the duel's yardstick).
     sf: Measure
     #: The variant's own score.
@@ -81,6 +74,19 @@ class DuelResult:
     #: Standard deviation of A - B (Seeger-Fabian points per game) in one seating of one deal:
     #: what an ordinary match, each deal played once, measures per game.
     single_sd: float
+
+
+@dataclass(kw_only=True)
+class DuelResult(DuelStatistics):
+    """What a duel found (:func:`run_duel`, :func:`read_duel`): its statistics, and what made it."""
+
+    a: str
+    b: str
+    bot_parameters: list[dict[str, float]]
+    variant_name: str
+    variant_path: str
+    seed: int
+    level: float
     seconds: float = 0.0
     jobs: int = 1
     out_dir: str | None = None
@@ -182,18 +188,6 @@ def _measure(sums: Mapping[str, int], prefix: str, level: float) -> Measure:
     return Measure(per_game[0], per_game[1], mean, sd, clt_interval(mean, sd, n, level))
 
 
-@dataclass(frozen=True)
-class DuelStatistics:
-    """The statistics of a set of per-deal duel rows (:func:`duel_statistics`)."""
-
-    deals: int
-    sf: Measure
-    score: Measure
-    declared_per_game: tuple[float, float]
-    declarer_wins: tuple[float, float]
-    single_sd: float
-
-
 def duel_statistics(chunks: Iterable[pl.LazyFrame | pl.DataFrame], level: float = LEVEL) -> DuelStatistics:
     """Points per game, A - B and its interval, for both yardsticks, from a duel's per-deal rows
     given as one frame or several (chunk files, read one at a time)."""
@@ -221,19 +215,14 @@ def read_duel(folder: str, level: float = LEVEL) -> DuelResult:
     stats = duel_statistics((storage.scan_parquet([path]) for path in files), level)
     a, b = manifest.bots
     return DuelResult(
+        **vars(stats),
         a=a,
         b=b,
         bot_parameters=manifest.bot_parameters,
         variant_name=manifest.variant_name,
         variant_path=manifest.variant_path,
         seed=manifest.seed,
-        deals=stats.deals,
         level=level,
-        sf=stats.sf,
-        score=stats.score,
-        declared_per_game=stats.declared_per_game,
-        declarer_wins=stats.declarer_wins,
-        single_sd=stats.single_sd,
     )
 
 

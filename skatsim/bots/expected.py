@@ -46,16 +46,7 @@ from ..engine.scoring import (
     null_value,
     outcome,
 )
-from .handeval import (
-    BEFORE_PICKUP,
-    GRAND_CLASS,
-    HAND_GAME,
-    N_SITUATIONS,
-    NULL_CLASS,
-    NULL_OUVERT_CLASS,
-    REVERSED_CLASS,
-    SUIT_CLASS,
-)
+from .handeval import BEFORE_PICKUP, HAND_GAME, N_SITUATIONS, class_of
 from .slots import (
     CAL_ALL_PASS_MH,
     CAL_ALL_PASS_RH,
@@ -92,7 +83,7 @@ from .slots import (
     V_ZSTAR_FLOOR,
     V_ZSTAR_PASS,
 )
-from .winprob import O_WON, Z_MAX, Z_MIN, outcome_probs
+from .winprob import O_WON, Z_MAX, Z_MIN, outcome_probs, win_probability
 
 #: Card points and tricks that stand for each outcome when the engine's outcome kernel judges it.
 _POINTS = np.array([0, 20, 45, 75, 100, 120], dtype=np.int64)
@@ -263,8 +254,6 @@ def open_pass_value(bot: np.ndarray, seat: int, ramsch: float) -> float:
 
 # --------------------------------------------------------------------------- the per-block view
 
-_CLASS_OF_GT = np.array([SUIT_CLASS] * 4 + [GRAND_CLASS, NULL_CLASS, -1, REVERSED_CLASS], dtype=np.int64)
-
 
 @kernel
 def _threshold(
@@ -272,9 +261,7 @@ def _threshold(
 ) -> float:
     """The least log-odds at which declaring the game (no announcement, bid reached) is worth
     ``target``; ``NEVER`` or ``ALWAYS`` when no log-odds on the grid or every one is."""
-    cls = _CLASS_OF_GT[gt]
-    if gt == NULL and ouvert:
-        cls = NULL_OUVERT_CLASS
+    cls = class_of(gt, ouvert)
     situation = HAND_GAME if hand else BEFORE_PICKUP
     flags = normalise_flags(gt, HAND * int(hand) + OUVERT * int(ouvert))
     lo, hi = Z_MIN, Z_MAX
@@ -320,20 +307,42 @@ def _thresholds(bot: np.ndarray, params: np.ndarray, slot: int, least: int, targ
 
 
 @kernel
+def win_lose_terms(
+    bot: np.ndarray, params: np.ndarray, gt: int, flags: int, mat: int, schneider: bool, schwarz: bool
+) -> tuple[float, float]:
+    """The utility of the best a win can score (Schneider and Schwarz) and of a loss valued with
+    ``schneider`` and ``schwarz``, no Kontra. Null: its one value each time."""
+    if gt == NULL:
+        best = least = null_value(flags)
+    else:
+        best = game_value(gt, flags, mat, True, True)
+        least = game_value(gt, flags, mat, schneider, schwarz)
+    win = utility(bot, deal_score(True, best, flags, params) + bot[V_WON_BONUS])
+    lose = utility(bot, deal_score(False, least, flags, params) - bot[V_LOST_MALUS])
+    return win, lose
+
+
+@kernel
 def bound_terms(bot: np.ndarray, params: np.ndarray, gt: int, flags: int, mat: int) -> tuple[float, float, float]:
     """What bounds a declaration's expected score (no Kontra): the utility of the best a win can
     score (Schneider and Schwarz), of the least a loss costs (neither), and of the most a win with
     any announcement can score (ouvert: all of them; hand games). Null: its one value each time."""
-    if gt == NULL:
-        best = least = most = null_value(flags)
-    else:
-        best = game_value(gt, flags, mat, True, True)
-        least = game_value(gt, flags, mat, False, False)
-        most = game_value(gt, normalise_flags(gt, flags | OUVERT), mat, True, True)
-    win = utility(bot, deal_score(True, best, flags, params) + bot[V_WON_BONUS])
-    lose = utility(bot, deal_score(False, least, flags, params) - bot[V_LOST_MALUS])
+    win, lose = win_lose_terms(bot, params, gt, flags, mat, False, False)
+    most = null_value(flags) if gt == NULL else game_value(gt, normalise_flags(gt, flags | OUVERT), mat, True, True)
     top = utility(bot, deal_score(True, most, flags, params) + bot[V_WON_BONUS])
     return win, lose, top
+
+
+@kernel
+def bound(bot: np.ndarray, gt: int, flags: int, mat: int, z: float, announced: bool) -> float:
+    """An upper bound of :func:`expected` without Kontra, cheaper than it, at log-odds ``z``: the
+    chance of winning times the best a win can score (``announced``: with any announcement, for hand
+    games), plus the chance of losing times the least a loss costs (:func:`bound_terms`, per
+    threshold slot in the prepared row)."""
+    won = min(1.0, win_probability(z) + 1e-9)  # the outcome tables' own chance of winning, to rounding
+    slot = threshold_slot(gt, flags & HAND != 0, flags & OUVERT != 0, mat)
+    top = bot[V_BOUND_MOST + slot] if announced else bot[V_BOUND_WIN + slot]
+    return won * top + (1.0 - won) * bot[V_BOUND_LOSE + slot]
 
 
 @kernel

@@ -46,7 +46,6 @@ from ..engine.scoring import (
     SCHNEIDER_ANNOUNCED,
     SCHWARZ_ANNOUNCED,
     deal_score,
-    game_value,
     matadors,
     null_value,
 )
@@ -54,6 +53,7 @@ from ..engine.tricks import card_points
 from . import defence, ramschmodel
 from .cardsel import bit, highest, lowest
 from .expected import (
+    bound,
     expected,
     expected_at,
     kontra_fields,
@@ -61,7 +61,7 @@ from .expected import (
     open_pass_value,
     sigmoid,
     threshold_slot,
-    utility,
+    win_lose_terms,
 )
 from .handeval import (
     AFTER_PICKUP,
@@ -91,9 +91,6 @@ from .slots import (
     P_REVERSED_BIAS,
     P_SUIT_BIAS,
     V_BONUS_DOUBLES,
-    V_BOUND_LOSE,
-    V_BOUND_MOST,
-    V_BOUND_WIN,
     V_DEFENDER_BONUS,
     V_KONTRA,
     V_LOGITS,
@@ -107,7 +104,7 @@ from .slots import (
     V_ZSTAR_FLOOR,
     V_ZSTAR_PASS,
 )
-from .winprob import HAND_GAPS, game_logit, outcome_probs, suit_logits, win_probability
+from .winprob import HAND_GAPS, game_logit, outcome_probs, suit_logits
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate); the last,
 # the reversed game, only where the variant allows it.
@@ -375,9 +372,7 @@ def _bound(bot: np.ndarray, gt: int, flags: int, mat: int, z: float) -> float:
     no bound)."""
     if bot[V_KONTRA] != 0.0:
         return 1e18
-    won = min(1.0, win_probability(z) + 1e-9)  # the outcome tables' own chance of winning, to rounding
-    slot = threshold_slot(gt, flags & HAND != 0, flags & OUVERT != 0, mat)
-    return won * bot[V_BOUND_WIN + slot] + (1.0 - won) * bot[V_BOUND_LOSE + slot]
+    return bound(bot, gt, flags, mat, z, False)
 
 
 @kernel
@@ -456,12 +451,7 @@ def _best_hand_game(
             flags = normalise_flags(gt, _flags(best_k, True) | _ANNOUNCEMENTS[a])
             # won only when the announced level is reached: bound as in _bound with that chance
             reach = p[5] if a >= 2 else p[4] + p[5]
-            win = utility(
-                bot, deal_score(True, game_value(gt, flags, mat, True, True), flags, params) + bot[V_WON_BONUS]
-            )
-            lose = utility(
-                bot, deal_score(False, game_value(gt, flags, mat, True, a >= 2), flags, params) - bot[V_LOST_MALUS]
-            )
+            win, lose = win_lose_terms(bot, params, gt, flags, mat, True, a >= 2)
             if bot[V_KONTRA] == 0.0 and (reach + 1e-4) * win + (1.0 - reach - 1e-4) * lose <= best:
                 break
             e = expected(bot, params, cls, HAND_GAME, gt, flags, mat, bid, hand, z)
@@ -518,10 +508,8 @@ def _hand_may_beat(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: in
     mat = _mat(gt, hand)
     floor = expected(bot, params, cls, BEFORE_PICKUP, gt, _flags(best_k, False), mat, bid, hand, bot[V_LOGITS + best_k])
     for k in range(n):
-        flags = _flags(k, True)
-        slot = threshold_slot(_CANDIDATE_GT[k], True, flags & OUVERT != 0, _mat(_CANDIDATE_GT[k], hand))
-        won = min(1.0, win_probability(bot[V_LOGITS + N_CANDIDATES + k]) + 1e-9)
-        if won * bot[V_BOUND_MOST + slot] + (1.0 - won) * bot[V_BOUND_LOSE + slot] > floor:
+        gt = _CANDIDATE_GT[k]
+        if bound(bot, gt, _flags(k, True), _mat(gt, hand), bot[V_LOGITS + N_CANDIDATES + k], True) > floor:
             return True
     return False
 

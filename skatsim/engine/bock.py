@@ -25,13 +25,13 @@ import numpy as np
 from .._jit import kernel
 from .gametypes import GRAND, NULL, RAMSCH
 from .rules import (
-    BOCK_EVENT_BITS,
     BOCK_EVENTS,
     BOCK_MULTIPLIER,
     BOCK_RAMSCH_ROUND,
     BOCK_TRIGGER_DOUBLE,
     BOCK_ZERO_TOTAL,
     TABLE_PLAYERS,
+    BockBit,
 )
 from .scoring import HAND, OUVERT
 
@@ -42,20 +42,9 @@ PENDING = 2  # Bock rounds queued behind it
 N_FIELDS = 3
 NONE, BOCK, RAMSCH_ROUND = 0, 1, 2
 
-_ALL_PASSED = BOCK_EVENT_BITS["all_passed"]
-_KONTRA_RE = BOCK_EVENT_BITS["kontra_re"]
-_LOST_AFTER_KONTRA = BOCK_EVENT_BITS["lost_after_kontra"]
-_SIXTY = BOCK_EVENT_BITS["sixty_sixty"]
-_LOST_GRAND = BOCK_EVENT_BITS["lost_grand"]
-_LOST_GRAND_HAND = BOCK_EVENT_BITS["lost_grand_hand"]
-_VALUE_100 = BOCK_EVENT_BITS["value_100"]
-_WON_GRAND_HAND = BOCK_EVENT_BITS["won_grand_hand"]
-_WON_NULL_OUVERT_HAND = BOCK_EVENT_BITS["won_null_ouvert_hand"]
-_WON_72 = BOCK_EVENT_BITS["won_value_72"]
-_WON_96 = BOCK_EVENT_BITS["won_value_96"]
 #: Bits of the running-total events, checked by the list kernel once the deal is scored (:func:`total_event`).
-TOTAL_100 = BOCK_EVENT_BITS["total_multiple_100"]
-TOTAL_NNN = BOCK_EVENT_BITS["total_three_equal_digits"]
+TOTAL_100 = BockBit.TOTAL_MULTIPLE_100
+TOTAL_NNN = BockBit.TOTAL_THREE_EQUAL_DIGITS
 
 
 @kernel
@@ -97,28 +86,32 @@ def deal_events(
     """
     events = params[BOCK_EVENTS]
     n = 0
-    if all_passed and events & _ALL_PASSED:
+    if all_passed and events & BockBit.ALL_PASSED:
         n += 1
     won_value = durchmarsch
     if gt >= 0 and gt != RAMSCH:
         won_value = value if won else 0
         hand = (flags & HAND) != 0
         grand_hand = gt == GRAND and hand
-        if (_on(events, _KONTRA_RE) and level >= 2) or (_on(events, _LOST_AFTER_KONTRA) and level >= 1 and not won):
-            n += 1
-        if _on(events, _SIXTY) and gt != NULL and declarer_points == 60:
-            n += 1
-        if (_on(events, _LOST_GRAND) and gt == GRAND and not won) or (
-            _on(events, _LOST_GRAND_HAND) and grand_hand and not won
+        if (_on(events, BockBit.KONTRA_RE) and level >= 2) or (
+            _on(events, BockBit.LOST_AFTER_KONTRA) and level >= 1 and not won
         ):
             n += 1
-        if _on(events, _VALUE_100) and value >= 100:
+        if _on(events, BockBit.SIXTY_SIXTY) and gt != NULL and declarer_points == 60:
             n += 1
-        if _on(events, _WON_GRAND_HAND) and grand_hand and won:
+        if (_on(events, BockBit.LOST_GRAND) and gt == GRAND and not won) or (
+            _on(events, BockBit.LOST_GRAND_HAND) and grand_hand and not won
+        ):
             n += 1
-        if _on(events, _WON_NULL_OUVERT_HAND) and gt == NULL and hand and (flags & OUVERT) != 0 and won:
+        if _on(events, BockBit.VALUE_100) and value >= 100:
             n += 1
-    if (_on(events, _WON_72) and won_value >= 72) or (_on(events, _WON_96) and won_value >= 96):
+        if _on(events, BockBit.WON_GRAND_HAND) and grand_hand and won:
+            n += 1
+        if _on(events, BockBit.WON_NULL_OUVERT_HAND) and gt == NULL and hand and (flags & OUVERT) != 0 and won:
+            n += 1
+    if (_on(events, BockBit.WON_VALUE_72) and won_value >= 72) or (
+        _on(events, BockBit.WON_VALUE_96) and won_value >= 96
+    ):
         n += 1
     return n
 

@@ -9,6 +9,8 @@ changes nothing (:func:`skatsim.variant.official_params`).
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 #: Multiple of the game value a lost game costs (2 since 1999, ISkO 5.7).
 LOST_FACTOR = 0
 #: The same for a lost hand game (1 under the pre-1999 rules, RULES.md §6).
@@ -126,21 +128,27 @@ GRAND_OUVERT_CODES = {"official": 0, "base_36": 1}
 #: list's Ramsch round (xskat), not in a Ramsch after all passed.
 RAMSCH_GRAND_HAND_CODES = {False: 0, True: 1, "ramsch_rounds": 2}
 
-#: Bock events and their bits in ``BOCK_EVENTS`` (RULES.md §6). ``sixty_sixty`` and
-#: ``lost_sixty_sixty`` are one event (60:60 always loses under the ISkO), so one bit.
-BOCK_EVENT_BITS = {
-    "all_passed": 1 << 0,  # all three passed (redealt or played as Ramsch)
-    "kontra_re": 1 << 1,  # Kontra and Re were both said
-    "lost_after_kontra": 1 << 2,  # a game lost after Kontra (by either side)
-    "sixty_sixty": 1 << 3,  # a suit or Grand game ending 60:60
-    "lost_sixty_sixty": 1 << 3,  # the same event under its other name
-    "lost_grand": 1 << 4,  # any lost Grand
-    "lost_grand_hand": 1 << 5,  # a lost Grand hand
-    "value_100": 1 << 6,  # a game value of 100 or more (won or lost)
-    "won_grand_hand": 1 << 7,  # a won Grand hand
-    "won_null_ouvert_hand": 1 << 8,  # a won Null ouvert hand
-    "total_multiple_100": 1 << 9,  # a player's running total reaches a multiple of 100
-    "total_three_equal_digits": 1 << 10,  # a player's running total ends in three equal digits (111, 222, 1000)
-    "won_value_72": 1 << 11,  # a won game worth 72 or more (before any doubling; xskat's "+72")
-    "won_value_96": 1 << 12,  # a won game worth 96 or more (xskat's "+96")
-}
+
+class BockBit(IntEnum):
+    """Bock events and their bits in ``BOCK_EVENTS`` (RULES.md §6), named as the kernels test them.
+    ``SIXTY_SIXTY`` and ``LOST_SIXTY_SIXTY`` are one event (60:60 always loses under the ISkO), so
+    one bit (the second name is an alias)."""
+
+    ALL_PASSED = 1 << 0  # all three passed (redealt or played as Ramsch)
+    KONTRA_RE = 1 << 1  # Kontra and Re were both said
+    LOST_AFTER_KONTRA = 1 << 2  # a game lost after Kontra (by either side)
+    SIXTY_SIXTY = 1 << 3  # a suit or Grand game ending 60:60
+    LOST_SIXTY_SIXTY = 1 << 3  # the same event under its other name
+    LOST_GRAND = 1 << 4  # any lost Grand
+    LOST_GRAND_HAND = 1 << 5  # a lost Grand hand
+    VALUE_100 = 1 << 6  # a game value of 100 or more (won or lost)
+    WON_GRAND_HAND = 1 << 7  # a won Grand hand
+    WON_NULL_OUVERT_HAND = 1 << 8  # a won Null ouvert hand
+    TOTAL_MULTIPLE_100 = 1 << 9  # a player's running total reaches a multiple of 100
+    TOTAL_THREE_EQUAL_DIGITS = 1 << 10  # a player's running total ends in three equal digits (111, 222, 1000)
+    WON_VALUE_72 = 1 << 11  # a won game worth 72 or more (before any doubling; xskat's "+72")
+    WON_VALUE_96 = 1 << 12  # a won game worth 96 or more (xskat's "+96")
+
+
+#: The Bock events by their names in ``bock.events`` (:class:`BockBit`, aliases included) and their bits.
+BOCK_EVENT_BITS = {name.lower(): int(bit) for name, bit in BockBit.__members__.items()}

@@ -54,7 +54,7 @@ from ..run import storage
 from ..run.chunks import MAX_CHUNK, write_parquet_atomic
 from ..run.local_backend import LocalBackend
 from ..run.lock import LOCK, RunLock, read_lock
-from ..run.manifest import RUN_ID_KEY, DoneChunks, chunk_name, parse_chunk_name, timestamp
+from ..run.manifest import RUN_ID_KEY, DoneChunks, JobManifest, chunk_name, parse_chunk_name, timestamp
 from ..run.runner import RunStopped, catch_interrupts, stderr_progress
 from .iss import IssGame, parse_line
 from .issbatch import DUPLICATE, FIRST_LINES, Imported, Reason, import_lines, iss_table_schema
@@ -88,13 +88,11 @@ class ReasonLines(BaseModel):
     lines: list[tuple[int, str]]
 
 
-class ImportManifest(BaseModel):
+class ImportManifest(JobManifest):
     """``import.json``: what made the import, how far it got, and once finished what it found."""
 
     format: Literal["skatsim-iss-import"]
     format_version: Literal[2]
-    run_id: str
-    skatsim_version: str
     source: str
     source_format: str
     source_bytes: int
@@ -104,13 +102,8 @@ class ImportManifest(BaseModel):
     strict: bool
     #: Each declared game solved open-handed (``--open-hand``: ``open_hand_points``, ``open_hand_won``).
     open_hand: bool = False
-    #: Chunks done, as ranges of chunk numbers ``[start, stop)`` (a progress record: the files are the truth).
-    chunks_done: list[tuple[int, int]]
     #: Known once the reader has reached the end of the source.
     chunks_total: int | None = None
-    created: str
-    updated: str
-    finished: str | None = None
     #: The end of the readable data, when the source is damaged or cut off (what follows cannot be read).
     source_error: str | None = None
     lines_read: int | None = None
@@ -404,12 +397,10 @@ def _open_import(
     if old is not None:
         _check_same_import(old, out, source, size, sha256, strict, chunk_lines, open_hand)
         return old.model_copy(update={"finished": None, "updated": timestamp()})
-    now = timestamp()
-    manifest = ImportManifest(
+    manifest = ImportManifest.started(
         format=IMPORT_FORMAT,
         format_version=IMPORT_FORMAT_VERSION,
         run_id=uuid.uuid4().hex,
-        skatsim_version=__version__,
         source=str(source),
         source_format=kind,
         source_bytes=size,
@@ -418,9 +409,6 @@ def _open_import(
         chunk_bytes=CHUNK_BYTES,
         strict=strict,
         open_hand=open_hand,
-        chunks_done=[],
-        created=now,
-        updated=now,
     )
     _write_manifest(out, manifest)
     return manifest
@@ -534,8 +522,7 @@ def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, sho
                 indices.add(reader.index[storage.basename(path)])
                 bar.update(task, completed=reader.position)
                 if time.monotonic() - last_write >= MANIFEST_INTERVAL:
-                    progress = {"chunks_done": indices.ranges(), "updated": timestamp()}
-                    _write_manifest(out, manifest.model_copy(update=progress))
+                    _write_manifest(out, manifest.progressed(indices))
                     last_write = time.monotonic()
         except KeyboardInterrupt:
             stopped = ("interrupted", True)
@@ -549,10 +536,8 @@ def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, sho
     for path in _chunk_files(out):  # every chunk written, also those whose results never arrived
         name = storage.basename(path)
         indices.add(reader.index[name] if name in reader.index else _chunk_counts(path, manifest.open_hand).index)
-    update: dict[str, object] = {"chunks_done": indices.ranges(), "updated": timestamp()}
-    if reader.ended:
-        update |= {"chunks_total": reader.chunks, "source_error": reader.error}
-    manifest = manifest.model_copy(update=update)
+    ended: dict[str, object] = {"chunks_total": reader.chunks, "source_error": reader.error} if reader.ended else {}
+    manifest = manifest.progressed(indices, **ended)
     _write_manifest(out, manifest)
     if stopped is not None:
         lines = sum(_chunk_counts(p, manifest.open_hand).count for p in _chunk_files(out))

@@ -205,18 +205,20 @@ def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
     if n_bids < 0:
         raise SkatsimError(f"game {row[0]}: bidding too long to be logged ({layout.MAX_LOGGED_BIDS}+ actions)")
     bids = tuple((int(v) // 1024, int(v) % 1024 - 1) for v in log[layout.LOG_BIDS : layout.LOG_BIDS + n_bids])
-    ramsch_round, bock = int(log[layout.LOG_ROUND]), int(row[layout.COL_BOCK])
+    # what every record has, then what the deal went on to: a game's type and cards, a Ramsch's
+    # pushes or a declaration
+    record = GameRecord(deal=deal, bids=bids, ramsch_round=int(log[layout.LOG_ROUND]), bock=int(row[layout.COL_BOCK]))
     gt = int(row[layout.COL_GAME_TYPE])
     if gt < 0:
-        return GameRecord(deal=deal, bids=bids, ramsch_round=ramsch_round, bock=bock)
+        return record
     cards = tuple(int(c) for c in log[layout.LOG_CARDS : layout.LOG_CARDS + 30] if c >= 0)
+    record = replace(record, game_type=gt, cards=cards)
     if gt == RAMSCH:
-        pushes: tuple[tuple[int, ...], ...] = ()
-        if int(log[layout.LOG_KIND]) == layout.SCHIEBERAMSCH:
-            pushed = [int(c) for c in log[layout.LOG_PUSH : layout.LOG_PUSH + 6]]
-            pushes = tuple(() if pushed[2 * s] < 0 else (pushed[2 * s], pushed[2 * s + 1]) for s in range(3))
-        return GameRecord(
-            deal=deal, bids=bids, game_type=gt, cards=cards, pushes=pushes, ramsch_round=ramsch_round, bock=bock
+        if int(log[layout.LOG_KIND]) != layout.SCHIEBERAMSCH:
+            return record
+        pushed = [int(c) for c in log[layout.LOG_PUSH : layout.LOG_PUSH + 6]]
+        return replace(
+            record, pushes=tuple(() if pushed[2 * s] < 0 else (pushed[2 * s], pushed[2 * s + 1]) for s in range(3))
         )
     kontra_calls = tuple(int(s) for s in log[layout.LOG_KONTRA : layout.LOG_KONTRA + layout.N_KONTRA_SLOTS] if s >= 0)
     instead = int(log[layout.LOG_INSTEAD])
@@ -227,19 +229,13 @@ def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
         | (SCHWARZ_ANNOUNCED if row[layout.COL_SCHWARZ_ANNOUNCED] else 0)
         | (OUVERT if row[layout.COL_OUVERT] else 0)
     )
-    discards = tuple(from_mask(int(row[layout.COL_SKAT_DISCARD]))) if picked_up else ()
-    return GameRecord(
-        deal=deal,
-        bids=bids,
+    return replace(
+        record,
         pickup=picked_up,
-        discards=discards,
-        game_type=gt,
+        discards=tuple(from_mask(int(row[layout.COL_SKAT_DISCARD]))) if picked_up else (),
         flags=flags,
-        cards=cards,
         kontra=kontra_calls,
         grand_hand_instead=None if instead < 0 else instead,
-        ramsch_round=ramsch_round,
-        bock=bock,
     )
 
 

@@ -16,10 +16,11 @@ import json
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ValidationError
 
+from .. import __version__
 from ..errors import SkatsimError
 from . import storage
 
@@ -99,17 +100,42 @@ class DoneChunks:
         yield from range(at, total)
 
 
-class RunManifest(BaseModel):
+class JobManifest(BaseModel):
+    """What the manifest of a job's folder holds whatever the job (a run's :class:`RunManifest`, an ISS
+    import's :class:`skatsim.records.importer.ImportManifest`): its format, the skatsim that made it and
+    how far it got."""
+
+    format: str
+    format_version: int
+    run_id: str
+    skatsim_version: str
+    #: Chunks done, as ranges of chunk numbers ``[start, stop)`` (:class:`DoneChunks`; a progress
+    #: record: the chunk files are the truth).
+    chunks_done: list[tuple[int, int]]
+    created: str
+    updated: str
+    finished: str | None = None
+
+    @classmethod
+    def started(cls, **fields: Any) -> Self:
+        """The manifest of a job starting now: made by this skatsim, no chunk done."""
+        now = timestamp()
+        return cls(skatsim_version=__version__, chunks_done=[], created=now, updated=now, **fields)
+
+    def progressed(self, done: DoneChunks, **update: object) -> Self:
+        """This manifest with the chunks ``done``, updated now (and the fields in ``update``)."""
+        return self.model_copy(update={"chunks_done": done.ranges(), "updated": timestamp(), **update})
+
+
+class RunManifest(JobManifest):
     """``manifest.json``: what made the run (variant text, bots, seed, version) and how far it got."""
 
     format: Literal["skatsim-run"]
     format_version: Literal[2]
-    run_id: str
     #: The command whose output the folder holds: ``simulate`` (one row per game, the game
     #: table every analysis reads) or another job's (``duel``: one row per deal of a duplicate
     #: match, :mod:`skatsim.run.duel`). Readers check it (:func:`skatsim.run.reader.finished_run`).
     job: str = "simulate"
-    skatsim_version: str
     variant_path: str
     variant_name: str
     variant_text: str
@@ -125,11 +151,6 @@ class RunManifest(BaseModel):
     record_play: bool
     #: Whether the rows carry the open-hand columns (``simulate --open-hand``).
     open_hand: bool = False
-    #: Chunk numbers done, as ranges ``[start, stop)`` (:class:`DoneChunks`).
-    chunks_done: list[tuple[int, int]]
-    created: str
-    updated: str
-    finished: str | None = None
     #: The compiled variant (:meth:`skatsim.variant.Variant.params`), so a recorded game can be
     #: replayed under its rules (``skatsim replay``).
     params: list[int] | None = None

@@ -49,7 +49,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
-from .. import __version__
 from ..bots import DEFAULT_BOTS, bot_calibration, bot_values, parse_bots
 from ..errors import SkatsimError
 from ..frames import frame_schema
@@ -413,12 +412,10 @@ def _new_manifest(
     open_hand: bool = False,
 ) -> RunManifest:
     """The manifest of a run starting now (its run id is drawn when its folder is opened)."""
-    now = timestamp()
-    return RunManifest(
+    return RunManifest.started(
         format=RUN_FORMAT,
         format_version=RUN_FORMAT_VERSION,
         run_id="",
-        skatsim_version=__version__,
         variant_path=loaded.path,
         variant_name=loaded.variant.name,
         variant_text=loaded.text,
@@ -430,9 +427,6 @@ def _new_manifest(
         chunk_size=chunk_size,
         record_play=record_play,
         open_hand=open_hand,
-        chunks_done=[],
-        created=now,
-        updated=now,
         params=[int(p) for p in loaded.variant.params()],
     )
 
@@ -541,7 +535,7 @@ class _OpenRun:
 
     def record(self) -> RunManifest:
         """The manifest with the chunks done so far."""
-        return self.manifest.model_copy(update={"chunks_done": self.done.ranges(), "updated": timestamp()})
+        return self.manifest.progressed(self.done)
 
 
 def _open_run(plan: RunPlan) -> _OpenRun:
@@ -556,7 +550,7 @@ def _open_run(plan: RunPlan) -> _OpenRun:
         else:
             manifest = _resumed_manifest(old, plan.fresh, plan.chunk_size, plan.out_dir)
             done = _scan_existing(plan.out_dir, manifest, plan.schema(manifest))
-        manifest = manifest.model_copy(update={"chunks_done": done.ranges(), "finished": None, "updated": timestamp()})
+        manifest = manifest.progressed(done, finished=None)
     except BaseException:
         lock.release()
         raise
@@ -651,9 +645,8 @@ def _close_run(run: _OpenRun, stopping: bool) -> None:
     complete = len(run.done) == run.manifest.n_chunks
     if complete:
         _remove_temp_files(run.out_dir)
-    update = {"chunks_done": run.done.ranges(), "updated": now, "finished": now if complete else None}
     try:
-        write_manifest(run.out_dir, run.manifest.model_copy(update=update))
+        write_manifest(run.out_dir, run.manifest.progressed(run.done, updated=now, finished=now if complete else None))
     except SkatsimError:
         if not stopping:
             raise
