@@ -130,10 +130,11 @@ def test_a_hand_that_passes_under_the_official_rules_bids_in_a_tournament() -> N
 
 
 def test_a_hand_game_under_pre1999_scoring_is_a_pickup_under_the_official_rules() -> None:
-    """Forehand with seven spades to the ace and the heart jack: a lost hand game costs twice its value
-    under the official rules and once under pre-1999 scoring (:mod:`skatsim.engine.scoring`), so the
-    same spades game is played with the skat under the first and hand under the second."""
-    hand, skat = _mask("H7 H9 HT HJ S7 ST SQ SK SA CA"), _mask("D8 DT")
+    """Forehand with the club and heart jacks, four low spades and the diamond ace and king: a lost hand
+    game costs twice its value under the official rules and once under pre-1999 scoring
+    (:mod:`skatsim.engine.scoring`), so the same spades game is played with the skat under the first
+    and hand under the second."""
+    hand, skat = _mask("D7 DK DA HJ S7 S8 S9 ST CJ CK"), _mask("C8 CA")
     official, oparams = _prepared("official")
     pre1999, pparams = _prepared("pre1999")
     gt, flags, _ = heuristic.declare(official, oparams, hand, skat, FH, 18, False)

@@ -77,7 +77,7 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "hand_bias",
-        0.23,
+        0.0,
         "log-odds added to the bot's chance in every hand game but Null (< 0: wary of playing without the skat)",
         -10.0,
         10.0,

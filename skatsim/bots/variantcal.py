@@ -20,7 +20,8 @@ learnt):
 
 A calibration is a vector of ``N_CALIB`` numbers (``CAL_*`` of :mod:`skatsim.bots.slots`),
 identified by a key: a hash of the variant's rule parameters, this module's
-``CALIBRATION_VERSION`` and the card-play calibration it was learnt with. The shipped variants'
+``CALIBRATION_VERSION``, the card-play calibration it was learnt with and the default bots'
+parameters (the self-play it learns from is theirs). The shipped variants'
 calibrations ship in ``skatsim/bots/calibrations/`` (``scripts/calibrate_bots.py VARIANT.yaml
 --ship``); any other variant is calibrated on first use (seconds, a few more the first time
 the kernels compile) and kept in ``~/.cache/skatsim/calibrations/<key>.json``. A variant whose
@@ -76,7 +77,7 @@ from ..engine.rules import (
 )
 from ..engine.scoring import HAND, OUVERT
 from ..engine.state import new_state
-from . import HEURISTIC, ramschmodel
+from . import HEURISTIC, HEURISTIC_PARAMS, ramschmodel
 from .calibrate import fit_logistic
 from .defence import declarer_logit
 from .handeval import N_CLASSES, NULL_CLASS, NULL_OUVERT_CLASS, class_of
@@ -137,11 +138,12 @@ def _card_play_digest() -> str:
 
 
 def calibration_key(params: np.ndarray) -> str:
-    """The key of the variant's calibration: its rules, this calibration's version and the card-play
-    model it is learnt with; ``"none"`` for a variant that needs none."""
+    """The key of the variant's calibration: its rules, this calibration's version, the card-play
+    model and the default bots' parameters it is learnt with; ``"none"`` for a variant that needs none."""
     if not needs_self_play(params):
         return "none"
-    text = json.dumps([CALIBRATION_VERSION, _card_play_digest(), [int(p) for p in params]])
+    defaults = [[p.name, p.default] for p in HEURISTIC_PARAMS]
+    text = json.dumps([CALIBRATION_VERSION, _card_play_digest(), [int(p) for p in params], defaults])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
