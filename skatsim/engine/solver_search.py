@@ -9,7 +9,7 @@ reload a cached recursive function that another cached function calls (numba iss
 on the second run), and the loop allocates nothing.
 
 At a node: bounds first (the value lies between 0 and the points or tricks left; what a side is sure
-to take), the last two tricks evaluated directly, then the table; otherwise its moves in the order of
+to take), the last two or three tricks evaluated directly (exact values, cached in ``work``), then the table; otherwise its moves in the order of
 :mod:`skatsim.engine.solver_order`. Positions at trick boundaries are stored in the table (:func:`new_table`)
 under their canonical hands (:func:`skatsim.engine.solver_tables.canonical`) with lower and upper bounds
 of their value and the best lead; "hint" entries keep the best lead (and the second seat's best answer
@@ -124,8 +124,8 @@ def new_table(log2_entries: int = 20) -> np.ndarray:
 
 def new_work() -> np.ndarray:
     """The solver's scratch for one thread of solves: counters (``NODES``, ...), the search stack, the
-    move hints (:data:`HINT_BITS`) and the two-trick cache (:data:`TWO_BITS`; 520 KiB in all). Like the
-    table, it is reused from solve to solve."""
+    move hints (:data:`HINT_BITS`), the two- and three-trick caches (:data:`TWO_BITS`, :data:`THREE_BITS`;
+    1.5 MiB in all). Like the table, it is reused from solve to solve."""
     return np.zeros(N_WORK, dtype=np.int64)
 
 
