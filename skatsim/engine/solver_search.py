@@ -10,11 +10,11 @@ on the second run), and the loop allocates nothing.
 
 At a node: bounds first (the value lies between 0 and the points or tricks left; what a side is sure
 to take), the last two or three tricks evaluated directly (exact values, cached in ``work``), then the
-table; otherwise its moves in the order of :mod:`skatsim.engine.solver_order`. Positions at trick boundaries are stored in the table (:func:`new_table`)
-under their canonical hands (:func:`skatsim.engine.solver_tables.canonical`) with lower and upper bounds
-of their value and the best lead; "hint" entries keep the best lead (and the second seat's best answer
-to a lead) for every position of one trick structure, card points ignored, to order moves in positions
-the table has not seen.
+table; otherwise its moves in the order of :mod:`skatsim.engine.solver_order`. Positions at trick
+boundaries are stored in the table (:func:`new_table`) under their canonical hands
+(:func:`skatsim.engine.solver_tables.canonical`) with lower and upper bounds of their value and the best
+lead; "hint" entries keep the best lead (and the second seat's best answer to a lead) for every position
+of one trick structure, card points ignored, to order moves in positions the table has not seen.
 """
 
 from __future__ import annotations
