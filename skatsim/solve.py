@@ -34,6 +34,7 @@ from .engine.cards import format_cards, from_mask, iss_name, to_mask
 from .engine.declaration import normalise_flags
 from .engine.gametypes import GAME_TYPE_LABELS, NULL
 from .engine.scoring import HAND, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
+from .engine.tricks import card_points
 from .errors import SkatsimError
 from .records.record import GameRecord, ReplayError, replay
 
@@ -93,6 +94,10 @@ class Solution:
         return out
 
 
+#: Every card point of the pack (the declarer's points when he takes every trick).
+ALL_POINTS = 120
+
+
 class Solver:
     """A transposition table (``2**log2_entries`` entries) and the search scratch, reused by every solve."""
 
@@ -123,16 +128,21 @@ class Solver:
             schneider = schwarz = False
             primary = solver.OBJ_NO_TRICK
         elif flags & SCHWARZ_ANNOUNCED:
+            # Taking every trick takes every card point: short of 120, no search is needed.
             points = int(solver.solve_points(state, tt, work))
-            won = schneider = schwarz = theirs == 0 and bool(solver.declarer_takes_all(state, tt, work))
+            won = theirs == 0 and points == ALL_POINTS and bool(solver.declarer_takes_all(state, tt, work))
+            schneider = schwarz = won
             primary = solver.OBJ_ALL_TRICKS
             refine = [solver.OBJ_POINTS]
         else:
             points = int(solver.solve_points(state, tt, work))
             won = points >= (90 if flags & SCHNEIDER_ANNOUNCED else 61)
             schneider = points >= 90 or points <= 30
-            sweep = theirs == 0 and bool(solver.declarer_takes_all(state, tt, work))
-            swept = own == 0 and not solver.declarer_takes_one(state, tt, work)
+            # The points decide these when they can: short of 120 the declarer cannot take every trick;
+            # with more points than the skat and his tricks so far hold, he takes a trick.
+            already = int(state[play.POINTS0 + d]) + int(card_points(np.uint32(state[play.SKAT])))
+            sweep = theirs == 0 and points == ALL_POINTS and bool(solver.declarer_takes_all(state, tt, work))
+            swept = own == 0 and points == already and not solver.declarer_takes_one(state, tt, work)
             schwarz = sweep or swept
             primary = solver.OBJ_POINTS
             refine = [solver.OBJ_ALL_TRICKS] if sweep else [solver.OBJ_ONE_TRICK] if swept else []

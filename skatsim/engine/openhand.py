@@ -76,7 +76,8 @@ def open_hand_rows(rows: np.ndarray, out: np.ndarray, tt: np.ndarray, work: np.n
         points = solve_points(state, tt, work)
         out[i, 0] = points
         if flags & SCHWARZ_ANNOUNCED:
-            out[i, 1] = 1 if declarer_takes_all(state, tt, work) else 0
+            # every trick takes every point: short of 120 there is nothing to search
+            out[i, 1] = 1 if points == 120 and declarer_takes_all(state, tt, work) else 0
         else:
             out[i, 1] = 1 if points >= (90 if flags & SCHNEIDER_ANNOUNCED else 61) else 0
 

@@ -94,19 +94,34 @@ def legal(gt: int, hand: np.uint32, t0: int) -> np.uint32:
 
 @kernel
 def top_trump_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> tuple[int, int]:
-    """Card points of the declarer's trumps above every defender's trump, and of the defenders' trumps
-    above every trump of the declarer: such a trump takes the trick it is played in, however it is
-    played (no card beats a trump but a higher trump), so these points surely go to its side."""
+    """Card points a side surely takes with its trumps above every opposing trump (the declarer's first,
+    the defenders' second), at a trick boundary. Such a trump takes the trick it is played in, however it
+    is played (no card beats a trump but a higher trump), and every card is played before the game ends:
+    the declarer's ``n`` such trumps take ``n`` tricks, each with a card of either defender (at least
+    each one's ``n`` cheapest cards); the defenders' take at least as many tricks as one of them holds
+    such trumps, each with a card of the declarer (at least his cheapest ones). The captured cards are
+    counted only when no early end can stop the game."""
     gt = (ctx >> GT_SHIFT) & 7
     d = (ctx >> (GT_SHIFT + 3)) & 3
     trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
-    mine = seat_hand(h0, h1, h2, d) & trumps
+    dh = seat_hand(h0, h1, h2, d)
+    mine = dh & trumps
     theirs = (h0 | h1 | h2) & trumps & ~mine
-    if not mine:
-        return 0, points_of(gt, theirs)
-    if not theirs:
-        return points_of(gt, mine), 0
-    return points_of(gt, mine & above(highest_bit(theirs))), points_of(gt, theirs & above(highest_bit(mine)))
+    if mine and theirs:
+        mine, theirs = mine & above(highest_bit(theirs)), theirs & above(highest_bit(mine))
+    a = points_of(gt, mine)
+    b = points_of(gt, theirs)
+    if ctx & (ENDS_ON_DECLARER | ENDS_ON_DEFENDERS) == 0:
+        s1 = d + 1 if d < 2 else 0
+        o1 = seat_hand(h0, h1, h2, s1)
+        o2 = seat_hand(h0, h1, h2, s1 + 1 if s1 < 2 else 0)
+        n = popcount(mine)
+        if n:
+            a += cheapest(gt, o1, n) + cheapest(gt, o2, n)
+        n = max(popcount(theirs & o1), popcount(theirs & o2))
+        if n:
+            b += cheapest(gt, dh, n)
+    return a, b
 
 
 @kernel
