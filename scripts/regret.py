@@ -1,6 +1,11 @@
-"""The default bots' regret at the declaration: their choice against the best alternative, on rollouts.
+"""The default bots' regret at the declaration or the bid ceiling: their choice against the best
+alternative, on rollouts.
 
     python scripts/regret.py variants/tournament.yaml --points 2000 --samples 40
+    python scripts/regret.py variants/tournament.yaml --point bid --points 2000
+
+``--point bid`` measures how high a hand bids instead (:func:`bid_points`); the rest of this
+describes the declaration.
 
 Decision points are the declarations of ``--points`` games the default bots declared in self-play
 under the variant (seed ``--seed``): after the auction, the declarer chooses hand or pickup and
@@ -32,8 +37,10 @@ from collections import defaultdict
 import numpy as np
 
 from skatsim import whatif as w
-from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
+from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots, seam
+from skatsim.engine.bidding import BID_VALUES
 from skatsim.engine.block import simulate_block
+from skatsim.engine.deal import deal_game
 from skatsim.engine.gametypes import RAMSCH
 from skatsim.engine.layout import (
     COL_DECLARER,
@@ -49,6 +56,7 @@ from skatsim.engine.scoring import HAND
 from skatsim.records.record import record_from_log
 from skatsim.variant import load_variant
 from skatsim.whatif.hand import declarations
+from skatsim.whatif.kernels import bid_limits
 from skatsim.whatif.rollouts import WORLDS, Worlds, declaration_label, label
 
 
@@ -94,9 +102,115 @@ def declarer_scores(rows: np.ndarray, params: np.ndarray) -> np.ndarray:
     return np.take_along_axis(rows, (base + rows[:, :, COL_DECLARER])[:, :, None], axis=2)[:, :, 0]
 
 
+def seat_scores(rows: np.ndarray, params: np.ndarray, seat: int) -> np.ndarray:
+    """Seat ``seat``'s score under the variant (its list points where it keeps lists) per rollout and
+    decision of :func:`rollout_rows`."""
+    return rows[:, :, (COL_LIST_POINTS_FH if params[LIST_SCORING] else COL_SCORE_FH) + seat]
+
+
+def dealt_hands(seed: int, deals: int) -> np.ndarray:
+    """The hands dealt in the first ``deals`` deals of ``seed``: ``(deals, 3)`` masks (FH, MH, RH)."""
+    hands = np.zeros((deals, 3), dtype=np.uint32)
+    skat = np.zeros(1, dtype=np.uint32)
+    deck = np.zeros(32, dtype=np.int64)
+    rng = np.zeros(2, dtype=np.uint64)
+    for i in range(deals):
+        deal_game(np.uint64(seed), np.uint64(i), hands[i], skat, deck, rng)
+    return hands
+
+
+Sources = dict[tuple[str, str], list[float]]
+
+
+def _regret(sets: list[np.ndarray]) -> tuple[int, float, bool]:
+    """The best alternative on the first set (the last column is the bot's own choice), its regret on the
+    second, and whether the bot's choice was the best on the first."""
+    best = int(np.argmax(sets[0][:-1]))
+    return best, float(sets[1][best] - sets[1][-1]), bool(sets[0][-1] >= sets[0][best])
+
+
+def declaration_points(args: argparse.Namespace, params: np.ndarray) -> tuple[list[float], Sources, int]:
+    """Regret at the declaration: after the auction, every declaration the variant allows, picking up to
+    choose the game after seeing the skat, and the bot's own choice."""
+    rows, logs = self_play(params, 4 * args.points, args.seed, args.bots)
+    decisions: list = [w.Declare(gt, flags) for gt, flags in declarations(params)]
+    decisions.append(w.Pickup(False))
+    decisions.append(w.Declare(None))
+    regrets: list[float] = []
+    sources: Sources = defaultdict(list)
+    chose_best = 0
+    for i in range(rows.shape[0]):
+        if len(regrets) == args.points:
+            break
+        if rows[i, COL_GAME_TYPE] < 0 or rows[i, COL_GAME_TYPE] == RAMSCH:
+            continue
+        start = w.from_record(record_from_log(rows[i], logs[i]))
+        sets = [
+            declarer_scores(
+                rollout_rows(start, decisions, params, args.samples, set_seed(i, part), args.bots, args.worlds), params
+            ).mean(axis=0)
+            for part in range(2)
+        ]
+        best, regret, was_best = _regret(sets)
+        regrets.append(regret)
+        chose_best += was_best
+        own = declaration_label(int(rows[i, COL_GAME_TYPE]), HAND if rows[i, COL_HAND] else 0)
+        sources[(own, label(decisions[best]))].append(regret)
+    return regrets, sources, chose_best
+
+
+def _ceiling_label(value: int) -> str:
+    return "pass" if value == 0 else f"bid to {value}"
+
+
+def bid_points(args: argparse.Namespace, params: np.ndarray) -> tuple[list[float], Sources, int]:
+    """Regret at the bid ceiling: a seat's hand (the three seats of each deal of ``--seed`` in turn), how
+    high it bids: passing, every bid value up to the highest a game without announcements could be
+    worth with its ten cards, and the bot's own ceiling, each played out from the start of the auction
+    (the other 22 cards dealt at random: all the seat knows), scored by the seat's own score."""
+    seats = parse_bots(args.bots)
+    kinds, bot_params = bot_arrays(seats, params)
+    bots = seam.prepare(kinds, bot_params, params)
+    hands = dealt_hands(args.seed, -(-args.points // 3))
+    own = np.zeros(hands.shape, dtype=np.int64)
+    bid_limits(params, kinds, bots, hands, own)
+    plain = [(gt, flags) for gt, flags in declarations(params) if flags in (0, HAND)]
+    regrets: list[float] = []
+    sources: Sources = defaultdict(list)
+    chose_best = 0
+    for i in range(args.points):
+        seat = i % 3
+        mask = int(hands[i // 3, seat])
+        top = max(w.bid_value(gt, flags, mask) for gt, flags in plain)
+        values = [0] + [int(v) for v in BID_VALUES if v <= top]
+        decisions: list = [w.Ceiling(seat, v) for v in values] + [w.Ceiling(seat, None)]
+        start = w.from_hand([c for c in range(32) if mask >> c & 1], seat)
+        sets = [
+            seat_scores(
+                rollout_rows(start, decisions, params, args.samples, set_seed(i, part), args.bots), params, seat
+            ).mean(axis=0)
+            for part in range(2)
+        ]
+        best, regret, was_best = _regret(sets)
+        regrets.append(regret)
+        chose_best += was_best
+        bot = int(own[i // 3, seat])
+        side = "bot passes" if bot == 0 else ("bot bids less" if values[best] > bot else "bot bids more")
+        if values[best] == bot:
+            side = "same ceiling"
+        sources[(side, _ceiling_label(values[best]) if values[best] == 0 else "best bids")].append(regret)
+    return regrets, sources, chose_best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variant")
+    parser.add_argument(
+        "--point",
+        choices=("declaration", "bid"),
+        default="declaration",
+        help="the decision measured: the declaration after the auction, or how high a hand bids",
+    )
     parser.add_argument("--points", type=int, default=2000)
     parser.add_argument("--samples", type=int, default=40, help="rollouts per alternative in each of the two sets")
     parser.add_argument("--seed", type=int, default=7)
@@ -107,7 +221,7 @@ def main() -> None:
         "--worlds",
         choices=[x for x in WORLDS if x != "fixed"],
         default="uniform",
-        help="how the cards the declarer has not seen are dealt in the rollouts",
+        help="how the cards the declarer has not seen are dealt in the rollouts (declarations)",
     )
     parser.add_argument(
         "--breakdown", type=int, default=0, metavar="N", help="also print the N largest sources of regret"
@@ -116,38 +230,17 @@ def main() -> None:
     loaded = load_variant(args.variant).variant
     params = loaded.params()
     start_time = time.perf_counter()
-    rows, logs = self_play(params, 4 * args.points, args.seed, args.bots)
-    options = declarations(params)
-    # every declaration, and picking up to choose the game after seeing the skat (as the bot does)
-    decisions: list = [w.Declare(gt, flags) for gt, flags in options]
-    decisions.append(w.Pickup(False))
-    decisions.append(w.Declare(None))
-    regrets: list[float] = []
-    sources: dict[tuple[str, str], list[float]] = defaultdict(list)
-    chose_best = 0
-    for i in range(rows.shape[0]):
-        if len(regrets) == args.points:
-            break
-        if rows[i, COL_GAME_TYPE] < 0 or rows[i, COL_GAME_TYPE] == RAMSCH:
-            continue
-        start = w.from_record(record_from_log(rows[i], logs[i]))
-        sets = [
-            rollout_rows(start, decisions, params, args.samples, set_seed(i, part), args.bots, args.worlds)
-            for part in range(2)
-        ]
-        means = [declarer_scores(out, params).mean(axis=0) for out in sets]
-        best = int(np.argmax(means[0][:-1]))
-        chose_best += int(means[0][-1] >= means[0][best])
-        regrets.append(float(means[1][best] - means[1][-1]))
-        own = declaration_label(int(rows[i, COL_GAME_TYPE]), HAND if rows[i, COL_HAND] else 0)
-        sources[(own, label(decisions[best]))].append(regrets[-1])
+    measure = bid_points if args.point == "bid" else declaration_points
+    regrets, sources, chose_best = measure(args, params)
     r = np.array(regrets)
     half = 1.96 * r.std(ddof=1) / math.sqrt(r.size)
+    what = "bid ceilings" if args.point == "bid" else "declarations"
     print(
-        f"{loaded.name}: {r.size:,} declarations, {args.samples} + {args.samples} rollouts per alternative "
-        f"({len(decisions)} alternatives), bots {args.bots}, {args.worlds} worlds, seed {args.seed}: mean regret "
-        f"{r.mean():+.2f} [{r.mean() - half:+.2f}, {r.mean() + half:+.2f}] points per decision; the bot's choice "
-        f"was the best on the first set in {100 * chose_best / r.size:.1f}%; {time.perf_counter() - start_time:.0f} s"
+        f"{loaded.name}: {r.size:,} {what}, {args.samples} + {args.samples} rollouts per alternative, "
+        f"bots {args.bots}, {args.worlds if args.point == 'declaration' else 'uniform'} worlds, seed {args.seed}: "
+        f"mean regret {r.mean():+.2f} [{r.mean() - half:+.2f}, {r.mean() + half:+.2f}] points per decision; "
+        f"the bot's choice was the best on the first set in {100 * chose_best / r.size:.1f}%; "
+        f"{time.perf_counter() - start_time:.0f} s"
     )
     if args.breakdown:
         print("\nshare of the mean | points | decisions | the bot played | the best alternative")
