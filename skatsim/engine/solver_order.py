@@ -119,16 +119,33 @@ def _score(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, n
 
 
 @kernel
+def equivalence_classes(gt: int, trick_mode: bool, hand: np.uint32, moves: np.uint32, live: np.uint32) -> np.uint32:
+    """One card of ``moves`` per class of equivalent cards: a card goes when the live card just below it
+    in trick order (live: in a hand or in the current trick) is in the same ``hand``, of the same group,
+    and, in point mode (not ``trick_mode``), worth the same points. The two then beat and lose to exactly
+    the same cards for the rest of the game, so either play gives the same outcome (exchange their names
+    in every continuation)."""
+    reps = moves
+    m = moves
+    while m:
+        c = lowest_bit(m)
+        m &= m - _ONE
+        below = live & P_BELOW[gt, c]
+        if below:
+            b = highest_bit(below)
+            if hand >> np.uint32(b) & _ONE and (trick_mode or P_POINTS[gt, b] == P_POINTS[gt, c]):
+                reps &= ~(_ONE << np.uint32(c))
+    return reps
+
+
+@kernel
 def order_moves(work: np.ndarray, f: int, ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int,
            t0: int, t1: int, first: int, skip: int, start: int) -> int:  # fmt: skip
     """Write the moves of the seat to move into frame ``f`` in search order, from the ``start``-th slot of
     its move list on, leaving out ``skip`` (a move already tried, or -1); returns their number.
 
-    One move per class of equivalent cards: a card is skipped when the live card just below it in trick
-    order (live: in a hand or in the current trick) is in the same hand, of the same group, and, in point
-    mode, worth the same points. The two then beat and lose to exactly the same cards for the rest of
-    the game, so either play gives the same outcome (exchange their names in every continuation).
-    Order: the table's move ``first`` (if it is one of them), then by :func:`_score`.
+    One move per class of equivalent cards (:func:`equivalence_classes`). Order: the table's move
+    ``first`` (if it is one of them), then by :func:`_score`.
     """
     gt = (ctx >> GT_SHIFT) & 7
     mover = leader + nin
@@ -144,16 +161,7 @@ def order_moves(work: np.ndarray, f: int, ctx: int, h0: np.uint32, h1: np.uint32
         live = h0 | h1 | h2 | (_ONE << np.uint32(t0))
         if nin == 2:
             live |= _ONE << np.uint32(t1)
-    reps = moves
-    m = moves
-    while m:
-        c = lowest_bit(m)
-        m &= m - _ONE
-        below = live & P_BELOW[gt, c]
-        if below:
-            b = highest_bit(below)
-            if hand >> np.uint32(b) & _ONE and ((ctx & TRICK_MODE) != 0 or P_POINTS[gt, b] == P_POINTS[gt, c]):
-                reps &= ~(_ONE << np.uint32(c))
+    reps = equivalence_classes(gt, (ctx & TRICK_MODE) != 0, hand, moves, live)
     if skip >= 0:
         reps &= ~(_ONE << np.uint32(skip))
     if reps & (reps - _ONE) == 0:  # one move or none: nothing to order

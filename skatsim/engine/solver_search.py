@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import highest_bit, kernel, lowest_bit, popcount
+from .._jit import highest_bit, kernel, popcount
 from .solver_eval import (
     ENDS_ON_DECLARER,
     ENDS_ON_DEFENDERS,
@@ -37,8 +37,8 @@ from .solver_eval import (
     two_tricks,
     unplayed,
 )
-from .solver_order import MOVES, order_moves
-from .solver_tables import P_BELOW, P_POINTS, canonical, from_canonical, to_canonical
+from .solver_order import MOVES, equivalence_classes, order_moves
+from .solver_tables import P_POINTS, canonical, from_canonical, to_canonical
 
 # Fields of the ``work`` array (:func:`new_work`): counters, then the search stack.
 NODES = 0  # search nodes (positions entered), summed over solves until the caller resets it
@@ -266,21 +266,15 @@ def _two_tricks_at(work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uint32, h2:
 
 
 @kernel
-def _classes(gt: int, trick_mode: bool, hand: np.uint32, moves: np.uint32, live: np.uint32) -> np.uint32:
-    """One card of ``moves`` per class of equivalent cards, as :func:`skatsim.engine.solver_order.order_moves`
-    merges them: a card goes when the live card just below it is in the same ``hand`` and group and (in
-    point mode) worth the same."""
-    reps = moves
-    m = moves
-    while m:
-        c = lowest_bit(m)
-        m &= m - _ONE
-        below = live & P_BELOW[gt, c]
-        if below:
-            b = highest_bit(below)
-            if hand >> np.uint32(b) & _ONE and (trick_mode or P_POINTS[gt, b] == P_POINTS[gt, c]):
-                reps &= ~(_ONE << np.uint32(c))
-    return reps
+def _minimax_step(maximise: bool, v: int, best: int, a: int, b: int) -> tuple[int, int, int]:
+    """A child's value ``v`` taken into its parent's ``best`` and window ``[a, b]``, for the side that
+    maximises (the declarer) or minimises."""
+    if maximise:
+        if v > best:
+            return v, max(a, v), b
+    elif v < best:
+        return v, a, min(b, v)
+    return best, a, b
 
 
 @kernel
@@ -304,21 +298,21 @@ def _three_tricks(work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uint32, h2: 
     a0 = -_INF
     b0 = _INF
     best0 = -_INF if max0 else _INF
-    m0 = _classes(gt, trick_mode, hl, hl, live)
+    m0 = equivalence_classes(gt, trick_mode, hl, hl, live)
     while m0:
         c0 = highest_bit(m0)
         m0 &= ~(_ONE << np.uint32(c0))
         a1 = a0
         b1 = b0
         best1 = -_INF if max1 else _INF
-        m1 = _classes(gt, trick_mode, ha, legal(gt, ha, c0), live)
+        m1 = equivalence_classes(gt, trick_mode, ha, legal(gt, ha, c0), live)
         while m1:
             c1 = highest_bit(m1)
             m1 &= ~(_ONE << np.uint32(c1))
             a2 = a1
             b2 = b1
             best2 = -_INF if max2 else _INF
-            m2 = _classes(gt, trick_mode, hb, legal(gt, hb, c0), live)
+            m2 = equivalence_classes(gt, trick_mode, hb, legal(gt, hb, c0), live)
             while m2:
                 c2 = highest_bit(m2)
                 m2 &= ~(_ONE << np.uint32(c2))
@@ -328,34 +322,13 @@ def _three_tricks(work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uint32, h2: 
                     v = gain + unplayed(ctx, hb & x)
                 else:
                     v = gain + _two_tricks_at(work, ctx, h0 & x, h1 & x, h2 & x, winner)
-                if max2:
-                    if v > best2:
-                        best2 = v
-                        a2 = max(a2, v)
-                else:
-                    if v < best2:
-                        best2 = v
-                        b2 = min(b2, v)
+                best2, a2, b2 = _minimax_step(max2, v, best2, a2, b2)
                 if a2 >= b2:
                     break
-            if max1:
-                if best2 > best1:
-                    best1 = best2
-                    a1 = max(a1, best2)
-            else:
-                if best2 < best1:
-                    best1 = best2
-                    b1 = min(b1, best2)
+            best1, a1, b1 = _minimax_step(max1, best2, best1, a1, b1)
             if a1 >= b1:
                 break
-        if max0:
-            if best1 > best0:
-                best0 = best1
-                a0 = max(a0, best1)
-        else:
-            if best1 < best0:
-                best0 = best1
-                b0 = min(b0, best1)
+        best0, a0, b0 = _minimax_step(max0, best1, best0, a0, b0)
     return best0
 
 
