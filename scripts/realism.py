@@ -112,24 +112,11 @@ def break_even() -> None:
             print(f"| {name} | {v} | {label} | {p:.2f}% | {published:.2f}% | {adjusted:.2f}% | {p - published:+.2f} |")
 
 
-def _hands(seed: int, count: int) -> np.ndarray:
-    """The dealt hands of the first ``ceil(count / 3)`` deals of ``seed``, ``(deals, 3)`` masks (FH, MH, RH)."""
-    from skatsim.engine.deal import deal_game
-
-    deals = np.zeros((math.ceil(count / 3), 3), dtype=np.uint32)
-    skat = np.zeros(1, dtype=np.uint32)
-    deck = np.zeros(32, dtype=np.int64)
-    rng = np.zeros(2, dtype=np.uint64)
-    for i in range(deals.shape[0]):
-        deal_game(np.uint64(seed), np.uint64(i), deals[i], skat, deck, rng)
-    return deals
-
-
 def _measure(name: str, hands: int, seed: int, pick: int, samples: int) -> dict[int, np.ndarray]:
     """Per level, one row per hand counted there: win probability on ``samples`` rollouts, the same on
     the first half of them, whether the ceiling reaches the level, the bots' value of passing."""
     sys.path.insert(0, str(Path(__file__).parent))
-    from regret import declarer_scores, rollout_rows, set_seed
+    from regret import dealt_hands, declarer_scores, rollout_rows, set_seed
 
     from skatsim import whatif as w
     from skatsim.bots import bot_arrays, seam
@@ -141,7 +128,7 @@ def _measure(name: str, hands: int, seed: int, pick: int, samples: int) -> dict[
     params = load_variant(Path(TOURNAMENT).with_name(f"{name}.yaml")).variant.params()
     kinds, bot_params = bot_arrays(parse_bots(DEFAULT_BOTS), params)
     bots = seam.prepare(kinds, bot_params, params)
-    deals = _hands(seed, hands)
+    deals = dealt_hands(seed, math.ceil(hands / 3))
     ceilings = np.zeros(deals.shape, dtype=np.int64)
     bid_limits(params, kinds, bots, deals, ceilings)
     decisions: list = [w.Declare(gt, flags) for gt, flags in declarations(params)]
