@@ -34,7 +34,7 @@ from .engine.cards import format_cards, from_mask, iss_name, to_mask
 from .engine.declaration import normalise_flags
 from .engine.gametypes import GAME_TYPE_LABELS, NULL
 from .engine.scoring import HAND, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
-from .engine.tricks import card_points
+from .engine.tricks import ALL_POINTS, card_points
 from .errors import SkatsimError
 from .records.record import GameRecord, ReplayError, replay
 
@@ -92,10 +92,6 @@ class Solution:
             out.append(f"best cards for {SEAT_NAMES[self.to_move]}: {format_cards(self.best_cards)}")
         out.append(f"nodes: {self.nodes}, {self.seconds * 1000:.2f} ms")
         return out
-
-
-#: Every card point of the pack (the declarer's points when he takes every trick).
-ALL_POINTS = 120
 
 
 class Solver:

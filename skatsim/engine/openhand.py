@@ -34,6 +34,7 @@ from .layout import (
 from .play import N_FIELDS, new_play
 from .scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 from .solver import declarer_avoids_tricks, declarer_takes_all, new_table, new_work, solve_points
+from .tricks import ALL_POINTS
 
 #: The scratch :func:`open_hand_rows` needs: a play state and three hands.
 N_SCRATCH = N_FIELDS + 3
@@ -77,7 +78,7 @@ def open_hand_rows(rows: np.ndarray, out: np.ndarray, tt: np.ndarray, work: np.n
         out[i, 0] = points
         if flags & SCHWARZ_ANNOUNCED:
             # every trick takes every point: short of 120 there is nothing to search
-            out[i, 1] = 1 if points == 120 and declarer_takes_all(state, tt, work) else 0
+            out[i, 1] = 1 if points == ALL_POINTS and declarer_takes_all(state, tt, work) else 0
         else:
             out[i, 1] = 1 if points >= (90 if flags & SCHNEIDER_ANNOUNCED else 61) else 0
 

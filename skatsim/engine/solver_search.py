@@ -251,17 +251,33 @@ def _key(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> 
 
 
 @kernel
+def _cached(work: np.ndarray, base: int, bits: int, w0: np.uint64, w1: np.uint64) -> tuple[int, int]:
+    """The slot of key ``(w0, w1)`` in the direct-mapped cache of exact values at ``base`` in ``work``
+    (``2**bits`` slots of two words: ``w0``, then ``w1 | (value + 1) << 20``), and the value it holds
+    there, or -1."""
+    slot = base + 2 * np.int64(_hash(w0, w1) >> np.uint64(64 - bits))
+    e = np.uint64(work[slot + 1])
+    if np.uint64(work[slot]) == w0 and e & np.uint64(0xFFFFF) == w1 and e >> np.uint64(20) != 0:
+        return slot, np.int64(e >> np.uint64(20)) - 1
+    return slot, -1
+
+
+@kernel
+def _cache(work: np.ndarray, slot: int, w0: np.uint64, w1: np.uint64, v: int) -> None:
+    """Keep the exact value ``v`` of key ``(w0, w1)`` in ``slot`` (:func:`_cached`)."""
+    work[slot] = np.int64(w0)
+    work[slot + 1] = np.int64(w1 | np.uint64(v + 1) << np.uint64(20))
+
+
+@kernel
 def _two_tricks_at(work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> int:
     """Exact value of a two-trick position at a trick boundary (every hand holds two cards):
     :func:`skatsim.engine.solver_eval.two_tricks`, through the cache at :data:`TWO` in ``work``."""
     w0, w1 = _key(ctx, h0, h1, h2, leader)
-    slot = TWO + 2 * np.int64(_hash(w0, w1) >> np.uint64(64 - TWO_BITS))
-    e = np.uint64(work[slot + 1])
-    if np.uint64(work[slot]) == w0 and e & np.uint64(0xFFFFF) == w1 and e >> np.uint64(20) != 0:
-        return np.int64(e >> np.uint64(20)) - 1
-    v = two_tricks(ctx, h0, h1, h2, leader, 0, -1, -1)
-    work[slot] = np.int64(w0)
-    work[slot + 1] = np.int64(w1 | np.uint64(v + 1) << np.uint64(20))
+    slot, v = _cached(work, TWO, TWO_BITS, w0, w1)
+    if v < 0:
+        v = two_tricks(ctx, h0, h1, h2, leader, 0, -1, -1)
+        _cache(work, slot, w0, w1, v)
     return v
 
 
@@ -338,13 +354,10 @@ def _three_tricks_at(work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uint32, h
     :data:`THREE` in ``work``, keyed by the whole position (as the two-trick cache: canonical hands would
     merge a few more positions but cost more than they save, 2 to 3% of the exact solve's time)."""
     w0, w1 = _key(ctx, h0, h1, h2, leader)
-    slot = THREE + 2 * np.int64(_hash(w0, w1) >> np.uint64(64 - THREE_BITS))
-    e = np.uint64(work[slot + 1])
-    if np.uint64(work[slot]) == w0 and e & np.uint64(0xFFFFF) == w1 and e >> np.uint64(20) != 0:
-        return np.int64(e >> np.uint64(20)) - 1
-    v = _three_tricks(work, ctx, h0, h1, h2, leader)
-    work[slot] = np.int64(w0)
-    work[slot + 1] = np.int64(w1 | np.uint64(v + 1) << np.uint64(20))
+    slot, v = _cached(work, THREE, THREE_BITS, w0, w1)
+    if v < 0:
+        v = _three_tricks(work, ctx, h0, h1, h2, leader)
+        _cache(work, slot, w0, w1, v)
     return v
 
 
@@ -524,16 +537,15 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 winner = leader
                 if nin == 2:
                     winner, g, ends = close_trick(ctx, leader, t0, t1, c)
-                if nin == 2 and not ends and popcount(h0 | h1 | h2) == 7:
-                    # The child is a two-trick position at a trick boundary: its value here, no frame.
+                in_hands = popcount(h0 | h1 | h2)
+                if nin == 2 and not ends and (in_hands == 7 or in_hands == 10):
+                    # The child is a two- or three-trick position at a trick boundary: its exact (cached)
+                    # value here, no frame.
                     work[NODES] += 1
-                    ret = _two_tricks_at(work, ctx, n0, n1, n2, winner)
-                    card = c
-                    gain = g
-                elif nin == 2 and not ends and popcount(h0 | h1 | h2) == 10:
-                    # The same for a three-trick position (its exact value is cached).
-                    work[NODES] += 1
-                    ret = _three_tricks_at(work, ctx, n0, n1, n2, winner)
+                    if in_hands == 7:
+                        ret = _two_tricks_at(work, ctx, n0, n1, n2, winner)
+                    else:
+                        ret = _three_tricks_at(work, ctx, n0, n1, n2, winner)
                     card = c
                     gain = g
                 elif nin < 2 or not ends:

@@ -14,6 +14,9 @@ from .gametypes import BEATERS, GROUP, GROUP_MASK
 
 _ACES, _TENS, _KINGS, _QUEENS, _JACKS = (np.uint32(m) for m in (ACES, TENS, KINGS, QUEENS, JACKS))
 
+#: Every card point of the pack (a side that takes every trick takes them all).
+ALL_POINTS = 120
+
 
 @kernel
 def card_points(mask: np.uint32) -> int:
