@@ -95,17 +95,22 @@ def rollout_rows(
     return w.plan(start, decisions, params, bots, samples=samples, seed=seed, worlds=worlds).block(0, samples)[0]
 
 
+def _score_column(params: np.ndarray) -> int:
+    """Forehand's score column under the variant (his list points where it keeps lists); + seat."""
+    return COL_LIST_POINTS_FH if params[LIST_SCORING] else COL_SCORE_FH
+
+
 def declarer_scores(rows: np.ndarray, params: np.ndarray) -> np.ndarray:
     """The declarer's score under the variant (his list points where it keeps lists) per rollout and
     decision of :func:`rollout_rows`."""
-    base = COL_LIST_POINTS_FH if params[LIST_SCORING] else COL_SCORE_FH
-    return np.take_along_axis(rows, (base + rows[:, :, COL_DECLARER])[:, :, None], axis=2)[:, :, 0]
+    column = _score_column(params) + rows[:, :, COL_DECLARER]
+    return np.take_along_axis(rows, column[:, :, None], axis=2)[:, :, 0]
 
 
 def seat_scores(rows: np.ndarray, params: np.ndarray, seat: int) -> np.ndarray:
     """Seat ``seat``'s score under the variant (its list points where it keeps lists) per rollout and
     decision of :func:`rollout_rows`."""
-    return rows[:, :, (COL_LIST_POINTS_FH if params[LIST_SCORING] else COL_SCORE_FH) + seat]
+    return rows[:, :, _score_column(params) + seat]
 
 
 def dealt_hands(seed: int, deals: int) -> np.ndarray:
@@ -159,10 +164,6 @@ def declaration_points(args: argparse.Namespace, params: np.ndarray) -> tuple[li
     return regrets, sources, chose_best
 
 
-def _ceiling_label(value: int) -> str:
-    return "pass" if value == 0 else f"bid to {value}"
-
-
 def bid_points(args: argparse.Namespace, params: np.ndarray) -> tuple[list[float], Sources, int]:
     """Regret at the bid ceiling: a seat's hand (the three seats of each deal of ``--seed`` in turn), how
     high it bids: passing, every bid value up to the highest a game without announcements could be
@@ -171,7 +172,7 @@ def bid_points(args: argparse.Namespace, params: np.ndarray) -> tuple[list[float
     seats = parse_bots(args.bots)
     kinds, bot_params = bot_arrays(seats, params)
     bots = seam.prepare(kinds, bot_params, params)
-    hands = dealt_hands(args.seed, -(-args.points // 3))
+    hands = dealt_hands(args.seed, math.ceil(args.points / 3))
     own = np.zeros(hands.shape, dtype=np.int64)
     bid_limits(params, kinds, bots, hands, own)
     plain = [(gt, flags) for gt, flags in declarations(params) if flags in (0, HAND)]
@@ -194,11 +195,14 @@ def bid_points(args: argparse.Namespace, params: np.ndarray) -> tuple[list[float
         best, regret, was_best = _regret(sets)
         regrets.append(regret)
         chose_best += was_best
-        bot = int(own[i // 3, seat])
-        side = "bot passes" if bot == 0 else ("bot bids less" if values[best] > bot else "bot bids more")
-        if values[best] == bot:
+        bot, top_level = int(own[i // 3, seat]), values[best]
+        if top_level == bot:
             side = "same ceiling"
-        sources[(side, _ceiling_label(values[best]) if values[best] == 0 else "best bids")].append(regret)
+        elif bot == 0:
+            side = "bot passes"
+        else:
+            side = "bot bids less" if top_level > bot else "bot bids more"
+        sources[(side, "pass" if top_level == 0 else "best bids")].append(regret)
     return regrets, sources, chose_best
 
 
