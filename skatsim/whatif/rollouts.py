@@ -28,7 +28,7 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -744,15 +744,22 @@ def plan(
 
 
 def evaluate(
-    start: Start, decisions: Sequence[Decision], *args: Any, jobs: int | None = None, **options: Any
+    start: Start,
+    decisions: Sequence[Decision],
+    params: np.ndarray | None = None,
+    bots: str = DEFAULT_BOTS,
+    samples: int = 1000,
+    seed: int = 1,
+    worlds: Worlds = "consistent",
+    jobs: int | None = None,
+    max_tries: int = MAX_TRIES,
 ) -> pl.DataFrame:
-    """Play every decision of ``decisions`` out ``samples`` times on the same worlds, the what-if
-    :func:`plan` makes of these arguments (``params``, ``bots``, ``samples``, ``seed``, ``worlds``,
-    ``max_tries``, with its defaults); one row per rollout and decision (:meth:`Query.frame`).
+    """Play every decision of ``decisions`` out ``samples`` times on the same worlds (the what-if of
+    :func:`plan`, whose arguments these are); one row per rollout and decision (:meth:`Query.frame`).
     ``jobs`` threads (default: every CPU) share the work; rollout ``i`` depends only on ``(seed, i)``,
     never on ``jobs``."""
-    query = plan(start, decisions, *args, **options)
-    return query.frame(0, query.n_samples, jobs or os.cpu_count() or 1)
+    query = plan(start, decisions, params, bots, samples, seed, worlds, max_tries)
+    return query.frame(0, samples, jobs or os.cpu_count() or 1)
 
 
 def summary(frame: pl.DataFrame, level: float = 0.95) -> pl.DataFrame:
