@@ -39,10 +39,8 @@ MIB = 1024 * 1024
 
 
 def peak_rss() -> tuple[float, float]:
-    """Peak resident memory (MiB) of this process and of the largest reaped child (Linux reports KiB)."""
-    from joblib.externals.loky import get_reusable_executor
-
-    get_reusable_executor().shutdown(wait=True)
+    """Peak resident memory (MiB) of this process and of the largest reaped child (Linux reports KiB);
+    a run's workers are stopped and reaped when it ends."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return own * 1024 / MIB, children * 1024 / MIB

@@ -52,13 +52,6 @@ def timed(run: Callable[[str], object]) -> float:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def shut_down_loky() -> None:
-    """Stop joblib's reusable workers so they do not compete with the Dask workers."""
-    from joblib.externals.loky import get_reusable_executor
-
-    get_reusable_executor().shutdown(wait=True)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000_000, help="games per run (default 10,000,000)")
@@ -79,7 +72,6 @@ def main(argv: list[str] | None = None) -> int:
     times: dict[str, list[float]] = {"local": [], "running": [], "started": []}
     for _ in range(args.repeat):
         times["local"].append(timed(simulate))
-        shut_down_loky()
         with local_cluster(args.workers) as cluster:  # the cluster the backend starts without --scheduler
             address = cluster.scheduler_address
             times["running"].append(timed(partial(simulate, backend="dask", scheduler=address)))

@@ -60,13 +60,6 @@ def end_to_end(games: int, jobs: int, bots: str, seed: int, out: str) -> tuple[f
     return seconds, size
 
 
-def shut_down_workers() -> None:
-    """Stop joblib's reusable worker processes so ``RUSAGE_CHILDREN`` includes them."""
-    from joblib.externals.loky import get_reusable_executor
-
-    get_reusable_executor().shutdown(wait=True)
-
-
 def peak_rss() -> tuple[float, float]:
     """Peak resident memory (MiB) of this process and of the largest reaped child (Linux reports KiB)."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -90,7 +83,6 @@ def main(argv: list[str] | None = None) -> int:
         seconds, size = end_to_end(args.games, args.jobs, args.bots, args.seed, os.path.join(out, "run"))
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    shut_down_workers()
     own, worker = peak_rss()
     kernel = kernel_rate(args.kernel_games, seats, params, args.seed)
 

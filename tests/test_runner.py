@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import numpy as np
@@ -27,10 +28,11 @@ from skatsim.engine.layout import ROW_COLUMNS as COLUMNS
 from skatsim.errors import SkatsimError
 from skatsim.frames import block_frame, discard_pairs, frame_schema, result_schema
 from skatsim.records.record import GameRecord, replay
-from skatsim.run import runner
-from skatsim.run.chunks import chunk_name, default_chunk_size, plan_chunks, simulate_frame
+from skatsim.run import local_backend, runner
+from skatsim.run.chunks import chunk_name, default_chunk_size, plan_chunks, run_chunk, simulate_frame
+from skatsim.run.local_backend import LocalBackend
 from skatsim.run.manifest import MANIFEST, read_manifest
-from skatsim.run.runner import run_simulation, scan_run
+from skatsim.run.runner import plan_run, run_simulation, scan_run
 from skatsim.schema import RESULT_COLUMNS
 from skatsim.variant import load_variant, official_params
 
@@ -237,6 +239,34 @@ def test_backend_seam_and_finish_order(tmp_path: Path, monkeypatch: pytest.Monke
     simulate(tmp_path / "local", 5_000)
     assert [(b.label, b.seen) for b in made] == [("x", [4_000, 2_000, 0])]
     assert rows_of(tmp_path / "rev").equals(rows_of(tmp_path / "local"))
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process of this pid is running (a zombie or a reaped process is not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_the_local_pool_is_the_backends_own_and_stops_with_it(tmp_path: Path) -> None:
+    plan = plan_run(VARIANT, 4_000, 1, str(tmp_path), chunk_size=1_000)
+    backend = LocalBackend(2)
+    with backend:
+        paths = list(backend.map_unordered(run_chunk, (plan.spec(plan.fresh, i, str(tmp_path)) for i in range(4))))
+        pids = list(backend._executor._processes)
+        assert len(paths) == 4 and len(pids) == 2 and all(_alive(pid) for pid in pids)
+    assert backend._executor is None and not any(_alive(pid) for pid in pids)
+
+
+def test_a_pool_that_ends_with_chunks_unfinished_is_an_error_not_a_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Ended:  # a pool whose manager thread is gone: it will never finish what it was given
+        _executor_manager_thread = None
+
+    monkeypatch.setattr(local_backend, "WATCH_SECONDS", 0.01)
+    with pytest.raises(SkatsimError, match="stopped answering"):
+        local_backend._finished(Ended(), {Future()})
 
 
 def test_manifest_records_what_made_the_run(tmp_path: Path) -> None:

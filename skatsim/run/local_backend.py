@@ -1,7 +1,7 @@
 """The ``local`` backend: chunks in worker processes on this machine (``--backend local``, the default).
 
-The pool is loky's reusable process pool (the one joblib uses), driven directly
-rather than through ``joblib.Parallel`` for the three things the runner needs:
+The pool is a loky process pool (joblib's), driven directly rather than through
+``joblib.Parallel`` for the three things the runner needs:
 specs are taken lazily from the runner's (possibly endless-looking) stream, at most
 ``IN_FLIGHT_PER_WORKER`` per worker, so memory does not grow with ``--games``;
 results come back as they finish; and a stopped run (Ctrl-C, an error) kills its
@@ -9,6 +9,13 @@ workers at once instead of waiting for their chunks. Workers ignore SIGINT (a
 terminal sends it to the whole process group): the parent alone decides. One job
 runs the chunks in this process, without a pool, each chunk's file written by a second
 thread while the next chunk's kernel runs (:func:`skatsim.run.chunks.run_in_turn`).
+
+Each backend owns its pool, started at its first parallel map and stopped when the
+backend is left (or :meth:`LocalBackend.shut_down`), and its workers never leave on
+their own. Not joblib's process-wide reusable pool: its workers leave after 10 idle
+seconds, and a map that began as they left could wait forever (seen twice in the test
+suite: a worker gone, loky's manager thread gone, the futures never finished). A
+watchdog turns any such silence into a one-line error instead of a hang.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ from .chunks import ChunkJob, run_chunk, run_in_turn, warm_up
 #: Chunks given to each worker at a time: one running, one queued, so no worker waits for
 #: the next spec and nothing beyond that is planned ahead (memory independent of ``games``).
 IN_FLIGHT_PER_WORKER = 2
+#: Seconds between the watchdog's looks at a pool that has not finished a chunk (:func:`_finished`).
+WATCH_SECONDS = 5.0
 #: What a second Ctrl-C does first (:class:`skatsim.run.runner._Interrupts`): kill the worker
 #: processes of the running map (pushed and popped by :meth:`LocalBackend.map_unordered`).
 AT_ONCE: list[Callable[[], None]] = []
@@ -38,15 +47,18 @@ def _ignore_sigint() -> None:
 
 
 class LocalBackend:
-    """Worker processes on this machine (loky's process pool, as joblib uses); one job runs in this process."""
+    """Worker processes on this machine (a loky process pool, as joblib uses); one job runs in this process.
+
+    A context manager: entering compiles the kernel here, leaving stops the workers.
+    """
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
         self._executor: Any = None
 
     def shut_down(self) -> None:
-        """Stop the worker processes now (the next map starts new ones): for a caller that goes on
-        alone and wants back the memory the workers hold."""
+        """Stop the worker processes now (the next map starts new ones): when the backend is left,
+        or for a caller that goes on alone and wants back the memory the workers hold."""
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
@@ -56,7 +68,7 @@ class LocalBackend:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        return None
+        self.shut_down()
 
     def map_unordered(self, fn: Callable[[Any], str], specs: Iterable[ChunkJob]) -> Iterator[str]:
         """Run chunks over ``jobs`` processes, at most two per worker in flight, yielding paths as they finish."""
@@ -65,9 +77,7 @@ class LocalBackend:
         if self.jobs <= 1 or len(head) <= 1:
             yield from run_in_turn(chain(head, specs)) if fn is run_chunk else map(fn, chain(head, specs))
             return
-        from joblib.externals.loky import get_reusable_executor  # imported here: only parallel runs need it
-
-        executor = self._executor = get_reusable_executor(max_workers=self.jobs, initializer=_ignore_sigint)
+        executor = self._pool()
         pending: set[Future[str]] = set()
         finished = False
         AT_ONCE.append(lambda: _kill_workers(executor))
@@ -75,10 +85,10 @@ class LocalBackend:
             for spec in chain(head, specs):
                 pending.add(executor.submit(fn, spec))
                 while len(pending) >= IN_FLIGHT_PER_WORKER * self.jobs:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    done, pending = _finished(executor, pending)
                     yield from (_local_result(future) for future in done)
             while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                done, pending = _finished(executor, pending)
                 yield from (_local_result(future) for future in done)
             finished = True
         finally:
@@ -87,6 +97,28 @@ class LocalBackend:
                 # (the pool fails the futures still pending itself: cancelling them here too trips loky)
                 _kill_workers(executor)  # now, not later in the pool's own thread: the process may exit first
                 executor.shutdown(wait=False, kill_workers=True)
+                self._executor = None
+
+    def _pool(self) -> Any:
+        """This backend's worker pool, started on first use."""
+        if self._executor is None:
+            from joblib.externals.loky import ProcessPoolExecutor  # imported here: only parallel runs need it
+
+            self._executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=_ignore_sigint)
+        return self._executor
+
+
+def _finished(executor: Any, pending: set[Future[str]]) -> tuple[set[Future[str]], set[Future[str]]]:
+    """Wait until one of ``pending`` is finished: (finished, still pending). Every ``WATCH_SECONDS``
+    without one, make sure the pool is still working on them: a pool whose manager thread has
+    ended cannot finish them any more, so that is an error rather than a wait without end."""
+    while True:
+        done, still = wait(pending, timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
+        if done:
+            return done, still
+        manager = getattr(executor, "_executor_manager_thread", None)
+        if manager is None or not manager.is_alive():
+            raise SkatsimError("the worker processes stopped answering (their pool ended with chunks unfinished)")
 
 
 def _kill_workers(executor: Any) -> None:
