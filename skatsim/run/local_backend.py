@@ -13,9 +13,10 @@ thread while the next chunk's kernel runs (:func:`skatsim.run.chunks.run_in_turn
 Each backend owns its pool, started at its first parallel map and stopped when the
 backend is left (or :meth:`LocalBackend.shut_down`), and its workers never leave on
 their own. Not joblib's process-wide reusable pool: its workers leave after 10 idle
-seconds, and a map that began as they left could wait forever (seen twice in the test
-suite: a worker gone, loky's manager thread gone, the futures never finished). A
-watchdog turns any such silence into a one-line error instead of a hang.
+seconds, a map that begins as they leave makes loky warn from its manager thread, and
+under an "error" warnings filter (``-W error``, the test suite's) that warning ends the
+thread: the map then waited forever. A watchdog turns any such silence into a one-line
+error instead of a hang.
 """
 
 from __future__ import annotations
