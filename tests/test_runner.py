@@ -267,6 +267,10 @@ def test_a_pool_that_ends_with_chunks_unfinished_is_an_error_not_a_wait(monkeypa
     monkeypatch.setattr(local_backend, "WATCH_SECONDS", 0.01)
     with pytest.raises(SkatsimError, match="stopped answering"):
         local_backend._finished(Ended(), {Future()})
+    finished: Future[str] = Future()
+    finished.set_result("chunk")
+    unfinished: Future[str] = Future()
+    assert local_backend._finished(Ended(), {finished, unfinished}) == ({finished}, {unfinished})
 
 
 def test_manifest_records_what_made_the_run(tmp_path: Path) -> None:

@@ -114,11 +114,12 @@ def _finished(executor: Any, pending: set[Future[str]]) -> tuple[set[Future[str]
     without one, make sure the pool is still working on them: a pool whose manager thread has
     ended cannot finish them any more, so that is an error rather than a wait without end."""
     while True:
-        done, still = wait(pending, timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
+        manager = getattr(executor, "_executor_manager_thread", None)
+        alive = manager is not None and manager.is_alive()  # looked at first: what it finished before ending counts
+        done, still = wait(pending, timeout=WATCH_SECONDS if alive else 0, return_when=FIRST_COMPLETED)
         if done:
             return done, still
-        manager = getattr(executor, "_executor_manager_thread", None)
-        if manager is None or not manager.is_alive():
+        if not alive:
             raise SkatsimError("the worker processes stopped answering (their pool ended with chunks unfinished)")
 
 
