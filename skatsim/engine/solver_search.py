@@ -87,7 +87,7 @@ THREE = TWO + 2 * (1 << TWO_BITS)
 N_WORK = THREE + 2 * (1 << THREE_BITS)
 
 #: Table entry: two uint64 words, so that a bucket of :data:`WAYS` entries is one 64-byte cache line.
-#: Word 0 = the three hands as two bits per position (0 gone, 1..3 the seat holding it + 1; see
+#: Word 0 = the three hands as two 32-bit masks (seats 0 and 2 | seats 1 and 2 << 32; see
 #: :func:`_key`); word 1 = the leader | ctx << 2 (bits 0..16, :data:`_KEY_BITS`) | lower bound << 17
 #: | upper bound << 24 (7 bits each: a value is at most 120; 127 = none) | (best lead + 1) << 31
 #: | generation << 37 | cards left << 53. Generation 0 marks an empty slot.
@@ -163,10 +163,11 @@ def next_generation(work: np.ndarray) -> None:
 
 @kernel
 def _bucket(tt: np.ndarray, w0: np.uint64, w1: np.uint64) -> int:
-    """First slot of the :data:`WAYS`-slot bucket of a key."""
+    """First slot of the :data:`WAYS`-slot bucket of a key: high bits of a multiplicative hash, which
+    depend on every bit of the key."""
     h = w0 * _M1 ^ w1 * _M2
-    h ^= h >> np.uint64(31)
-    return np.int64(h & np.uint64(tt.shape[0] - WAYS))
+    h ^= h >> np.uint64(29)
+    return np.int64((h * _M1) >> np.uint64(32)) & (tt.shape[0] - WAYS)
 
 
 @kernel
@@ -248,23 +249,12 @@ def _store(tt: np.ndarray, work: np.ndarray, w0: np.uint64, w1: np.uint64, lo: i
 
 
 @kernel
-def _spread(x: np.uint32) -> np.uint64:
-    """The bits of ``x`` at the even positions of a 64-bit word (bit i to bit 2i)."""
-    v = np.uint64(x)
-    v = (v | v << np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)
-    v = (v | v << np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)
-    v = (v | v << np.uint64(4)) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    v = (v | v << np.uint64(2)) & np.uint64(0x3333333333333333)
-    v = (v | v << np.uint64(1)) & np.uint64(0x5555555555555555)
-    return v
-
-
-@kernel
 def _key(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> tuple[np.uint64, np.uint64]:
-    """The perfect table key of a trick-boundary position: the hands as two bits per position (the
-    seat holding it + 1, 0 gone: the hands are disjoint, so this is the whole deal in one word), and
-    the leader and context (``ctx`` below 2**15, hint keys included)."""
-    w0 = _spread(h0 | h2) | _spread(h1 | h2) << np.uint64(1)
+    """The perfect table key of a trick-boundary position: the hands as two 32-bit masks, seats 0 and 2
+    in the low half, seats 1 and 2 in the high half (a card in both is seat 2's: the hands are disjoint,
+    so this is the whole deal in one word: two bits per position, not interleaved, which took ten shifts
+    and masks), and the leader and context (``ctx`` below 2**15, hint keys included)."""
+    w0 = np.uint64(h0 | h2) | np.uint64(h1 | h2) << np.uint64(32)
     w1 = np.uint64(leader) | np.uint64(ctx) << np.uint64(2)
     return w0, w1
 
