@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import highest_bit, kernel, popcount
+from .._jit import highest_bit, kernel, popcount, prefetch_row
 from .solver_eval import (
     ENDS_ON_DECLARER,
     ENDS_ON_DEFENDERS,
@@ -447,6 +447,14 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                     ret = two_tricks(ctx, h0, h1, h2, leader, nin, t0, t1)
             else:
                 done = False
+                if nin == 0 and (sp == 0 or popcount(hand) > 3):
+                    # The table will be asked unless a bound settles the node: its bucket is fetched
+                    # while the bounds are computed.
+                    k0, k1, k2 = canonical(gt, ctx & TRICK_MODE, h0, h1, h2)
+                    w0, w1 = _key(ctx, k0, k1, k2, leader)
+                    work[f + KEY0] = np.int64(w0)
+                    work[f + KEY1] = np.int64(w1)
+                    prefetch_row(tt, _bucket(tt, w0, w1))
                 if nin == 0 and not trick_mode:
                     # What the side on lead surely takes bounds the value from its side.
                     sure = sure_points(ctx, h0, h1, h2, leader)
@@ -474,10 +482,8 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             if not done:
                 first = -1
                 if nin == 0:
-                    k0, k1, k2 = canonical(gt, ctx & TRICK_MODE, h0, h1, h2)
-                    w0, w1 = _key(ctx, k0, k1, k2, leader)
-                    work[f + KEY0] = np.int64(w0)
-                    work[f + KEY1] = np.int64(w1)
+                    w0 = np.uint64(work[f + KEY0])
+                    w1 = np.uint64(work[f + KEY1])
                     found, lo, hi, move = _probe(tt, w0, w1)
                     if found:
                         work[HITS] += 1
