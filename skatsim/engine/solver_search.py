@@ -111,10 +111,10 @@ TABLE_ALIGN = 1 << 21
 
 def aligned_zeros(shape: int | tuple[int, ...], dtype: np.dtype | type, align: int = TABLE_ALIGN) -> np.ndarray:
     """``np.zeros(shape, dtype)`` whose data starts at a multiple of ``align`` bytes. numpy leaves large
-    arrays 16 bytes past a page boundary (and numba's allocator at 32 or 64 bytes past one), so the
-    64-byte buckets of a table straddled two cache lines; and numpy backs its large arrays with huge
-    pages where the kernel allows it (fewer TLB misses for random probes into 16 MiB). Only where the
-    memory lies changes, never a value."""
+    arrays 16 bytes past a page boundary (numba's allocator on a cache line or 32 bytes past one, by
+    run), so the 64-byte buckets of a table straddled two cache lines; and numpy backs its large arrays
+    with huge pages where the kernel allows it (fewer TLB misses for random probes into 16 MiB). Only
+    where the memory lies changes, never a value."""
     dt = np.dtype(dtype)
     n = int(np.prod(shape)) * dt.itemsize
     raw = np.zeros(n + align, dtype=np.uint8)
