@@ -152,3 +152,27 @@ lowest_bit = _bit_intrinsic(
 highest_bit = _bit_intrinsic(
     "highest_bit", "Index of the highest set bit of a nonzero integer (width - 1 - ``ctlz``).", _highest
 )
+
+
+@intrinsic
+def prefetch_row(typingctx, arr, row):  # type: ignore[no-untyped-def]
+    """Ask the CPU to bring row ``row`` of the C-contiguous 2-D array ``arr`` into its caches (LLVM
+    ``prefetch``, a hint: no effect on any value, no fault on any address)."""
+    if not (isinstance(arr, types.Array) and arr.ndim == 2 and isinstance(row, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        stride = builder.extract_value(ary.strides, 0)
+        r = _as_int64(builder, args[1])
+        base = builder.ptrtoint(ary.data, ir.IntType(64))
+        addr = builder.add(base, builder.mul(r, stride))
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", fnty=fnty)
+        # read (0), keep in every cache level (3), data (1)
+        builder.call(fn, [builder.inttoptr(addr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.none(arr, row), codegen

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import highest_bit, kernel, popcount
+from .._jit import highest_bit, kernel, popcount, prefetch_row
 from .solver_eval import (
     ENDS_ON_DECLARER,
     ENDS_ON_DEFENDERS,
@@ -87,7 +87,7 @@ THREE = TWO + 2 * (1 << TWO_BITS)
 N_WORK = THREE + 2 * (1 << THREE_BITS)
 
 #: Table entry: two uint64 words, so that a bucket of :data:`WAYS` entries is one 64-byte cache line.
-#: Word 0 = the three hands as two bits per position (0 gone, 1..3 the seat holding it + 1; see
+#: Word 0 = the three hands as two 32-bit masks (seats 0 and 2 | seats 1 and 2 << 32; see
 #: :func:`_key`); word 1 = the leader | ctx << 2 (bits 0..16, :data:`_KEY_BITS`) | lower bound << 17
 #: | upper bound << 24 (7 bits each: a value is at most 120; 127 = none) | (best lead + 1) << 31
 #: | generation << 37 | cards left << 53. Generation 0 marks an empty slot.
@@ -101,6 +101,25 @@ _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _ONE = np.uint32(1)
 _INF = 1 << 20
+
+
+#: Alignment of a table's first entry (:func:`aligned_zeros`): a 2 MiB boundary, so that the memory numpy
+#: marks for transparent huge pages (``madvise``, arrays of 4 MiB and more) starts at a huge page and
+#: every :data:`WAYS`-slot bucket is one 64-byte cache line.
+TABLE_ALIGN = 1 << 21
+
+
+def aligned_zeros(shape: int | tuple[int, ...], dtype: np.dtype | type, align: int = TABLE_ALIGN) -> np.ndarray:
+    """``np.zeros(shape, dtype)`` whose data starts at a multiple of ``align`` bytes. numpy leaves large
+    arrays 16 bytes past a page boundary (numba's allocator on a cache line or 32 bytes past one, by
+    run), so the 64-byte buckets of a table straddled two cache lines; and numpy backs its large arrays
+    with huge pages where the kernel allows it (fewer TLB misses for random probes into 16 MiB). Only
+    where the memory lies changes, never a value."""
+    dt = np.dtype(dtype)
+    n = int(np.prod(shape)) * dt.itemsize
+    raw = np.zeros(n + align, dtype=np.uint8)
+    off = -raw.ctypes.data % align
+    return raw[off : off + n].view(dt).reshape(shape)
 
 
 def new_table(log2_entries: int = 20) -> np.ndarray:
@@ -119,7 +138,7 @@ def new_table(log2_entries: int = 20) -> np.ndarray:
     """
     if not 1 <= log2_entries <= 30:
         raise ValueError(f"log2_entries must be 1..30, got {log2_entries}")
-    return np.zeros((max(1 << log2_entries, WAYS), ENTRY_WORDS), dtype=np.uint64)
+    return aligned_zeros((max(1 << log2_entries, WAYS), ENTRY_WORDS), np.uint64)
 
 
 def new_work() -> np.ndarray:
@@ -144,10 +163,11 @@ def next_generation(work: np.ndarray) -> None:
 
 @kernel
 def _bucket(tt: np.ndarray, w0: np.uint64, w1: np.uint64) -> int:
-    """First slot of the :data:`WAYS`-slot bucket of a key."""
+    """First slot of the :data:`WAYS`-slot bucket of a key: high bits of a multiplicative hash, which
+    depend on every bit of the key."""
     h = w0 * _M1 ^ w1 * _M2
-    h ^= h >> np.uint64(31)
-    return np.int64(h & np.uint64(tt.shape[0] - WAYS))
+    h ^= h >> np.uint64(29)
+    return np.int64((h * _M1) >> np.uint64(32)) & (tt.shape[0] - WAYS)
 
 
 @kernel
@@ -229,23 +249,12 @@ def _store(tt: np.ndarray, work: np.ndarray, w0: np.uint64, w1: np.uint64, lo: i
 
 
 @kernel
-def _spread(x: np.uint32) -> np.uint64:
-    """The bits of ``x`` at the even positions of a 64-bit word (bit i to bit 2i)."""
-    v = np.uint64(x)
-    v = (v | v << np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)
-    v = (v | v << np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)
-    v = (v | v << np.uint64(4)) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    v = (v | v << np.uint64(2)) & np.uint64(0x3333333333333333)
-    v = (v | v << np.uint64(1)) & np.uint64(0x5555555555555555)
-    return v
-
-
-@kernel
 def _key(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> tuple[np.uint64, np.uint64]:
-    """The perfect table key of a trick-boundary position: the hands as two bits per position (the
-    seat holding it + 1, 0 gone: the hands are disjoint, so this is the whole deal in one word), and
-    the leader and context (``ctx`` below 2**15, hint keys included)."""
-    w0 = _spread(h0 | h2) | _spread(h1 | h2) << np.uint64(1)
+    """The perfect table key of a trick-boundary position: the hands as two 32-bit masks, seats 0 and 2
+    in the low half, seats 1 and 2 in the high half (a card in both is seat 2's: the hands are disjoint,
+    so this is the whole deal in one word: two bits per position, not interleaved, which took ten shifts
+    and masks), and the leader and context (``ctx`` below 2**15, hint keys included)."""
+    w0 = np.uint64(h0 | h2) | np.uint64(h1 | h2) << np.uint64(32)
     w1 = np.uint64(leader) | np.uint64(ctx) << np.uint64(2)
     return w0, w1
 
@@ -438,6 +447,14 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                     ret = two_tricks(ctx, h0, h1, h2, leader, nin, t0, t1)
             else:
                 done = False
+                if nin == 0 and (sp == 0 or popcount(hand) > 3):
+                    # The table will be asked unless a bound settles the node: its bucket is fetched
+                    # while the bounds are computed.
+                    k0, k1, k2 = canonical(gt, ctx & TRICK_MODE, h0, h1, h2)
+                    w0, w1 = _key(ctx, k0, k1, k2, leader)
+                    work[f + KEY0] = np.int64(w0)
+                    work[f + KEY1] = np.int64(w1)
+                    prefetch_row(tt, _bucket(tt, w0, w1))
                 if nin == 0 and not trick_mode:
                     # What the side on lead surely takes bounds the value from its side.
                     sure = sure_points(ctx, h0, h1, h2, leader)
@@ -465,10 +482,8 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             if not done:
                 first = -1
                 if nin == 0:
-                    k0, k1, k2 = canonical(gt, ctx & TRICK_MODE, h0, h1, h2)
-                    w0, w1 = _key(ctx, k0, k1, k2, leader)
-                    work[f + KEY0] = np.int64(w0)
-                    work[f + KEY1] = np.int64(w1)
+                    w0 = np.uint64(work[f + KEY0])
+                    w1 = np.uint64(work[f + KEY1])
                     found, lo, hi, move = _probe(tt, w0, w1)
                     if found:
                         work[HITS] += 1

@@ -21,7 +21,7 @@ from .._jit import allocating_kernel
 from ..bots.slots import N_PREPARED, N_SEARCH, SEARCH_TABLE_LOG2
 from . import bidding, play, ramsch, result
 from .rules import N_PARAMS
-from .solver_search import ENTRY_WORDS, N_WORK
+from .solver_search import ENTRY_WORDS, N_WORK, aligned_zeros
 
 #: Slots of each seat's private bot memory (``memo``), cleared before every deal.
 N_MEMO = 8
@@ -83,11 +83,11 @@ def new_state(params: np.ndarray) -> np.ndarray:
     return buf
 
 
-@allocating_kernel
 def new_search_state(params: np.ndarray) -> np.ndarray:
-    """:func:`new_state` with the search's scratch (:data:`SEARCH_STATE`), for deals where a bot searches."""
-    buf = np.zeros(1, dtype=SEARCH_STATE)
-    st = buf[0]
-    st.params[:] = params
-    st.ceiling[:] = -1
+    """:func:`new_state` with the search's scratch (:data:`SEARCH_STATE`), for deals where a bot searches.
+    Allocated by numpy, aligned (:func:`skatsim.engine.solver_search.aligned_zeros`): the table (the first
+    field) starts on a huge page and its buckets on cache lines."""
+    buf = aligned_zeros(1, SEARCH_STATE)
+    buf[0]["params"][:] = params
+    buf[0]["ceiling"][:] = -1
     return buf
