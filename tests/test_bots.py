@@ -147,14 +147,16 @@ def test_an_anticipated_kontra_turns_a_marginal_game_into_a_pass() -> None:
     """Rearhand with a thin game: worth bidding 18 under the official rules; where the defenders may
     double (kontra_re.yaml; a redeal after an all-pass there too, and a defender expects 0 either way)
     the Kontra it would draw makes a loss cost four times the value, and the hand passes. The expected
-    score of its game is lower where Kontra is anticipated, at the same log-odds."""
+    score of a thin game (its log-odds up to 1.25: a win chance up to 78%; this hand's best game has
+    0.69) is lower where Kontra is anticipated, at the same log-odds. (A strong game's may be higher:
+    the Kontra it seldom draws is answered with Re.)"""
     hand = _mask("D7 D8 DA H9 HA SJ SQ SK CK CA")
     official, oparams = _prepared("official")
     kontra, kparams = _prepared("kontra_re")
     assert heuristic.ceiling(official, oparams, hand, RH, False) >= 18
     assert heuristic.ceiling(kontra, kparams, hand, RH, False) == 0
     assert kontra[slots.V_PASS] == official[slots.V_PASS] == 0.0
-    for z in (0.5, 1.0, 2.0):
+    for z in np.arange(-1.0, 1.26, 0.125):
         plain = expected(official, oparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, np.uint32(0), z)
         doubled = expected(kontra, kparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, np.uint32(0), z)
         assert doubled < plain, z
