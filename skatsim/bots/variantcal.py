@@ -16,7 +16,10 @@ learnt):
   deals every seat would pass, played as the variant's Ramsch; for a Schieberamsch also the
   score per unit of its doubling from the hand a seat ends with, which its pushes are weighed by;
 * where Kontra is allowed: the chance that a declaration draws it, from the declarer's own
-  log-odds of winning, and how those log-odds move when it comes (or does not; and after Re).
+  log-odds of winning, and how those log-odds move when it comes (or does not; and after Re):
+  per game class and situation, each on the log-odds the bot judges by there (before the pickup:
+  those of the declared game from the ten cards he held; hand; after the pickup), the shifts
+  measured against the outcome model's own bias on the same games.
 
 A calibration is a vector of ``N_CALIB`` numbers (``CAL_*`` of :mod:`skatsim.bots.slots`),
 identified by a key: a hash of the variant's rule parameters, this module's
