@@ -17,8 +17,8 @@ from handmade import mask as _mask
 
 from skatsim.bots import bot_arrays, heuristic, seam, slots
 from skatsim.bots import variantcal as vc
-from skatsim.bots.expected import expected, expected_at, threshold_slot
-from skatsim.bots.handeval import BEFORE_PICKUP, GRAND_CLASS, HAND_GAME, N_SITUATIONS, SUIT_CLASS
+from skatsim.bots.expected import expected, expected_at, kontra_probability, threshold_slot
+from skatsim.bots.handeval import AFTER_PICKUP, BEFORE_PICKUP, GRAND_CLASS, HAND_GAME, N_SITUATIONS, SUIT_CLASS
 from skatsim.bots.winprob import N_Z, OUTCOME_P, Z_MIN, Z_STEPS_PER_UNIT, outcome_probs
 from skatsim.engine.gametypes import GRAND, REVERSED
 from skatsim.engine.scoring import HAND
@@ -160,6 +160,18 @@ def test_an_anticipated_kontra_turns_a_marginal_game_into_a_pass() -> None:
         plain = expected(official, oparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, np.uint32(0), z)
         doubled = expected(kontra, kparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, np.uint32(0), z)
         assert doubled < plain, z
+
+
+def test_the_kontra_model_is_the_one_of_the_situation_the_log_odds_are_judged_in() -> None:
+    """A Grand's log-odds before the pickup, played hand and after the pickup are three scales
+    (kontra_re.yaml's self-play): at the same log-odds a weak Grand hand draws Kontra far more often
+    than a Grand the ten cards promise with the skat (the pickup's games are those the skat favoured),
+    so each situation has its own fit."""
+    bot, _ = _prepared("kontra_re")
+    situations = (BEFORE_PICKUP, HAND_GAME, AFTER_PICKUP)
+    before, hand, after = (kontra_probability(bot, GRAND_CLASS, s, 0.5) for s in situations)
+    assert hand > 5 * before and hand > 3 * after, (before, hand, after)
+    assert 0.0 < before < after < 1.0
 
 
 # ---------------------------------------------------------------- calibration per variant
