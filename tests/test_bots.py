@@ -17,8 +17,8 @@ from handmade import mask as _mask
 
 from skatsim.bots import bot_arrays, heuristic, seam, slots
 from skatsim.bots import variantcal as vc
-from skatsim.bots.expected import expected, expected_at, threshold_slot
-from skatsim.bots.handeval import BEFORE_PICKUP, GRAND_CLASS, HAND_GAME, N_SITUATIONS, SUIT_CLASS
+from skatsim.bots.expected import expected, expected_at, kontra_probability, threshold_slot
+from skatsim.bots.handeval import AFTER_PICKUP, BEFORE_PICKUP, GRAND_CLASS, HAND_GAME, N_SITUATIONS, SUIT_CLASS
 from skatsim.bots.winprob import N_Z, OUTCOME_P, Z_MIN, Z_STEPS_PER_UNIT, outcome_probs
 from skatsim.engine.gametypes import GRAND, REVERSED
 from skatsim.engine.scoring import HAND
@@ -147,17 +147,31 @@ def test_an_anticipated_kontra_turns_a_marginal_game_into_a_pass() -> None:
     """Rearhand with a thin game: worth bidding 18 under the official rules; where the defenders may
     double (kontra_re.yaml; a redeal after an all-pass there too, and a defender expects 0 either way)
     the Kontra it would draw makes a loss cost four times the value, and the hand passes. The expected
-    score of its game is lower where Kontra is anticipated, at the same log-odds."""
+    score of a thin game (its log-odds up to 1.25: a win chance up to 78%; this hand's best game has
+    0.69) is lower where Kontra is anticipated, at the same log-odds. (A strong game's may be higher:
+    the Kontra it seldom draws is answered with Re.)"""
     hand = _mask("D7 D8 DA H9 HA SJ SQ SK CK CA")
     official, oparams = _prepared("official")
     kontra, kparams = _prepared("kontra_re")
     assert heuristic.ceiling(official, oparams, hand, RH, False) >= 18
     assert heuristic.ceiling(kontra, kparams, hand, RH, False) == 0
     assert kontra[slots.V_PASS] == official[slots.V_PASS] == 0.0
-    for z in (0.5, 1.0, 2.0):
+    for z in np.arange(-1.0, 1.26, 0.125):
         plain = expected(official, oparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, np.uint32(0), z)
         doubled = expected(kontra, kparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, np.uint32(0), z)
         assert doubled < plain, z
+
+
+def test_the_kontra_model_is_the_one_of_the_situation_the_log_odds_are_judged_in() -> None:
+    """A Grand's log-odds before the pickup, played hand and after the pickup are three scales
+    (kontra_re.yaml's self-play): at the same log-odds a weak Grand hand draws Kontra far more often
+    than a Grand the ten cards promise with the skat (the pickup's games are those the skat favoured),
+    so each situation has its own fit."""
+    bot, _ = _prepared("kontra_re")
+    situations = (BEFORE_PICKUP, HAND_GAME, AFTER_PICKUP)
+    before, hand, after = (kontra_probability(bot, GRAND_CLASS, s, 0.5) for s in situations)
+    assert hand > 5 * before and hand > 3 * after, (before, hand, after)
+    assert 0.0 < before < after < 1.0
 
 
 # ---------------------------------------------------------------- calibration per variant

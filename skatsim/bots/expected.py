@@ -60,6 +60,7 @@ from .slots import (
     N_BOT_PARAMS,
     N_CALIB,
     N_KONTRA_FIELDS,
+    N_KONTRA_SITUATIONS,
     N_LEAST,
     N_OUTCOMES,
     N_PREPARED,
@@ -84,6 +85,8 @@ from .slots import (
     V_ZSTAR_PASS,
 )
 from .winprob import O_WON, Z_MAX, Z_MIN, outcome_probs, win_probability
+
+assert N_KONTRA_SITUATIONS == N_SITUATIONS
 
 #: Card points and tricks that stand for each outcome when the engine's outcome kernel judges it.
 _POINTS = np.array([0, 20, 45, 75, 100, 120], dtype=np.int64)
@@ -191,15 +194,17 @@ def expected_at(
 
 
 @kernel
-def kontra_fields(cls: int) -> int:
-    """Where class ``cls``'s Kontra calibration starts in a bot row."""
-    return CAL_KONTRA + cls * N_KONTRA_FIELDS
+def kontra_fields(cls: int, situation: int) -> int:
+    """Where the Kontra calibration of class ``cls`` in ``situation`` (before the pickup, hand, after the
+    pickup: the situation whose log-odds it takes) starts in a bot row."""
+    return CAL_KONTRA + (cls * N_KONTRA_SITUATIONS + situation) * N_KONTRA_FIELDS
 
 
 @kernel
-def kontra_probability(bot: np.ndarray, cls: int, z: float) -> float:
-    """The chance that a declaration of class ``cls`` with the declarer's log-odds ``z`` draws Kontra."""
-    k = kontra_fields(cls)
+def kontra_probability(bot: np.ndarray, cls: int, situation: int, z: float) -> float:
+    """The chance that a declaration of class ``cls`` draws Kontra, when the declarer's log-odds of
+    winning it, judged in ``situation``, are ``z``."""
+    k = kontra_fields(cls, situation)
     return sigmoid(bot[k + K_A] + bot[k + K_B] * z)
 
 
@@ -219,12 +224,13 @@ def expected(
     """Expected utility of a declaration (see :func:`expected_at`), Kontra anticipated where the
     variant has it: it comes with :func:`kontra_probability`, moves the declarer's log-odds by the
     calibrated shift, and he answers it with Re (x4) when that pays more than x2 (as
-    :func:`skatsim.bots.heuristic.re` decides)."""
+    :func:`skatsim.bots.heuristic.re` decides). The Kontra model is the one calibrated on the log-odds
+    of ``situation``: the ``z`` this is called with."""
     row = cls * N_SITUATIONS + situation
     if bot[V_KONTRA] == 0.0:
         return expected_at(bot, params, row, gt, flags, mat, bid, cards, z, 1)
-    k = kontra_fields(cls)
-    pk = kontra_probability(bot, cls, z)
+    k = kontra_fields(cls, situation)
+    pk = kontra_probability(bot, cls, situation, z)
     # one call site in a loop (the compiled flow stays small): no Kontra, Kontra, Kontra and Re
     cases = 3 if bot[V_TOP_LEVEL] >= 2 else 2
     quiet = doubled = 0.0

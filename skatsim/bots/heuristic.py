@@ -669,6 +669,14 @@ def declared_z(bot: np.ndarray, gt: int, flags: int, hand: np.uint32, skat: np.u
 
 
 @kernel
+def pickup_z(bot: np.ndarray, gt: int, ouvert: bool, cards: np.uint32, seat: int) -> float:
+    """The player's log-odds of winning game ``gt`` (Null: ouvert or not) with the skat, judged from his
+    ten ``cards`` before the pickup: what he bids and decides hand or pickup on."""
+    cls = class_of(gt, ouvert)
+    return _bias(bot, cls) + game_logit(cls, BEFORE_PICKUP, gt, cards, 0.0, seat)
+
+
+@kernel
 def re(
     bot: np.ndarray,
     params: np.ndarray,
@@ -686,7 +694,7 @@ def re(
     cls = class_of(gt, (flags & OUVERT) != 0)
     situation = HAND_GAME if flags & HAND else AFTER_PICKUP
     cards = hand if flags & HAND else hand | skat  # the skat of a hand game is unseen
-    z = declared_z(bot, gt, flags, hand, skat, seat) + bot[kontra_fields(cls) + K_SHIFT_KONTRA]
+    z = declared_z(bot, gt, flags, hand, skat, seat) + bot[kontra_fields(cls, situation) + K_SHIFT_KONTRA]
     row = cls * N_SITUATIONS + situation
     mat = _mat(gt, cards)
     now = expected_at(bot, params, row, gt, flags, mat, bid, cards, z, 1 << level)

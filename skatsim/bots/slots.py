@@ -43,15 +43,19 @@ CAL_DEFENDER = CAL0 + 2
 N_RAMSCH_FEATURES = 16
 CAL_RAMSCH = CAL0 + 3
 CAL_PUSH = CAL_RAMSCH + N_RAMSCH_FEATURES
-#: Kontra, per game class (:data:`skatsim.bots.handeval.N_CLASSES` rows of ``N_KONTRA_FIELDS``): the
-#: log-odds of drawing Kontra are ``a + b z`` (``z``: the declarer's own log-odds of winning), and
-#: his log-odds of winning move by ``shift_kontra`` when Kontra comes, ``shift_none`` when not.
+#: Kontra, per game class and situation (:data:`skatsim.bots.handeval.N_CLASSES` x ``N_KONTRA_SITUATIONS``
+#: rows of ``N_KONTRA_FIELDS``, row ``cls * N_KONTRA_SITUATIONS + situation`` as the outcome model's
+#: rows): the log-odds of drawing Kontra are ``a + b z`` (``z``: the declarer's own log-odds of
+#: winning as he judges them in that situation: before the pickup, hand, after the pickup), and his
+#: log-odds of winning move by ``shift_kontra`` when Kontra comes, ``shift_none`` when not (each
+#: measured against the outcome model's own bias on the declared games of that class and situation).
 CAL_KONTRA = CAL_PUSH + N_RAMSCH_FEATURES
 K_A, K_B, K_SHIFT_KONTRA, K_SHIFT_NONE = range(4)
 N_KONTRA_FIELDS = 4
 N_GAME_CLASSES = 5
+N_KONTRA_SITUATIONS = 3  # skatsim.bots.handeval.N_SITUATIONS (asserted in skatsim.bots.expected)
 #: How the defenders' estimate of the declarer's chance moves (log-odds) once he has said Re.
-CAL_RE_SHIFT = CAL_KONTRA + N_GAME_CLASSES * N_KONTRA_FIELDS
+CAL_RE_SHIFT = CAL_KONTRA + N_GAME_CLASSES * N_KONTRA_SITUATIONS * N_KONTRA_FIELDS
 N_CALIB = CAL_RE_SHIFT + 1 - CAL0
 
 # --- 3. the scoring view (derived per block) ---------------------------------------------------------

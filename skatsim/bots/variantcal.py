@@ -16,7 +16,10 @@ learnt):
   deals every seat would pass, played as the variant's Ramsch; for a Schieberamsch also the
   score per unit of its doubling from the hand a seat ends with, which its pushes are weighed by;
 * where Kontra is allowed: the chance that a declaration draws it, from the declarer's own
-  log-odds of winning, and how those log-odds move when it comes (or does not; and after Re).
+  log-odds of winning, and how those log-odds move when it comes (or does not; and after Re):
+  per game class and situation, each on the log-odds the bot judges by there (before the pickup:
+  those of the declared game from the ten cards he held; hand; after the pickup), the shifts
+  measured against the outcome model's own bias on the same games.
 
 A calibration is a vector of ``N_CALIB`` numbers (``CAL_*`` of :mod:`skatsim.bots.slots`),
 identified by a key: a hash of the variant's rule parameters, this module's
@@ -80,8 +83,17 @@ from ..engine.state import new_state
 from . import HEURISTIC, HEURISTIC_PARAMS, ramschmodel
 from .calibrate import fit_logistic
 from .defence import declarer_logit
-from .handeval import N_CLASSES, NULL_CLASS, NULL_OUVERT_CLASS, class_of
-from .heuristic import contested_ceiling, declared_z
+from .handeval import (
+    AFTER_PICKUP,
+    BEFORE_PICKUP,
+    HAND_GAME,
+    N_CLASSES,
+    N_SITUATIONS,
+    NULL_CLASS,
+    NULL_OUVERT_CLASS,
+    class_of,
+)
+from .heuristic import contested_ceiling, declared_z, pickup_z
 from .slots import (
     CAL0,
     CAL_ALL_PASS_MH,
@@ -101,7 +113,7 @@ from .slots import (
 )
 
 #: Bumped whenever the bots' decisions or this calibration change: old cached calibrations are not reused.
-CALIBRATION_VERSION = 1
+CALIBRATION_VERSION = 2
 #: Deals of self-play per round, and the forced-Ramsch deals the Ramsch models are fitted on.
 DEALS = 288_000
 RAMSCH_DEALS = 400_000
@@ -113,14 +125,16 @@ _CARD_PLAY_FILE = Path(__file__).with_name("calibration.json")
 NEVER = -50.0
 #: Classes with fewer declared games than this in self-play take the pooled Kontra fit.
 MIN_CLASS_GAMES = 400
+CLASS_NAMES = ("suit", "grand", "null", "null_ouvert", "reversed")
+SITUATION_NAMES = ("before_pickup", "hand", "after_pickup")
 
 
 def neutral() -> np.ndarray:
     """The calibration of a variant that needs none: no all-pass risk, nothing as a defender, no
     Ramsch, no Kontra."""
     vec = np.zeros(N_CALIB)
-    for cls in range(N_CLASSES):
-        vec[CAL_KONTRA - CAL0 + cls * N_KONTRA_FIELDS + K_A] = NEVER
+    for row in range(N_CLASSES * N_SITUATIONS):
+        vec[CAL_KONTRA - CAL0 + row * N_KONTRA_FIELDS + K_A] = NEVER
     return vec
 
 
@@ -294,15 +308,24 @@ def ramsch_samples(
 
 @allocating_kernel
 def declared_logits(
-    rows: np.ndarray, logs: np.ndarray, bot: np.ndarray, z: np.ndarray, zdef: np.ndarray, cls: np.ndarray
+    rows: np.ndarray,
+    logs: np.ndarray,
+    bot: np.ndarray,
+    z: np.ndarray,
+    zpick: np.ndarray,
+    zdef: np.ndarray,
+    cls: np.ndarray,
 ) -> None:
     """Per declared game of ``rows``: the declarer's own log-odds of winning it as the default bot
-    judges them (``bot``: a prepared row), its class, and the log-odds the defender who said Kontra
-    gave the declarer (``zdef``; 0 without Kontra)."""
+    judges them (``bot``: a prepared row) with his final hand (``z``: after the pickup, or hand),
+    and for a game with the skat also with his ten cards before the pickup (``zpick``, as he judged
+    the game when bidding and deciding to pick up; 0 for a hand game), its class, and the log-odds
+    the defender who said Kontra gave the declarer (``zdef``; 0 without Kontra)."""
     hands = np.zeros(3, dtype=np.uint32)
     for i in range(rows.shape[0]):
         d = rows[i, COL_DECLARER]
         z[i] = 0.0
+        zpick[i] = 0.0
         zdef[i] = 0.0
         cls[i] = -1
         if d < 0:
@@ -312,6 +335,7 @@ def declared_logits(
         skat = unpack_deal(rows[i, COL_DEAL], hands)
         hand = hands[d]
         if not flags & HAND:
+            zpick[i] = pickup_z(bot, gt, (flags & OUVERT) != 0, hand, d)
             discard = np.uint32(rows[i, COL_SKAT_DISCARD])
             hand = (hand | skat) & ~discard
             skat = discard
@@ -330,10 +354,11 @@ def _logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return fit_logistic(x, y, l2=1e-4, iterations=30, tolerance=1e-9)
 
 
-def _shift(z: np.ndarray, y: np.ndarray) -> float:
-    """The log-odds shift ``d`` that makes ``sigma(z + d)`` fit the outcomes ``y`` best (0 without data)."""
+def _shift(z: np.ndarray, y: np.ndarray, default: float = 0.0) -> float:
+    """The log-odds shift ``d`` that makes ``sigma(z + d)`` fit the outcomes ``y`` best (``default``
+    with fewer than 20 outcomes)."""
     if len(y) < 20:
-        return 0.0
+        return default
     d = 0.0
     for _ in range(30):
         p = 1.0 / (1.0 + np.exp(-np.clip(z + d, -30, 30)))
@@ -431,41 +456,57 @@ def _self_play(params: np.ndarray, vec: np.ndarray, deals: int, seed: int, info:
         return
     bot = prepare(rows_in[:1], params)[0]
     z = np.zeros(deals)
+    zpick = np.zeros(deals)
     zdef = np.zeros(deals)
     cls = np.zeros(deals, dtype=np.int64)
-    declared_logits(rows, logs, bot, z, zdef, cls)
+    declared_logits(rows, logs, bot, z, zpick, zdef, cls)
     kontra = rows[:, COL_KONTRA_LEVEL] >= 1
     won = rows[:, COL_WON].astype(np.float64)
     sel = declared & (rows[:, COL_GAME_TYPE] >= 0)
-    pooled = _logistic(np.column_stack([np.ones(sel.sum()), z[sel]]), kontra[sel].astype(np.float64))
-    fits = {}
-    for c in range(N_CLASSES):
-        mine = sel & (cls == c)
-        base = CAL_KONTRA - CAL0 + c * N_KONTRA_FIELDS
-        if mine.sum() >= MIN_CLASS_GAMES and kontra[mine].sum() >= 20:
-            a, b = _logistic(np.column_stack([np.ones(mine.sum()), z[mine]]), kontra[mine].astype(np.float64))
-        elif kontra[sel].sum() >= 20 and c not in (NULL_CLASS, NULL_OUVERT_CLASS):
-            a, b = pooled
-        else:
-            rate = (kontra[mine].sum() + 0.5) / (mine.sum() + 50.0)
-            a, b = float(np.log(rate / (1 - rate))), 0.0
-        vec[base + K_A] = a
-        vec[base + K_B] = b
-        vec[base + K_SHIFT_KONTRA] = _shift(z[mine & kontra], won[mine & kontra])
-        vec[base + K_SHIFT_NONE] = _shift(z[mine & ~kontra], won[mine & ~kontra])
-        fits[str(c)] = {
-            "games": int(mine.sum()),
-            "kontra": int((mine & kontra).sum()),
-            "a": round(float(a), 4),
-            "b": round(float(b), 4),
-            "shift_kontra": round(float(vec[base + K_SHIFT_KONTRA]), 4),
-            "shift_none": round(float(vec[base + K_SHIFT_NONE]), 4),
-        }
+    hand = rows[:, COL_HAND] == 1
+    # per situation: the games it judges and the log-odds it judges them by (the bot's own at that point)
+    situations = {
+        BEFORE_PICKUP: (sel & ~hand, zpick),
+        HAND_GAME: (sel & hand, z),
+        AFTER_PICKUP: (sel & ~hand, z),
+    }
+    fits: dict[str, dict[str, dict[str, float | int]]] = {}
+    for situation, (games, x) in situations.items():
+        pooled = _logistic(np.column_stack([np.ones(games.sum()), x[games]]), kontra[games].astype(np.float64))
+        fits[SITUATION_NAMES[situation]] = mine_fits = {}
+        for c in range(N_CLASSES):
+            mine = games & (cls == c)
+            base = CAL_KONTRA - CAL0 + (c * N_SITUATIONS + situation) * N_KONTRA_FIELDS
+            if mine.sum() >= MIN_CLASS_GAMES and kontra[mine].sum() >= 20:
+                a, b = _logistic(np.column_stack([np.ones(mine.sum()), x[mine]]), kontra[mine].astype(np.float64))
+            elif kontra[games].sum() >= 20 and c not in (NULL_CLASS, NULL_OUVERT_CLASS):
+                a, b = pooled
+            else:
+                rate = (kontra[mine].sum() + 0.5) / (mine.sum() + 50.0)
+                a, b = float(np.log(rate / (1 - rate))), 0.0
+            # the shifts say what a Kontra (or none) tells beyond the outcome model's own estimate for
+            # declared games like these: each against the shift that fits all of them
+            overall = _shift(x[mine], won[mine])
+            shift_kontra = _shift(x[mine & kontra], won[mine & kontra], overall) - overall
+            shift_none = _shift(x[mine & ~kontra], won[mine & ~kontra], overall) - overall
+            vec[base + K_A] = a
+            vec[base + K_B] = b
+            vec[base + K_SHIFT_KONTRA] = shift_kontra
+            vec[base + K_SHIFT_NONE] = shift_none
+            mine_fits[CLASS_NAMES[c]] = {
+                "games": int(mine.sum()),
+                "kontra": int((mine & kontra).sum()),
+                "a": round(float(a), 4),
+                "b": round(float(b), 4),
+                "shift_kontra": round(float(shift_kontra), 4),
+                "shift_none": round(float(shift_none), 4),
+                "model_bias": round(float(overall), 4),
+            }
     re_said = sel & (rows[:, COL_KONTRA_LEVEL] >= 2)
     if params[KONTRA_BEYOND_RE]:
         vec[CAL_RE_SHIFT - CAL0] = _shift(zdef[re_said], won[re_said])
     re_shift = round(float(vec[CAL_RE_SHIFT - CAL0]), 4)
-    info["kontra"] = {"classes": fits, "re_said": int(re_said.sum()), "re_shift": re_shift}
+    info["kontra"] = {"situations": fits, "re_said": int(re_said.sum()), "re_shift": re_shift}
 
 
 def calibrate(
