@@ -15,7 +15,7 @@ and nothing is saved.
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 import nbformat
@@ -26,7 +26,7 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 def execute(path: Path) -> None:
     """Execute ``path`` in place; refuse to save a notebook with an error or stderr output."""
-    nb = nbformat.read(path, as_version=4)
+    nb = nbformat.read(str(path), as_version=4)
     NotebookClient(nb, kernel_name="python3", timeout=1200, resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
     for index, cell in enumerate(nb.cells):
         for out in cell.get("outputs", []):
@@ -36,11 +36,17 @@ def execute(path: Path) -> None:
     print(f"{path.name}: executed and saved")
 
 
-def main(names: list[str]) -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="notebooks in notebooks/ (default: every one)")
+    names = parser.parse_args(argv).names
     paths = [NOTEBOOKS / name for name in names] if names else sorted(NOTEBOOKS.glob("*.ipynb"))
+    missing = [path.name for path in paths if not path.is_file()]
+    if missing:
+        parser.error(f"no such notebook in {NOTEBOOKS}: {', '.join(missing)}")
     for path in paths:
         execute(path)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
