@@ -420,7 +420,7 @@ def _self_play(params: np.ndarray, vec: np.ndarray, deals: int, seed: int, info:
     """Play the variant with the bots of ``vec`` and learn from it: the all-pass chances, a defender's
     expectation and the Kontra model, into ``vec``."""
     from ..engine.block import simulate_block
-    from .expected import prepare
+    from .expected import kontra_fields, prepare
 
     length = int(params[LIST_LENGTH])
     if length:
@@ -476,7 +476,7 @@ def _self_play(params: np.ndarray, vec: np.ndarray, deals: int, seed: int, info:
         fits[SITUATION_NAMES[situation]] = mine_fits = {}
         for c in range(N_CLASSES):
             mine = games & (cls == c)
-            base = CAL_KONTRA - CAL0 + (c * N_SITUATIONS + situation) * N_KONTRA_FIELDS
+            base = kontra_fields(c, situation) - CAL0
             if mine.sum() >= MIN_CLASS_GAMES and kontra[mine].sum() >= 20:
                 a, b = _logistic(np.column_stack([np.ones(mine.sum()), x[mine]]), kontra[mine].astype(np.float64))
             elif kontra[games].sum() >= 20 and c not in (NULL_CLASS, NULL_OUVERT_CLASS):
