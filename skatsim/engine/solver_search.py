@@ -447,9 +447,9 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                     ret = two_tricks(ctx, h0, h1, h2, leader, nin, t0, t1)
             else:
                 done = False
-                if nin == 0 and (sp == 0 or popcount(hand) > 3):
-                    # The table will be asked unless a bound settles the node: its bucket is fetched
-                    # while the bounds are computed.
+                if nin == 0:
+                    # The table will be asked unless a bound settles the node: its key is made here
+                    # (read below) and its bucket fetched while the bounds are computed.
                     k0, k1, k2 = canonical(gt, ctx & TRICK_MODE, h0, h1, h2)
                     w0, w1 = _key(ctx, k0, k1, k2, leader)
                     work[f + KEY0] = np.int64(w0)
