@@ -67,10 +67,9 @@ ENUMS = {
 
 @dataclass(frozen=True)
 class Column:
-    """One column: ``name``, ``dtype`` (a polars type name or an :data:`ENUMS` name), ``doc``;
-    ``source`` (:data:`ENGINE`, :data:`CARDS`, :data:`RUN`, :data:`ISS`); ``null`` (a
-    :data:`NULL_RULES` name); ``rule``, the house-rule group that adds it (None: every table of
-    its source has it); ``result``, one of the result columns shared by simulated and imported games."""
+    """One column, an entry of ``columns.toml`` (whose header says what each field means): ``name``,
+    ``dtype``, ``doc``, ``source`` (one of :data:`SOURCES`), ``null`` (a :data:`NULL_RULES` name),
+    ``rule`` (a group of :func:`rules_used`) and ``result``."""
 
     name: str
     dtype: str
