@@ -21,16 +21,17 @@ from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
 #: The code the compiled kernels are made of, and the tables they read as constants: the engine,
-#: the bots, the row layout's column table, the compiled ISS parser, the what-if rollout loops and
-#: this module. Everything else (runs, the rest of records, analysis, the command line) is plain
-#: Python that no kernel imports, so editing it never recompiles the kernels.
-KERNEL_CODE = ("_jit.py", "engine/", "bots/", "schema.py", "records/issparse.py", "whatif/kernels.py")
+#: the bots, the row layout's column table (``schema.py`` reading ``columns.toml``), the compiled ISS
+#: parser, the what-if rollout loops and this module. Everything else (runs, the rest of records,
+#: analysis, the command line) is plain Python that no kernel imports, so editing it never recompiles
+#: the kernels.
+KERNEL_CODE = ("_jit.py", "engine/", "bots/", "schema.py", "columns.toml", "records/issparse.py", "whatif/kernels.py")
 
 
 def kernel_sources() -> list[Path]:
     """The files whose content the compiled kernels depend on."""
     package = Path(__file__).resolve().parent
-    files = sorted([*package.rglob("*.py"), *package.rglob("*.json")])
+    files = sorted([*package.rglob("*.py"), *package.rglob("*.json"), *package.rglob("*.toml")])
     return [p for p in files if p.relative_to(package).as_posix().startswith(KERNEL_CODE)]
 
 

@@ -26,3 +26,4 @@ def test_every_kernel_module_keys_the_cache() -> None:
         if "@kernel" in path.read_text(encoding="utf-8"):
             assert path in keyed, path
     assert PACKAGE / "bots" / "calibration.json" in keyed
+    assert PACKAGE / "columns.toml" in keyed  # the row layout's column table

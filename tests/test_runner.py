@@ -175,7 +175,7 @@ def test_every_column_is_documented_with_its_type(variant: str) -> None:
 
 
 def test_schema_page_is_generated_from_the_schema() -> None:
-    """docs/schema.md is what scripts/schema_reference.py makes of skatsim/schema.py (run it after a change)."""
+    """docs/schema.md is what scripts/schema_reference.py makes of skatsim/columns.toml (run it after a change)."""
     spec = importlib.util.spec_from_file_location("schema_reference", ROOT / "scripts" / "schema_reference.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

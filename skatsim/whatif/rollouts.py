@@ -28,7 +28,7 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypedDict, Unpack
 
 import numpy as np
 
@@ -743,23 +743,32 @@ def plan(
     )
 
 
+class RolloutOptions(TypedDict, total=False):
+    """How the alternatives of a what-if are played out: :func:`plan`'s arguments after ``params``
+    (their defaults are :func:`plan`'s), taken by :func:`evaluate` as keywords."""
+
+    bots: str
+    samples: int
+    seed: int
+    worlds: Worlds
+    max_tries: int
+
+
 def evaluate(
     start: Start,
     decisions: Sequence[Decision],
     params: np.ndarray | None = None,
-    bots: str = DEFAULT_BOTS,
-    samples: int = 1000,
-    seed: int = 1,
-    worlds: Worlds = "consistent",
+    *,
     jobs: int | None = None,
-    max_tries: int = MAX_TRIES,
+    **options: Unpack[RolloutOptions],
 ) -> pl.DataFrame:
     """Play every decision of ``decisions`` out ``samples`` times on the same worlds (the what-if of
-    :func:`plan`, whose arguments these are); one row per rollout and decision (:meth:`Query.frame`).
-    ``jobs`` threads (default: every CPU) share the work; rollout ``i`` depends only on ``(seed, i)``,
-    never on ``jobs``."""
-    query = plan(start, decisions, params, bots, samples, seed, worlds, max_tries)
-    return query.frame(0, samples, jobs or os.cpu_count() or 1)
+    :func:`plan`, whose arguments these are: ``bots``, ``samples``, ``seed``, ``worlds`` and
+    ``max_tries`` as keywords); one row per rollout and decision (:meth:`Query.frame`). ``jobs``
+    threads (default: every CPU) share the work; rollout ``i`` depends only on ``(seed, i)``, never
+    on ``jobs``."""
+    query = plan(start, decisions, params, **options)
+    return query.frame(0, query.n_samples, jobs or os.cpu_count() or 1)
 
 
 def summary(frame: pl.DataFrame, level: float = 0.95) -> pl.DataFrame:
