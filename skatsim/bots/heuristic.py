@@ -95,6 +95,7 @@ from .slots import (
     V_KONTRA,
     V_LOGITS,
     V_LOST_MALUS,
+    V_MATS,
     V_PASS,
     V_RAMSCH,
     V_SCRATCH,
@@ -236,7 +237,7 @@ def _weigh_bid(
     if exact and not opens and z >= bot[V_ZSTAR_FLOOR + slot]:
         situation = HAND_GAME if hand else BEFORE_PICKUP
         cls = _CANDIDATE_CLASS[k]
-        opens = expected(bot, params, cls, situation, gt, _flags(k, hand), mat, 0, cards, z) >= open_value
+        opens = expected(bot, params, cls, situation, gt, _flags(k, hand), mat, 0, z) >= open_value
     return limit, opens
 
 
@@ -376,12 +377,25 @@ def _bound(bot: np.ndarray, gt: int, flags: int, mat: int, z: float) -> float:
 
 
 @kernel
-def _fill_bounds(bot: np.ndarray, n: int, cards: np.uint32, hand: bool, logits: int) -> None:
-    """``bot[V_SCRATCH + k]``: the bound (:func:`_bound`) of each of the ``n`` candidates played hand
-    or with the skat, at the log-odds ``bot[logits + k]``, its matadors counted in ``cards``."""
+def _fill_mats(bot: np.ndarray, n: int, cards: np.uint32) -> None:
+    """``bot[V_MATS + k]``: the matadors (:func:`_mat`) of each of the ``n`` candidates in ``cards``,
+    counted once for every kernel below that weighs the candidates with these cards."""
     for k in range(n):
-        gt = _CANDIDATE_GT[k]
-        bot[V_SCRATCH + k] = _bound(bot, gt, _flags(k, hand), _mat(gt, cards), bot[logits + k])
+        bot[V_MATS + k] = _mat(_CANDIDATE_GT[k], cards)
+
+
+@kernel
+def _mats(bot: np.ndarray, k: int) -> int:
+    """Candidate ``k``'s matadors as :func:`_fill_mats` counted them."""
+    return int(bot[V_MATS + k])
+
+
+@kernel
+def _fill_bounds(bot: np.ndarray, n: int, hand: bool, logits: int) -> None:
+    """``bot[V_SCRATCH + k]``: the bound (:func:`_bound`) of each of the ``n`` candidates played hand
+    or with the skat, at the log-odds ``bot[logits + k]``, its matadors those of :func:`_fill_mats`."""
+    for k in range(n):
+        bot[V_SCRATCH + k] = _bound(bot, _CANDIDATE_GT[k], _flags(k, hand), _mats(bot, k), bot[logits + k])
 
 
 @kernel
@@ -401,18 +415,19 @@ def _best_by_bounds(
     n: int,
     situation: int,
     hand: bool,
-    cards: np.uint32,
     bid: int,
     logits: int,
-    floor: float,
+    best_k: int,
+    best: float,
+    done: int,
 ) -> tuple[int, float]:
     """The candidate whose expected score (:func:`skatsim.bots.expected.expected`, log-odds
-    ``bot[logits + k]``) is highest and above ``floor``, and that score; ``(-1, floor)`` when none is.
-    Candidates are weighed in the order of their bounds (:func:`_fill_bounds`) until no bound beats
-    the best: branch and bound, one expected score for most declarations instead of seven."""
-    best_k = -1
-    best = floor
-    done = 0
+    ``bot[logits + k]``, matadors of :func:`_fill_mats`) is highest and above the floor ``best``, and
+    that score; ``(-1, floor)`` when none is. Candidates are weighed in the order of their bounds
+    (:func:`_fill_bounds`) until no bound beats the best: branch and bound, one expected score for
+    most declarations instead of seven. ``best_k`` (-1: none yet), ``best`` and ``done`` (bits: the
+    candidates weighed) are where the search starts: (-1, floor, 0), or after a first step taken
+    elsewhere (:func:`_pickup_estimate`)."""
     while True:
         k = _next(bot, n, done)
         if k < 0 or bot[V_SCRATCH + k] <= best:
@@ -420,7 +435,7 @@ def _best_by_bounds(
         done |= 1 << k
         gt = _CANDIDATE_GT[k]
         cls = _CANDIDATE_CLASS[k]
-        e = expected(bot, params, cls, situation, gt, _flags(k, hand), _mat(gt, cards), bid, cards, bot[logits + k])
+        e = expected(bot, params, cls, situation, gt, _flags(k, hand), _mats(bot, k), bid, bot[logits + k])
         if e > best:
             best_k, best = k, e
     return best_k, best
@@ -428,22 +443,23 @@ def _best_by_bounds(
 
 @kernel
 def _best_hand_game(
-    bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool, floor: float
+    bot: np.ndarray, params: np.ndarray, bid: int, reversed_ok: bool, floor: float
 ) -> tuple[int, int, float]:
     """The hand game (candidate, flags with announcements) worth most, and its expected score, among
     the games that may beat ``floor``; ``(-1, 0, floor)``: none. Reads the log-odds of
-    :func:`_fill_logits`. Games are weighed in the order of a cheap upper bound of their expected
-    score (:func:`_bound`) until no bound beats the best; announcements only for the best plain game
-    (a stronger announcement needs what a weaker one missed)."""
+    :func:`_fill_logits` and the matadors of :func:`_fill_mats` (the ten cards). Games are weighed in
+    the order of a cheap upper bound of their expected score (:func:`_bound`) until no bound beats
+    the best; announcements only for the best plain game (a stronger announcement needs what a
+    weaker one missed)."""
     n = _candidates(reversed_ok)
-    _fill_bounds(bot, n, hand, True, V_LOGITS + N_CANDIDATES)
-    best_k, best = _best_by_bounds(bot, params, n, HAND_GAME, True, hand, bid, V_LOGITS + N_CANDIDATES, floor)
+    _fill_bounds(bot, n, True, V_LOGITS + N_CANDIDATES)
+    best_k, best = _best_by_bounds(bot, params, n, HAND_GAME, True, bid, V_LOGITS + N_CANDIDATES, -1, floor, 0)
     if best_k < 0:
         return -1, 0, floor
     best_flags = _flags(best_k, True)
     gt = _CANDIDATE_GT[best_k]
     if gt != NULL:
-        mat = _mat(gt, hand)
+        mat = _mats(bot, best_k)
         z = bot[V_LOGITS + N_CANDIDATES + best_k]
         cls = _CANDIDATE_CLASS[best_k]
         p = outcome_probs(cls * N_SITUATIONS + HAND_GAME, z)
@@ -454,7 +470,7 @@ def _best_hand_game(
             win, lose = win_lose_terms(bot, params, gt, flags, mat, True, a >= 2)
             if bot[V_KONTRA] == 0.0 and (reach + 1e-4) * win + (1.0 - reach - 1e-4) * lose <= best:
                 break
-            e = expected(bot, params, cls, HAND_GAME, gt, flags, mat, bid, hand, z)
+            e = expected(bot, params, cls, HAND_GAME, gt, flags, mat, bid, z)
             if e <= best:
                 break
             best_flags, best = flags, e
@@ -491,35 +507,47 @@ def _hand_worth_weighing(bot: np.ndarray, hand: np.uint32, bid: int, reversed_ok
 
 
 @kernel
-def _hand_may_beat(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool) -> bool:
+def _hand_may_beat(bot: np.ndarray, params: np.ndarray, bid: int, reversed_ok: bool) -> tuple[bool, int, float]:
     """Whether some hand game's bound (:func:`_bound`, announcements at most what they can add) beats
     the expected score of the game with the skat whose bound is highest: a lower bound of what
     picking up promises, one expected score instead of all (the exact comparison follows when it may).
-    Reads the bounds of the games with the skat (:func:`_fill_bounds`)."""
+    Reads the bounds of the games with the skat (:func:`_fill_bounds`) and the matadors of
+    :func:`_fill_mats`. Also returns that game and its expected score, the first step of
+    :func:`_pickup_estimate` (-1 when not worked out: with Kontra, any hand game may beat it)."""
     n = _candidates(reversed_ok)
     if bot[V_KONTRA] != 0.0:
-        return True
+        return True, -1, 0.0
     best_k = 0
     for k in range(1, n):
         if bot[V_SCRATCH + k] > bot[V_SCRATCH + best_k]:
             best_k = k
     gt = _CANDIDATE_GT[best_k]
     cls = _CANDIDATE_CLASS[best_k]
-    mat = _mat(gt, hand)
-    floor = expected(bot, params, cls, BEFORE_PICKUP, gt, _flags(best_k, False), mat, bid, hand, bot[V_LOGITS + best_k])
+    mat = _mats(bot, best_k)
+    floor = expected(bot, params, cls, BEFORE_PICKUP, gt, _flags(best_k, False), mat, bid, bot[V_LOGITS + best_k])
     for k in range(n):
         gt = _CANDIDATE_GT[k]
-        if bound(bot, gt, _flags(k, True), _mat(gt, hand), bot[V_LOGITS + N_CANDIDATES + k], True) > floor:
-            return True
-    return False
+        if bound(bot, gt, _flags(k, True), _mats(bot, k), bot[V_LOGITS + N_CANDIDATES + k], True) > floor:
+            return True, best_k, floor
+    return False, best_k, floor
 
 
 @kernel
-def _pickup_estimate(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool) -> float:
+def _pickup_estimate(
+    bot: np.ndarray, params: np.ndarray, bid: int, reversed_ok: bool, first_k: int, first: float
+) -> float:
     """What picking up the skat promises: the best game's expected score as the ten cards show it
-    (the log-odds of :func:`_fill_logits`, the bounds of :func:`_fill_bounds`)."""
+    (the log-odds of :func:`_fill_logits`, the bounds of :func:`_fill_bounds`, the matadors of
+    :func:`_fill_mats`). ``first_k`` (-1: none) is the candidate of the highest bound, already weighed
+    (:func:`_hand_may_beat`): its expected score ``first`` is taken as :func:`_best_by_bounds` would
+    take it as its first step, not worked out again."""
     n = _candidates(reversed_ok)
-    return _best_by_bounds(bot, params, n, BEFORE_PICKUP, False, hand, bid, V_LOGITS, -1e18)[1]
+    best_k, best, done = -1, -1e18, 0
+    if first_k >= 0 and bot[V_SCRATCH + first_k] > best:
+        done = 1 << first_k
+        if first > best:
+            best_k, best = first_k, first
+    return _best_by_bounds(bot, params, n, BEFORE_PICKUP, False, bid, V_LOGITS, best_k, best, done)[1]
 
 
 @kernel
@@ -544,8 +572,9 @@ def declare_after_pickup(
             discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
         bot[V_LOGITS + k] = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
         bot[V_LOGITS + N_CANDIDATES + k] = discard
-    _fill_bounds(bot, n, twelve, False, V_LOGITS)
-    k = _best_by_bounds(bot, params, n, AFTER_PICKUP, False, twelve, bid, V_LOGITS, -1e18)[0]
+    _fill_mats(bot, n, twelve)
+    _fill_bounds(bot, n, False, V_LOGITS)
+    k = _best_by_bounds(bot, params, n, AFTER_PICKUP, False, bid, V_LOGITS, -1, -1e18, 0)[0]
     return _CANDIDATE_GT[k], _flags(k, False), np.uint32(bot[V_LOGITS + N_CANDIDATES + k])
 
 
@@ -578,12 +607,14 @@ def declare(
     if worth and not reach:
         _fill_hand_logits(bot, hand, seat, reversed_ok)
     if worth:
-        _fill_bounds(bot, _candidates(reversed_ok), hand, False, V_LOGITS)  # the games with the skat
-    if worth and _hand_may_beat(bot, params, hand, bid, reversed_ok):
-        pickup = _pickup_estimate(bot, params, hand, bid, reversed_ok)
-        k, flags, _ = _best_hand_game(bot, params, hand, bid, reversed_ok, pickup)
-        if k >= 0:
-            return _CANDIDATE_GT[k], flags, skat
+        _fill_mats(bot, _candidates(reversed_ok), hand)
+        _fill_bounds(bot, _candidates(reversed_ok), False, V_LOGITS)  # the games with the skat
+        may, first_k, first = _hand_may_beat(bot, params, bid, reversed_ok)
+        if may:
+            pickup = _pickup_estimate(bot, params, bid, reversed_ok, first_k, first)
+            k, flags, _ = _best_hand_game(bot, params, bid, reversed_ok, pickup)
+            if k >= 0:
+                return _CANDIDATE_GT[k], flags, skat
     return declare_after_pickup(bot, params, hand | skat, seat, bid, reversed_ok, np.uint32(0))
 
 
@@ -593,7 +624,8 @@ def declare_hand(
 ) -> tuple[int, int]:
     """The hand game to declare when the bot plays hand although it would not have chosen to."""
     _fill_logits(bot, hand, seat, reversed_ok)
-    k, flags, _ = _best_hand_game(bot, params, hand, bid, reversed_ok, -1e18)
+    _fill_mats(bot, _candidates(reversed_ok), hand)
+    k, flags, _ = _best_hand_game(bot, params, bid, reversed_ok, -1e18)
     return _CANDIDATE_GT[k], flags
 
 
@@ -697,8 +729,8 @@ def re(
     z = declared_z(bot, gt, flags, hand, skat, seat) + bot[kontra_fields(cls, situation) + K_SHIFT_KONTRA]
     row = cls * N_SITUATIONS + situation
     mat = _mat(gt, cards)
-    now = expected_at(bot, params, row, gt, flags, mat, bid, cards, z, 1 << level)
-    return expected_at(bot, params, row, gt, flags, mat, bid, cards, z, 2 << level) > now
+    now = expected_at(bot, params, row, gt, flags, mat, bid, z, 1 << level)
+    return expected_at(bot, params, row, gt, flags, mat, bid, z, 2 << level) > now
 
 
 @kernel
@@ -706,7 +738,7 @@ def grand_hand_instead(bot: np.ndarray, params: np.ndarray, hand: np.uint32, sea
     """Whether to declare Grand hand instead of playing a Ramsch (``ramsch.grand_hand_instead``): when
     the Grand hand (not bid: it cannot be overbid) is worth more than the seat's Ramsch expectation."""
     z = declared_z(bot, GRAND, HAND, hand, np.uint32(0), seat)
-    e = expected(bot, params, GRAND_CLASS, HAND_GAME, GRAND, HAND, _mat(GRAND, hand), 0, hand, z)
+    e = expected(bot, params, GRAND_CLASS, HAND_GAME, GRAND, HAND, _mat(GRAND, hand), 0, z)
     return e > ramschmodel.value(bot, CAL_RAMSCH, hand, seat)
 
 

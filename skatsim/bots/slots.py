@@ -100,12 +100,16 @@ N_LOGITS = 16
 #: Scratch space the seat's kernels count features into.
 V_SCRATCH = V_LOGITS + N_LOGITS
 N_SCRATCH = 16
+#: Scratch: the matadors of each candidate game in the cards the seat weighs its declaration with
+#: (:func:`skatsim.bots.heuristic._fill_mats`), counted once per set of cards.
+V_MATS = V_SCRATCH + N_SCRATCH
+N_MATS = 8
 
 # --- 4. what other bots add (the pimc bot: the heuristic's row, then its worlds) ---------------------
 #: The pimc bot's worlds per card: the parameter :func:`skatsim.bots.bot_arrays` writes after the
 #: calibration (``N_EXTRA`` such parameters), copied here by :func:`skatsim.bots.seam.prepare`.
 N_EXTRA = 1
-X_WORLDS = V_SCRATCH + N_SCRATCH
+X_WORLDS = V_MATS + N_MATS
 N_PREPARED = X_WORLDS + N_EXTRA
 
 # --- scratch for bots that search, kept in every deal state (kernels allocate nothing) ---------------
