@@ -32,6 +32,8 @@ variant's rule parameters ``params``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._jit import kernel, lowest_bit, popcount
@@ -92,6 +94,9 @@ from .slots import (
     P_SUIT_BIAS,
     V_BONUS_DOUBLES,
     V_DEFENDER_BONUS,
+    V_KEPT_CARDS,
+    V_KEPT_SEAT,
+    V_KEPT_Z,
     V_KONTRA,
     V_LOGITS,
     V_LOST_MALUS,
@@ -263,14 +268,18 @@ def bid_ceilings(
     exact = open_value != bot[V_PASS]  # else the first bid is a bid like any other
     zmin = V_ZMIN_FLOOR if exact else V_ZMIN_PASS
     n = _candidates(reversed_ok)
+    _begin_kept(bot, cards, seat)
     suits = suit_logits(BEFORE_PICKUP, cards, seat)
-    # with the skat: every game's log-odds (kept for the hand games below)
+    # with the skat: every game's log-odds (kept for the hand games below, and for declaring)
     for k in range(n):
         gt = _CANDIDATE_GT[k]
         if k < 4:
             z = suits[k] + _bias(bot, SUIT_CLASS)
+            bot[V_KEPT_Z + k] = z
         else:
-            z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat) + _bid_caution(bot, gt)
+            z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
+            bot[V_KEPT_Z + k] = z
+            z += _bid_caution(bot, gt)
         bot[V_LOGITS + k] = z
         ouvert = _CANDIDATE_OUVERT[k] == 1
         if z < bot[zmin + least_slot(gt, False, ouvert)]:
@@ -291,9 +300,15 @@ def bid_ceilings(
             if not have_suits:
                 hand_suits = suit_logits(HAND_GAME, cards, seat)
                 have_suits = True
-            z = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
+                for j in range(4):
+                    bot[V_KEPT_Z + N_CANDIDATES + j] = (
+                        hand_suits[j] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
+                    )
+            z = bot[V_KEPT_Z + N_CANDIDATES + k]
         else:
-            z = _z(bot, k, HAND_GAME, cards, 0.0, seat) + _bid_caution(bot, gt)
+            z = _z(bot, k, HAND_GAME, cards, 0.0, seat)
+            bot[V_KEPT_Z + N_CANDIDATES + k] = z
+            z += _bid_caution(bot, gt)
         if z < least:
             continue
         mat = _mat(gt, cards)
@@ -323,24 +338,62 @@ def contested_ceiling(bot: np.ndarray, params: np.ndarray, cards: np.uint32, sea
 
 
 @kernel
+def _begin_kept(bot: np.ndarray, cards: np.uint32, seat: int) -> None:
+    """Start keeping the log-odds :func:`bid_ceilings` works out for ``cards`` at ``seat``
+    (``V_KEPT_Z``, none worked out yet), so that declaring with the same cards takes them."""
+    bot[V_KEPT_CARDS] = cards
+    bot[V_KEPT_SEAT] = seat
+    for k in range(2 * N_CANDIDATES):
+        bot[V_KEPT_Z + k] = math.nan
+
+
+@kernel
+def forget_kept(bot: np.ndarray) -> None:
+    """Drop the log-odds kept by :func:`bid_ceilings` (a new deal: they were for its cards)."""
+    bot[V_KEPT_CARDS] = 0.0
+
+
+@kernel
+def _kept(bot: np.ndarray, cards: np.uint32, seat: int, k: int) -> bool:
+    """Whether ``bot[V_KEPT_Z + k]`` holds a log-odds :func:`bid_ceilings` worked out for ``cards`` at
+    ``seat`` (the same sums as :func:`_z` and :func:`suit_logits` give, in the same order)."""
+    return bot[V_KEPT_CARDS] == cards and bot[V_KEPT_SEAT] == seat and not math.isnan(bot[V_KEPT_Z + k])
+
+
+@kernel
 def _fill_pickup_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
-    """The player's log-odds of every candidate with these ten cards, with the skat (``bot[V_LOGITS + k]``)."""
-    suits = suit_logits(BEFORE_PICKUP, cards, seat)
-    for k in range(4):
-        bot[V_LOGITS + k] = suits[k] + _bias(bot, SUIT_CLASS)
+    """The player's log-odds of every candidate with these ten cards, with the skat (``bot[V_LOGITS + k]``);
+    those the bid ceiling worked out already are taken from it (:func:`_kept`)."""
+    if _kept(bot, cards, seat, 0):  # the four suits are worked out together
+        for k in range(4):
+            bot[V_LOGITS + k] = bot[V_KEPT_Z + k]
+    else:
+        suits = suit_logits(BEFORE_PICKUP, cards, seat)
+        for k in range(4):
+            bot[V_LOGITS + k] = suits[k] + _bias(bot, SUIT_CLASS)
     for k in range(4, _candidates(reversed_ok)):
-        bot[V_LOGITS + k] = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
+        if _kept(bot, cards, seat, k):
+            bot[V_LOGITS + k] = bot[V_KEPT_Z + k]
+        else:
+            bot[V_LOGITS + k] = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
 
 
 @kernel
 def _fill_hand_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
     """The player's log-odds of every candidate with these ten cards, hand
-    (``bot[V_LOGITS + N_CANDIDATES + k]``)."""
-    hand_suits = suit_logits(HAND_GAME, cards, seat)
-    for k in range(4):
-        bot[V_LOGITS + N_CANDIDATES + k] = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
+    (``bot[V_LOGITS + N_CANDIDATES + k]``); those the bid ceiling worked out already are taken from it."""
+    if _kept(bot, cards, seat, N_CANDIDATES):  # the four suits are worked out together
+        for k in range(4):
+            bot[V_LOGITS + N_CANDIDATES + k] = bot[V_KEPT_Z + N_CANDIDATES + k]
+    else:
+        hand_suits = suit_logits(HAND_GAME, cards, seat)
+        for k in range(4):
+            bot[V_LOGITS + N_CANDIDATES + k] = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
     for k in range(4, _candidates(reversed_ok)):
-        bot[V_LOGITS + N_CANDIDATES + k] = _z(bot, k, HAND_GAME, cards, 0.0, seat)
+        if _kept(bot, cards, seat, N_CANDIDATES + k):
+            bot[V_LOGITS + N_CANDIDATES + k] = bot[V_KEPT_Z + N_CANDIDATES + k]
+        else:
+            bot[V_LOGITS + N_CANDIDATES + k] = _z(bot, k, HAND_GAME, cards, 0.0, seat)
 
 
 @kernel

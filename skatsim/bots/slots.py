@@ -104,12 +104,19 @@ N_SCRATCH = 16
 #: (:func:`skatsim.bots.heuristic._fill_mats`), counted once per set of cards.
 V_MATS = V_SCRATCH + N_SCRATCH
 N_MATS = 8
+#: The log-odds the seat's bid ceiling worked out (``skatsim.bots.heuristic.bid_ceilings``), kept for
+#: its declaration in the same deal: for the cards ``V_KEPT_CARDS`` (a mask; 0: none kept) at seat
+#: ``V_KEPT_SEAT``, per candidate game with the skat, then hand (NaN: not worked out).
+V_KEPT_CARDS = V_MATS + N_MATS
+V_KEPT_SEAT = V_KEPT_CARDS + 1
+V_KEPT_Z = V_KEPT_SEAT + 1
+N_KEPT_Z = 16
 
 # --- 4. what other bots add (the pimc bot: the heuristic's row, then its worlds) ---------------------
 #: The pimc bot's worlds per card: the parameter :func:`skatsim.bots.bot_arrays` writes after the
 #: calibration (``N_EXTRA`` such parameters), copied here by :func:`skatsim.bots.seam.prepare`.
 N_EXTRA = 1
-X_WORLDS = V_MATS + N_MATS
+X_WORLDS = V_KEPT_Z + N_KEPT_Z
 N_PREPARED = X_WORLDS + N_EXTRA
 
 # --- scratch for bots that search, kept in every deal state (kernels allocate nothing) ---------------
