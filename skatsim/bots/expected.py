@@ -69,7 +69,6 @@ from .slots import (
     P_LOSS_AVERSION,
     V_BONUS_DOUBLES,
     V_BOUND_LOSE,
-    V_BOUND_MOST,
     V_BOUND_WIN,
     V_DEFENDER_BONUS,
     V_KONTRA,
@@ -329,39 +328,26 @@ def win_lose_terms(
 
 
 @kernel
-def bound_terms(bot: np.ndarray, params: np.ndarray, gt: int, flags: int, mat: int) -> tuple[float, float, float]:
-    """What bounds a declaration's expected score (no Kontra): the utility of the best a win can
-    score (Schneider and Schwarz), of the least a loss costs (neither), and of the most a win with
-    any announcement can score (ouvert: all of them; hand games). Null: its one value each time."""
-    win, lose = win_lose_terms(bot, params, gt, flags, mat, False, False)
-    most = null_value(flags) if gt == NULL else game_value(gt, normalise_flags(gt, flags | OUVERT), mat, True, True)
-    top = utility(bot, deal_score(True, most, flags, params) + bot[V_WON_BONUS])
-    return win, lose, top
-
-
-@kernel
-def bound(bot: np.ndarray, gt: int, flags: int, mat: int, z: float, announced: bool) -> float:
-    """An upper bound of :func:`expected` without Kontra, cheaper than it, at log-odds ``z``: the
-    chance of winning times the best a win can score (``announced``: with any announcement, for hand
-    games), plus the chance of losing times the least a loss costs (:func:`bound_terms`, per
+def bound(bot: np.ndarray, gt: int, flags: int, mat: int, z: float) -> float:
+    """An upper bound of :func:`expected` without Kontra and without announcements, cheaper than it, at
+    log-odds ``z``: the chance of winning times the best a win can score, plus the chance of losing
+    times the least a loss costs (:func:`win_lose_terms` with neither Schneider nor Schwarz, per
     threshold slot in the prepared row)."""
     won = min(1.0, win_probability(z) + 1e-9)  # the outcome tables' own chance of winning, to rounding
     slot = threshold_slot(gt, flags & HAND != 0, flags & OUVERT != 0, mat)
-    top = bot[V_BOUND_MOST + slot] if announced else bot[V_BOUND_WIN + slot]
-    return won * top + (1.0 - won) * bot[V_BOUND_LOSE + slot]
+    return won * bot[V_BOUND_WIN + slot] + (1.0 - won) * bot[V_BOUND_LOSE + slot]
 
 
 @kernel
 def _bounds(bot: np.ndarray, params: np.ndarray) -> None:
-    """Fill ``V_BOUND_WIN``, ``V_BOUND_LOSE`` and ``V_BOUND_MOST`` (:func:`bound_terms` per threshold
-    slot; the game played with the skat or hand, ouvert only for Null, no announcement)."""
+    """Fill ``V_BOUND_WIN`` and ``V_BOUND_LOSE`` (:func:`win_lose_terms` per threshold slot; the game
+    played with the skat or hand, ouvert only for Null, no announcement)."""
     for row in range(SLOT_GAMES.shape[0]):
         gt, hand, ouvert, mat = SLOT_GAMES[row]
         slot = threshold_slot(gt, hand == 1, ouvert == 1, mat)
-        win, lose, top = bound_terms(bot, params, gt, HAND * hand | OUVERT * ouvert, mat)
+        win, lose = win_lose_terms(bot, params, gt, HAND * hand | OUVERT * ouvert, mat, False, False)
         bot[V_BOUND_WIN + slot] = win
         bot[V_BOUND_LOSE + slot] = lose
-        bot[V_BOUND_MOST + slot] = top
 
 
 @kernel

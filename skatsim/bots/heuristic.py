@@ -422,11 +422,11 @@ def _hand_may_reach(bot: np.ndarray, reversed_ok: bool) -> bool:
 def _bound(bot: np.ndarray, gt: int, flags: int, mat: int, z: float) -> float:
     """An upper bound of :func:`skatsim.bots.expected.expected` cheaper than it: the chance of
     winning times the best a win can score, plus the chance of losing times the least a loss costs
-    (:func:`skatsim.bots.expected.bound_terms`, per threshold slot in the prepared row; with Kontra
+    (:func:`skatsim.bots.expected.bound`, per threshold slot in the prepared row; with Kontra
     no bound)."""
     if bot[V_KONTRA] != 0.0:
         return 1e18
-    return bound(bot, gt, flags, mat, z, False)
+    return bound(bot, gt, flags, mat, z)
 
 
 @kernel
@@ -561,9 +561,10 @@ def _hand_worth_weighing(bot: np.ndarray, hand: np.uint32, bid: int, reversed_ok
 
 @kernel
 def _hand_may_beat(bot: np.ndarray, params: np.ndarray, bid: int, reversed_ok: bool) -> tuple[bool, int, float]:
-    """Whether some hand game's bound (:func:`_bound`, announcements at most what they can add) beats
-    the expected score of the game with the skat whose bound is highest: a lower bound of what
-    picking up promises, one expected score instead of all (the exact comparison follows when it may).
+    """Whether some plain hand game's bound (:func:`_bound`) beats the expected score of the game with
+    the skat whose bound is highest: a lower bound of what picking up promises, one expected score
+    instead of all (the exact comparison follows when it may). Plain games suffice: announcements are
+    weighed only for a plain hand game worth more than picking up (:func:`_best_hand_game`).
     Reads the bounds of the games with the skat (:func:`_fill_bounds`) and the matadors of
     :func:`_fill_mats`. Also returns that game and its expected score, the first step of
     :func:`_pickup_estimate` (-1 when not worked out: with Kontra, any hand game may beat it)."""
@@ -580,7 +581,7 @@ def _hand_may_beat(bot: np.ndarray, params: np.ndarray, bid: int, reversed_ok: b
     floor = expected(bot, params, cls, BEFORE_PICKUP, gt, _flags(best_k, False), mat, bid, bot[V_LOGITS + best_k])
     for k in range(n):
         gt = _CANDIDATE_GT[k]
-        if bound(bot, gt, _flags(k, True), _mats(bot, k), bot[V_LOGITS + N_CANDIDATES + k], True) > floor:
+        if bound(bot, gt, _flags(k, True), _mats(bot, k), bot[V_LOGITS + N_CANDIDATES + k]) > floor:
             return True, best_k, floor
     return False, best_k, floor
 

@@ -86,16 +86,14 @@ V_ZSTAR_FLOOR = V_ZSTAR_PASS + N_THRESHOLDS
 N_LEAST = 16
 V_ZMIN_PASS = V_ZSTAR_FLOOR + N_THRESHOLDS
 V_ZMIN_FLOOR = V_ZMIN_PASS + N_LEAST
-#: Bound terms per threshold slot (:func:`skatsim.bots.expected.bound_terms`): the utility of the
-#: best a win can score (``V_BOUND_WIN``), of the least a loss costs (``V_BOUND_LOSE``), and of the
-#: most a win with any announcement can score (``V_BOUND_MOST``; hand games), so that ranking the
+#: Bound terms per threshold slot (:func:`skatsim.bots.expected.bound`): the utility of the best a win
+#: can score (``V_BOUND_WIN``) and of the least a loss costs (``V_BOUND_LOSE``), so that ranking the
 #: candidate games by an upper bound of their expected score costs one interpolation each.
 V_BOUND_WIN = V_ZMIN_FLOOR + N_LEAST
 V_BOUND_LOSE = V_BOUND_WIN + N_THRESHOLDS
-V_BOUND_MOST = V_BOUND_LOSE + N_THRESHOLDS
 #: Scratch: the seat's log-odds per candidate game while it works out its bids and its declaration,
 #: with the skat and hand (its kernels allocate nothing).
-V_LOGITS = V_BOUND_MOST + N_THRESHOLDS
+V_LOGITS = V_BOUND_LOSE + N_THRESHOLDS
 N_LOGITS = 16
 #: Scratch space the seat's kernels count features into.
 V_SCRATCH = V_LOGITS + N_LOGITS
