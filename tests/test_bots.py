@@ -75,15 +75,15 @@ def test_expected_score_is_the_variants_own_scoring_worked_out_by_hand() -> None
     tournament = official + 50 * p_won - 50 * (1 - p_won)
     for name, by_hand in (("official", official), ("pre1999", pre1999), ("tournament", tournament)):
         bot, params = _prepared(name)
-        e = expected_at(bot, params, row, GRAND, HAND, 2, 0, np.uint32(0), z, 1)
+        e = expected_at(bot, params, row, GRAND, HAND, 2, 0, z, 1)
         assert e == pytest.approx(by_hand, abs=1e-9), name
     # Kontra: the score doubled (quadrupled with Re), the list bonuses not
     bot, params = _prepared("official")
-    assert expected_at(bot, params, row, GRAND, HAND, 2, 0, np.uint32(0), z, 2) == pytest.approx(2 * official)
+    assert expected_at(bot, params, row, GRAND, HAND, 2, 0, z, 2) == pytest.approx(2 * official)
     # loss aversion 2: every loss counts twice
     bot[slots.P_LOSS_AVERSION] = 2.0
     averse = sum(p * (v if k >= 3 else -4 * v) for k, (p, v) in enumerate(zip(probs, values, strict=True)))
-    assert expected_at(bot, params, row, GRAND, HAND, 2, 0, np.uint32(0), z, 1) == pytest.approx(averse)
+    assert expected_at(bot, params, row, GRAND, HAND, 2, 0, z, 1) == pytest.approx(averse)
 
 
 def test_an_announcement_is_won_only_when_its_level_is_reached() -> None:
@@ -95,7 +95,7 @@ def test_an_announcement_is_won_only_when_its_level_is_reached() -> None:
     lost_sw, lost_s, lost, won, won_s, won_sw = outcome_probs(row, z)
     by_hand = won_s * 60 + won_sw * 72 - 2 * (60 * (lost_s + lost + won) + 72 * lost_sw)
     flags = HAND | 2  # SCHNEIDER_ANNOUNCED
-    assert expected_at(bot, params, row, 3, flags, 1, 0, np.uint32(0), z, 1) == pytest.approx(by_hand)
+    assert expected_at(bot, params, row, 3, flags, 1, 0, z, 1) == pytest.approx(by_hand)
 
 
 def test_bid_thresholds_are_where_the_expected_score_meets_the_value_of_passing() -> None:
@@ -109,8 +109,8 @@ def test_bid_thresholds_are_where_the_expected_score_meets_the_value_of_passing(
             for hand, situation in ((False, BEFORE_PICKUP), (True, HAND_GAME)):
                 z = bot[slots.V_ZSTAR_PASS + threshold_slot(gt, hand, False, mat)]
                 flags = HAND if hand else 0
-                above = expected(bot, params, cls, situation, gt, flags, mat, 0, np.uint32(0), z)
-                below = expected(bot, params, cls, situation, gt, flags, mat, 0, np.uint32(0), z - 1e-6)
+                above = expected(bot, params, cls, situation, gt, flags, mat, 0, z)
+                below = expected(bot, params, cls, situation, gt, flags, mat, 0, z - 1e-6)
                 assert below < target <= above, (name, gt, mat, hand)
     assert _prepared("official")[0][slots.V_PASS] == 0.0
 
@@ -157,8 +157,8 @@ def test_an_anticipated_kontra_turns_a_marginal_game_into_a_pass() -> None:
     assert heuristic.ceiling(kontra, kparams, hand, RH, False) == 0
     assert kontra[slots.V_PASS] == official[slots.V_PASS] == 0.0
     for z in np.arange(-1.0, 1.26, 0.125):
-        plain = expected(official, oparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, np.uint32(0), z)
-        doubled = expected(kontra, kparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, np.uint32(0), z)
+        plain = expected(official, oparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, z)
+        doubled = expected(kontra, kparams, SUIT_CLASS, BEFORE_PICKUP, 3, 0, 1, 18, z)
         assert doubled < plain, z
 
 

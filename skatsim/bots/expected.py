@@ -5,7 +5,7 @@ lost, lost Schneider, lost Schwarz; Null won or lost) of the outcome's probabili
 (:func:`skatsim.bots.winprob.outcome_probs`) times what the declarer scores then *under this
 variant*: the game value and the deal score come from the engine's own kernels
 (:func:`skatsim.engine.scoring.game_value`, :func:`~skatsim.engine.scoring.deal_score`,
-:func:`~skatsim.engine.scoring.outcome` for an overbid game), so a lost hand game costs what
+:func:`~skatsim.engine.scoring.overbid_value` for an overbid game), so a lost hand game costs what
 ``scoring.lost_hand_factor`` says and nothing here copies a rule. On top come, where the variant
 has them:
 
@@ -45,6 +45,7 @@ from ..engine.scoring import (
     list_points,
     null_value,
     outcome,
+    overbid_value,
 )
 from .handeval import BEFORE_PICKUP, HAND_GAME, N_SITUATIONS, class_of
 from .slots import (
@@ -68,7 +69,6 @@ from .slots import (
     P_LOSS_AVERSION,
     V_BONUS_DOUBLES,
     V_BOUND_LOSE,
-    V_BOUND_MOST,
     V_BOUND_WIN,
     V_DEFENDER_BONUS,
     V_KONTRA,
@@ -163,7 +163,6 @@ def expected_at(
     flags: int,
     mat: int,
     bid: int,
-    cards: np.uint32,
     z: float,
     multiplier: int,
 ) -> float:
@@ -171,8 +170,9 @@ def expected_at(
     count: ``game_value`` counts with or without alike) at bid ``bid``, when the outcome model row
     ``row`` gives log-odds ``z`` and the score counts ``multiplier`` times (Kontra 2, Re 4).
 
-    ``cards`` are the declarer's cards the matadors were counted from: only an overbid outcome
-    needs them (the engine's :func:`~skatsim.engine.scoring.outcome` charges it)."""
+    An outcome whose value is below the bid is lost and charged what the engine charges an overbid
+    game (:func:`~skatsim.engine.scoring.overbid_value`, which :func:`~skatsim.engine.scoring.outcome`
+    charges too)."""
     p = outcome_probs(row, z)
     e = 0.0
     ann = announced(flags) * N_OUTCOMES
@@ -187,7 +187,7 @@ def expected_at(
             won = bot[V_WON + ann + o] > 0.5
             value = game_value(gt, flags, mat, _SCHNEIDER[o], _SCHWARZ[o])
         if value < bid:  # overbid: lost, charged as the rules say
-            won, value, _, _, _, _ = outcome(gt, flags, bid, cards, _POINTS[o], _TRICKS[o], False, True)
+            won, value = False, overbid_value(gt, flags, bid)
         score = multiplier * deal_score(won, value, flags, params) + _bonus(bot, won, multiplier)
         e += q * utility(bot, score)
     return e
@@ -218,7 +218,6 @@ def expected(
     flags: int,
     mat: int,
     bid: int,
-    cards: np.uint32,
     z: float,
 ) -> float:
     """Expected utility of a declaration (see :func:`expected_at`), Kontra anticipated where the
@@ -228,7 +227,7 @@ def expected(
     of ``situation``: the ``z`` this is called with."""
     row = cls * N_SITUATIONS + situation
     if bot[V_KONTRA] == 0.0:
-        return expected_at(bot, params, row, gt, flags, mat, bid, cards, z, 1)
+        return expected_at(bot, params, row, gt, flags, mat, bid, z, 1)
     k = kontra_fields(cls, situation)
     pk = kontra_probability(bot, cls, situation, z)
     # one call site in a loop (the compiled flow stays small): no Kontra, Kontra, Kontra and Re
@@ -236,7 +235,7 @@ def expected(
     quiet = doubled = 0.0
     for case in range(cases):
         shift = bot[k + K_SHIFT_NONE] if case == 0 else bot[k + K_SHIFT_KONTRA]
-        e = expected_at(bot, params, row, gt, flags, mat, bid, cards, z + shift, 1 << case)
+        e = expected_at(bot, params, row, gt, flags, mat, bid, z + shift, 1 << case)
         if case == 0:
             quiet = e
         elif case == 1 or e > doubled:  # the declarer answers with Re when it pays more
@@ -271,13 +270,13 @@ def _threshold(
     situation = HAND_GAME if hand else BEFORE_PICKUP
     flags = normalise_flags(gt, HAND * int(hand) + OUVERT * int(ouvert))
     lo, hi = Z_MIN, Z_MAX
-    if expected(bot, params, cls, situation, gt, flags, mat, 0, np.uint32(0), hi) < target:
+    if expected(bot, params, cls, situation, gt, flags, mat, 0, hi) < target:
         return NEVER
-    if expected(bot, params, cls, situation, gt, flags, mat, 0, np.uint32(0), lo) >= target:
+    if expected(bot, params, cls, situation, gt, flags, mat, 0, lo) >= target:
         return ALWAYS
     for _ in range(30):
         mid = 0.5 * (lo + hi)
-        if expected(bot, params, cls, situation, gt, flags, mat, 0, np.uint32(0), mid) >= target:
+        if expected(bot, params, cls, situation, gt, flags, mat, 0, mid) >= target:
             hi = mid
         else:
             lo = mid
@@ -329,39 +328,26 @@ def win_lose_terms(
 
 
 @kernel
-def bound_terms(bot: np.ndarray, params: np.ndarray, gt: int, flags: int, mat: int) -> tuple[float, float, float]:
-    """What bounds a declaration's expected score (no Kontra): the utility of the best a win can
-    score (Schneider and Schwarz), of the least a loss costs (neither), and of the most a win with
-    any announcement can score (ouvert: all of them; hand games). Null: its one value each time."""
-    win, lose = win_lose_terms(bot, params, gt, flags, mat, False, False)
-    most = null_value(flags) if gt == NULL else game_value(gt, normalise_flags(gt, flags | OUVERT), mat, True, True)
-    top = utility(bot, deal_score(True, most, flags, params) + bot[V_WON_BONUS])
-    return win, lose, top
-
-
-@kernel
-def bound(bot: np.ndarray, gt: int, flags: int, mat: int, z: float, announced: bool) -> float:
-    """An upper bound of :func:`expected` without Kontra, cheaper than it, at log-odds ``z``: the
-    chance of winning times the best a win can score (``announced``: with any announcement, for hand
-    games), plus the chance of losing times the least a loss costs (:func:`bound_terms`, per
+def bound(bot: np.ndarray, gt: int, flags: int, mat: int, z: float) -> float:
+    """An upper bound of :func:`expected` without Kontra and without announcements, cheaper than it, at
+    log-odds ``z``: the chance of winning times the best a win can score, plus the chance of losing
+    times the least a loss costs (:func:`win_lose_terms` with neither Schneider nor Schwarz, per
     threshold slot in the prepared row)."""
     won = min(1.0, win_probability(z) + 1e-9)  # the outcome tables' own chance of winning, to rounding
     slot = threshold_slot(gt, flags & HAND != 0, flags & OUVERT != 0, mat)
-    top = bot[V_BOUND_MOST + slot] if announced else bot[V_BOUND_WIN + slot]
-    return won * top + (1.0 - won) * bot[V_BOUND_LOSE + slot]
+    return won * bot[V_BOUND_WIN + slot] + (1.0 - won) * bot[V_BOUND_LOSE + slot]
 
 
 @kernel
 def _bounds(bot: np.ndarray, params: np.ndarray) -> None:
-    """Fill ``V_BOUND_WIN``, ``V_BOUND_LOSE`` and ``V_BOUND_MOST`` (:func:`bound_terms` per threshold
-    slot; the game played with the skat or hand, ouvert only for Null, no announcement)."""
+    """Fill ``V_BOUND_WIN`` and ``V_BOUND_LOSE`` (:func:`win_lose_terms` per threshold slot; the game
+    played with the skat or hand, ouvert only for Null, no announcement)."""
     for row in range(SLOT_GAMES.shape[0]):
         gt, hand, ouvert, mat = SLOT_GAMES[row]
         slot = threshold_slot(gt, hand == 1, ouvert == 1, mat)
-        win, lose, top = bound_terms(bot, params, gt, HAND * hand | OUVERT * ouvert, mat)
+        win, lose = win_lose_terms(bot, params, gt, HAND * hand | OUVERT * ouvert, mat, False, False)
         bot[V_BOUND_WIN + slot] = win
         bot[V_BOUND_LOSE + slot] = lose
-        bot[V_BOUND_MOST + slot] = top
 
 
 @kernel

@@ -32,6 +32,8 @@ variant's rule parameters ``params``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._jit import kernel, lowest_bit, popcount
@@ -92,9 +94,13 @@ from .slots import (
     P_SUIT_BIAS,
     V_BONUS_DOUBLES,
     V_DEFENDER_BONUS,
+    V_KEPT_CARDS,
+    V_KEPT_SEAT,
+    V_KEPT_Z,
     V_KONTRA,
     V_LOGITS,
     V_LOST_MALUS,
+    V_MATS,
     V_PASS,
     V_RAMSCH,
     V_SCRATCH,
@@ -236,7 +242,7 @@ def _weigh_bid(
     if exact and not opens and z >= bot[V_ZSTAR_FLOOR + slot]:
         situation = HAND_GAME if hand else BEFORE_PICKUP
         cls = _CANDIDATE_CLASS[k]
-        opens = expected(bot, params, cls, situation, gt, _flags(k, hand), mat, 0, cards, z) >= open_value
+        opens = expected(bot, params, cls, situation, gt, _flags(k, hand), mat, 0, z) >= open_value
     return limit, opens
 
 
@@ -262,14 +268,18 @@ def bid_ceilings(
     exact = open_value != bot[V_PASS]  # else the first bid is a bid like any other
     zmin = V_ZMIN_FLOOR if exact else V_ZMIN_PASS
     n = _candidates(reversed_ok)
+    _begin_kept(bot, cards, seat)
     suits = suit_logits(BEFORE_PICKUP, cards, seat)
-    # with the skat: every game's log-odds (kept for the hand games below)
+    # with the skat: every game's log-odds (kept for the hand games below, and for declaring)
     for k in range(n):
         gt = _CANDIDATE_GT[k]
         if k < 4:
             z = suits[k] + _bias(bot, SUIT_CLASS)
+            bot[V_KEPT_Z + k] = z
         else:
-            z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat) + _bid_caution(bot, gt)
+            z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
+            bot[V_KEPT_Z + k] = z
+            z += _bid_caution(bot, gt)
         bot[V_LOGITS + k] = z
         ouvert = _CANDIDATE_OUVERT[k] == 1
         if z < bot[zmin + least_slot(gt, False, ouvert)]:
@@ -290,9 +300,15 @@ def bid_ceilings(
             if not have_suits:
                 hand_suits = suit_logits(HAND_GAME, cards, seat)
                 have_suits = True
-            z = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
+                for j in range(4):
+                    bot[V_KEPT_Z + N_CANDIDATES + j] = (
+                        hand_suits[j] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
+                    )
+            z = bot[V_KEPT_Z + N_CANDIDATES + k]
         else:
-            z = _z(bot, k, HAND_GAME, cards, 0.0, seat) + _bid_caution(bot, gt)
+            z = _z(bot, k, HAND_GAME, cards, 0.0, seat)
+            bot[V_KEPT_Z + N_CANDIDATES + k] = z
+            z += _bid_caution(bot, gt)
         if z < least:
             continue
         mat = _mat(gt, cards)
@@ -322,24 +338,62 @@ def contested_ceiling(bot: np.ndarray, params: np.ndarray, cards: np.uint32, sea
 
 
 @kernel
+def _begin_kept(bot: np.ndarray, cards: np.uint32, seat: int) -> None:
+    """Start keeping the log-odds :func:`bid_ceilings` works out for ``cards`` at ``seat``
+    (``V_KEPT_Z``, none worked out yet), so that declaring with the same cards takes them."""
+    bot[V_KEPT_CARDS] = cards
+    bot[V_KEPT_SEAT] = seat
+    for k in range(2 * N_CANDIDATES):
+        bot[V_KEPT_Z + k] = math.nan
+
+
+@kernel
+def forget_kept(bot: np.ndarray) -> None:
+    """Drop the log-odds kept by :func:`bid_ceilings` (a new deal: they were for its cards)."""
+    bot[V_KEPT_CARDS] = 0.0
+
+
+@kernel
+def _kept(bot: np.ndarray, cards: np.uint32, seat: int, k: int) -> bool:
+    """Whether ``bot[V_KEPT_Z + k]`` holds a log-odds :func:`bid_ceilings` worked out for ``cards`` at
+    ``seat`` (the same sums as :func:`_z` and :func:`suit_logits` give, in the same order)."""
+    return bot[V_KEPT_CARDS] == cards and bot[V_KEPT_SEAT] == seat and not math.isnan(bot[V_KEPT_Z + k])
+
+
+@kernel
 def _fill_pickup_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
-    """The player's log-odds of every candidate with these ten cards, with the skat (``bot[V_LOGITS + k]``)."""
-    suits = suit_logits(BEFORE_PICKUP, cards, seat)
-    for k in range(4):
-        bot[V_LOGITS + k] = suits[k] + _bias(bot, SUIT_CLASS)
+    """The player's log-odds of every candidate with these ten cards, with the skat (``bot[V_LOGITS + k]``);
+    those the bid ceiling worked out already are taken from it (:func:`_kept`)."""
+    if _kept(bot, cards, seat, 0):  # the four suits are worked out together
+        for k in range(4):
+            bot[V_LOGITS + k] = bot[V_KEPT_Z + k]
+    else:
+        suits = suit_logits(BEFORE_PICKUP, cards, seat)
+        for k in range(4):
+            bot[V_LOGITS + k] = suits[k] + _bias(bot, SUIT_CLASS)
     for k in range(4, _candidates(reversed_ok)):
-        bot[V_LOGITS + k] = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
+        if _kept(bot, cards, seat, k):
+            bot[V_LOGITS + k] = bot[V_KEPT_Z + k]
+        else:
+            bot[V_LOGITS + k] = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
 
 
 @kernel
 def _fill_hand_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
     """The player's log-odds of every candidate with these ten cards, hand
-    (``bot[V_LOGITS + N_CANDIDATES + k]``)."""
-    hand_suits = suit_logits(HAND_GAME, cards, seat)
-    for k in range(4):
-        bot[V_LOGITS + N_CANDIDATES + k] = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
+    (``bot[V_LOGITS + N_CANDIDATES + k]``); those the bid ceiling worked out already are taken from it."""
+    if _kept(bot, cards, seat, N_CANDIDATES):  # the four suits are worked out together
+        for k in range(4):
+            bot[V_LOGITS + N_CANDIDATES + k] = bot[V_KEPT_Z + N_CANDIDATES + k]
+    else:
+        hand_suits = suit_logits(HAND_GAME, cards, seat)
+        for k in range(4):
+            bot[V_LOGITS + N_CANDIDATES + k] = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
     for k in range(4, _candidates(reversed_ok)):
-        bot[V_LOGITS + N_CANDIDATES + k] = _z(bot, k, HAND_GAME, cards, 0.0, seat)
+        if _kept(bot, cards, seat, N_CANDIDATES + k):
+            bot[V_LOGITS + N_CANDIDATES + k] = bot[V_KEPT_Z + N_CANDIDATES + k]
+        else:
+            bot[V_LOGITS + N_CANDIDATES + k] = _z(bot, k, HAND_GAME, cards, 0.0, seat)
 
 
 @kernel
@@ -368,20 +422,33 @@ def _hand_may_reach(bot: np.ndarray, reversed_ok: bool) -> bool:
 def _bound(bot: np.ndarray, gt: int, flags: int, mat: int, z: float) -> float:
     """An upper bound of :func:`skatsim.bots.expected.expected` cheaper than it: the chance of
     winning times the best a win can score, plus the chance of losing times the least a loss costs
-    (:func:`skatsim.bots.expected.bound_terms`, per threshold slot in the prepared row; with Kontra
+    (:func:`skatsim.bots.expected.bound`, per threshold slot in the prepared row; with Kontra
     no bound)."""
     if bot[V_KONTRA] != 0.0:
         return 1e18
-    return bound(bot, gt, flags, mat, z, False)
+    return bound(bot, gt, flags, mat, z)
 
 
 @kernel
-def _fill_bounds(bot: np.ndarray, n: int, cards: np.uint32, hand: bool, logits: int) -> None:
-    """``bot[V_SCRATCH + k]``: the bound (:func:`_bound`) of each of the ``n`` candidates played hand
-    or with the skat, at the log-odds ``bot[logits + k]``, its matadors counted in ``cards``."""
+def _fill_mats(bot: np.ndarray, n: int, cards: np.uint32) -> None:
+    """``bot[V_MATS + k]``: the matadors (:func:`_mat`) of each of the ``n`` candidates in ``cards``,
+    counted once for every kernel below that weighs the candidates with these cards."""
     for k in range(n):
-        gt = _CANDIDATE_GT[k]
-        bot[V_SCRATCH + k] = _bound(bot, gt, _flags(k, hand), _mat(gt, cards), bot[logits + k])
+        bot[V_MATS + k] = _mat(_CANDIDATE_GT[k], cards)
+
+
+@kernel
+def _mats(bot: np.ndarray, k: int) -> int:
+    """Candidate ``k``'s matadors as :func:`_fill_mats` counted them."""
+    return int(bot[V_MATS + k])
+
+
+@kernel
+def _fill_bounds(bot: np.ndarray, n: int, hand: bool, logits: int) -> None:
+    """``bot[V_SCRATCH + k]``: the bound (:func:`_bound`) of each of the ``n`` candidates played hand
+    or with the skat, at the log-odds ``bot[logits + k]``, its matadors those of :func:`_fill_mats`."""
+    for k in range(n):
+        bot[V_SCRATCH + k] = _bound(bot, _CANDIDATE_GT[k], _flags(k, hand), _mats(bot, k), bot[logits + k])
 
 
 @kernel
@@ -401,18 +468,19 @@ def _best_by_bounds(
     n: int,
     situation: int,
     hand: bool,
-    cards: np.uint32,
     bid: int,
     logits: int,
-    floor: float,
+    best_k: int,
+    best: float,
+    done: int,
 ) -> tuple[int, float]:
     """The candidate whose expected score (:func:`skatsim.bots.expected.expected`, log-odds
-    ``bot[logits + k]``) is highest and above ``floor``, and that score; ``(-1, floor)`` when none is.
-    Candidates are weighed in the order of their bounds (:func:`_fill_bounds`) until no bound beats
-    the best: branch and bound, one expected score for most declarations instead of seven."""
-    best_k = -1
-    best = floor
-    done = 0
+    ``bot[logits + k]``, matadors of :func:`_fill_mats`) is highest and above the floor ``best``, and
+    that score; ``(-1, floor)`` when none is. Candidates are weighed in the order of their bounds
+    (:func:`_fill_bounds`) until no bound beats the best: branch and bound, one expected score for
+    most declarations instead of seven. ``best_k`` (-1: none yet), ``best`` and ``done`` (bits: the
+    candidates weighed) are where the search starts: (-1, floor, 0), or after a first step taken
+    elsewhere (:func:`_pickup_estimate`)."""
     while True:
         k = _next(bot, n, done)
         if k < 0 or bot[V_SCRATCH + k] <= best:
@@ -420,7 +488,7 @@ def _best_by_bounds(
         done |= 1 << k
         gt = _CANDIDATE_GT[k]
         cls = _CANDIDATE_CLASS[k]
-        e = expected(bot, params, cls, situation, gt, _flags(k, hand), _mat(gt, cards), bid, cards, bot[logits + k])
+        e = expected(bot, params, cls, situation, gt, _flags(k, hand), _mats(bot, k), bid, bot[logits + k])
         if e > best:
             best_k, best = k, e
     return best_k, best
@@ -428,22 +496,23 @@ def _best_by_bounds(
 
 @kernel
 def _best_hand_game(
-    bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool, floor: float
+    bot: np.ndarray, params: np.ndarray, bid: int, reversed_ok: bool, floor: float
 ) -> tuple[int, int, float]:
     """The hand game (candidate, flags with announcements) worth most, and its expected score, among
     the games that may beat ``floor``; ``(-1, 0, floor)``: none. Reads the log-odds of
-    :func:`_fill_logits`. Games are weighed in the order of a cheap upper bound of their expected
-    score (:func:`_bound`) until no bound beats the best; announcements only for the best plain game
-    (a stronger announcement needs what a weaker one missed)."""
+    :func:`_fill_logits` and the matadors of :func:`_fill_mats` (the ten cards). Games are weighed in
+    the order of a cheap upper bound of their expected score (:func:`_bound`) until no bound beats
+    the best; announcements only for the best plain game (a stronger announcement needs what a
+    weaker one missed)."""
     n = _candidates(reversed_ok)
-    _fill_bounds(bot, n, hand, True, V_LOGITS + N_CANDIDATES)
-    best_k, best = _best_by_bounds(bot, params, n, HAND_GAME, True, hand, bid, V_LOGITS + N_CANDIDATES, floor)
+    _fill_bounds(bot, n, True, V_LOGITS + N_CANDIDATES)
+    best_k, best = _best_by_bounds(bot, params, n, HAND_GAME, True, bid, V_LOGITS + N_CANDIDATES, -1, floor, 0)
     if best_k < 0:
         return -1, 0, floor
     best_flags = _flags(best_k, True)
     gt = _CANDIDATE_GT[best_k]
     if gt != NULL:
-        mat = _mat(gt, hand)
+        mat = _mats(bot, best_k)
         z = bot[V_LOGITS + N_CANDIDATES + best_k]
         cls = _CANDIDATE_CLASS[best_k]
         p = outcome_probs(cls * N_SITUATIONS + HAND_GAME, z)
@@ -454,7 +523,7 @@ def _best_hand_game(
             win, lose = win_lose_terms(bot, params, gt, flags, mat, True, a >= 2)
             if bot[V_KONTRA] == 0.0 and (reach + 1e-4) * win + (1.0 - reach - 1e-4) * lose <= best:
                 break
-            e = expected(bot, params, cls, HAND_GAME, gt, flags, mat, bid, hand, z)
+            e = expected(bot, params, cls, HAND_GAME, gt, flags, mat, bid, z)
             if e <= best:
                 break
             best_flags, best = flags, e
@@ -491,35 +560,48 @@ def _hand_worth_weighing(bot: np.ndarray, hand: np.uint32, bid: int, reversed_ok
 
 
 @kernel
-def _hand_may_beat(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool) -> bool:
-    """Whether some hand game's bound (:func:`_bound`, announcements at most what they can add) beats
-    the expected score of the game with the skat whose bound is highest: a lower bound of what
-    picking up promises, one expected score instead of all (the exact comparison follows when it may).
-    Reads the bounds of the games with the skat (:func:`_fill_bounds`)."""
+def _hand_may_beat(bot: np.ndarray, params: np.ndarray, bid: int, reversed_ok: bool) -> tuple[bool, int, float]:
+    """Whether some plain hand game's bound (:func:`_bound`) beats the expected score of the game with
+    the skat whose bound is highest: a lower bound of what picking up promises, one expected score
+    instead of all (the exact comparison follows when it may). Plain games suffice: announcements are
+    weighed only for a plain hand game worth more than picking up (:func:`_best_hand_game`).
+    Reads the bounds of the games with the skat (:func:`_fill_bounds`) and the matadors of
+    :func:`_fill_mats`. Also returns that game and its expected score, the first step of
+    :func:`_pickup_estimate` (-1 when not worked out: with Kontra, any hand game may beat it)."""
     n = _candidates(reversed_ok)
     if bot[V_KONTRA] != 0.0:
-        return True
+        return True, -1, 0.0
     best_k = 0
     for k in range(1, n):
         if bot[V_SCRATCH + k] > bot[V_SCRATCH + best_k]:
             best_k = k
     gt = _CANDIDATE_GT[best_k]
     cls = _CANDIDATE_CLASS[best_k]
-    mat = _mat(gt, hand)
-    floor = expected(bot, params, cls, BEFORE_PICKUP, gt, _flags(best_k, False), mat, bid, hand, bot[V_LOGITS + best_k])
+    mat = _mats(bot, best_k)
+    floor = expected(bot, params, cls, BEFORE_PICKUP, gt, _flags(best_k, False), mat, bid, bot[V_LOGITS + best_k])
     for k in range(n):
         gt = _CANDIDATE_GT[k]
-        if bound(bot, gt, _flags(k, True), _mat(gt, hand), bot[V_LOGITS + N_CANDIDATES + k], True) > floor:
-            return True
-    return False
+        if bound(bot, gt, _flags(k, True), _mats(bot, k), bot[V_LOGITS + N_CANDIDATES + k]) > floor:
+            return True, best_k, floor
+    return False, best_k, floor
 
 
 @kernel
-def _pickup_estimate(bot: np.ndarray, params: np.ndarray, hand: np.uint32, bid: int, reversed_ok: bool) -> float:
+def _pickup_estimate(
+    bot: np.ndarray, params: np.ndarray, bid: int, reversed_ok: bool, first_k: int, first: float
+) -> float:
     """What picking up the skat promises: the best game's expected score as the ten cards show it
-    (the log-odds of :func:`_fill_logits`, the bounds of :func:`_fill_bounds`)."""
+    (the log-odds of :func:`_fill_logits`, the bounds of :func:`_fill_bounds`, the matadors of
+    :func:`_fill_mats`). ``first_k`` (-1: none) is the candidate of the highest bound, already weighed
+    (:func:`_hand_may_beat`): its expected score ``first`` is taken as :func:`_best_by_bounds` would
+    take it as its first step, not worked out again."""
     n = _candidates(reversed_ok)
-    return _best_by_bounds(bot, params, n, BEFORE_PICKUP, False, hand, bid, V_LOGITS, -1e18)[1]
+    best_k, best, done = -1, -1e18, 0
+    if first_k >= 0 and bot[V_SCRATCH + first_k] > best:
+        done = 1 << first_k
+        if first > best:
+            best_k, best = first_k, first
+    return _best_by_bounds(bot, params, n, BEFORE_PICKUP, False, bid, V_LOGITS, best_k, best, done)[1]
 
 
 @kernel
@@ -544,8 +626,9 @@ def declare_after_pickup(
             discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
         bot[V_LOGITS + k] = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
         bot[V_LOGITS + N_CANDIDATES + k] = discard
-    _fill_bounds(bot, n, twelve, False, V_LOGITS)
-    k = _best_by_bounds(bot, params, n, AFTER_PICKUP, False, twelve, bid, V_LOGITS, -1e18)[0]
+    _fill_mats(bot, n, twelve)
+    _fill_bounds(bot, n, False, V_LOGITS)
+    k = _best_by_bounds(bot, params, n, AFTER_PICKUP, False, bid, V_LOGITS, -1, -1e18, 0)[0]
     return _CANDIDATE_GT[k], _flags(k, False), np.uint32(bot[V_LOGITS + N_CANDIDATES + k])
 
 
@@ -578,12 +661,14 @@ def declare(
     if worth and not reach:
         _fill_hand_logits(bot, hand, seat, reversed_ok)
     if worth:
-        _fill_bounds(bot, _candidates(reversed_ok), hand, False, V_LOGITS)  # the games with the skat
-    if worth and _hand_may_beat(bot, params, hand, bid, reversed_ok):
-        pickup = _pickup_estimate(bot, params, hand, bid, reversed_ok)
-        k, flags, _ = _best_hand_game(bot, params, hand, bid, reversed_ok, pickup)
-        if k >= 0:
-            return _CANDIDATE_GT[k], flags, skat
+        _fill_mats(bot, _candidates(reversed_ok), hand)
+        _fill_bounds(bot, _candidates(reversed_ok), False, V_LOGITS)  # the games with the skat
+        may, first_k, first = _hand_may_beat(bot, params, bid, reversed_ok)
+        if may:
+            pickup = _pickup_estimate(bot, params, bid, reversed_ok, first_k, first)
+            k, flags, _ = _best_hand_game(bot, params, bid, reversed_ok, pickup)
+            if k >= 0:
+                return _CANDIDATE_GT[k], flags, skat
     return declare_after_pickup(bot, params, hand | skat, seat, bid, reversed_ok, np.uint32(0))
 
 
@@ -593,7 +678,8 @@ def declare_hand(
 ) -> tuple[int, int]:
     """The hand game to declare when the bot plays hand although it would not have chosen to."""
     _fill_logits(bot, hand, seat, reversed_ok)
-    k, flags, _ = _best_hand_game(bot, params, hand, bid, reversed_ok, -1e18)
+    _fill_mats(bot, _candidates(reversed_ok), hand)
+    k, flags, _ = _best_hand_game(bot, params, bid, reversed_ok, -1e18)
     return _CANDIDATE_GT[k], flags
 
 
@@ -697,8 +783,8 @@ def re(
     z = declared_z(bot, gt, flags, hand, skat, seat) + bot[kontra_fields(cls, situation) + K_SHIFT_KONTRA]
     row = cls * N_SITUATIONS + situation
     mat = _mat(gt, cards)
-    now = expected_at(bot, params, row, gt, flags, mat, bid, cards, z, 1 << level)
-    return expected_at(bot, params, row, gt, flags, mat, bid, cards, z, 2 << level) > now
+    now = expected_at(bot, params, row, gt, flags, mat, bid, z, 1 << level)
+    return expected_at(bot, params, row, gt, flags, mat, bid, z, 2 << level) > now
 
 
 @kernel
@@ -706,7 +792,7 @@ def grand_hand_instead(bot: np.ndarray, params: np.ndarray, hand: np.uint32, sea
     """Whether to declare Grand hand instead of playing a Ramsch (``ramsch.grand_hand_instead``): when
     the Grand hand (not bid: it cannot be overbid) is worth more than the seat's Ramsch expectation."""
     z = declared_z(bot, GRAND, HAND, hand, np.uint32(0), seat)
-    e = expected(bot, params, GRAND_CLASS, HAND_GAME, GRAND, HAND, _mat(GRAND, hand), 0, hand, z)
+    e = expected(bot, params, GRAND_CLASS, HAND_GAME, GRAND, HAND, _mat(GRAND, hand), 0, z)
     return e > ramschmodel.value(bot, CAL_RAMSCH, hand, seat)
 
 

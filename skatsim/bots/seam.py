@@ -72,6 +72,8 @@ def recorded_players() -> tuple[np.ndarray, np.ndarray]:
 def new_deal(st: DealState) -> None:
     """Clear every seat's bot memory before a deal."""
     st.memo[:] = -1
+    for seat in range(3):
+        heuristic.forget_kept(st.bots[seat])
 
 
 @kernel

@@ -86,26 +86,35 @@ V_ZSTAR_FLOOR = V_ZSTAR_PASS + N_THRESHOLDS
 N_LEAST = 16
 V_ZMIN_PASS = V_ZSTAR_FLOOR + N_THRESHOLDS
 V_ZMIN_FLOOR = V_ZMIN_PASS + N_LEAST
-#: Bound terms per threshold slot (:func:`skatsim.bots.expected.bound_terms`): the utility of the
-#: best a win can score (``V_BOUND_WIN``), of the least a loss costs (``V_BOUND_LOSE``), and of the
-#: most a win with any announcement can score (``V_BOUND_MOST``; hand games), so that ranking the
+#: Bound terms per threshold slot (:func:`skatsim.bots.expected.bound`): the utility of the best a win
+#: can score (``V_BOUND_WIN``) and of the least a loss costs (``V_BOUND_LOSE``), so that ranking the
 #: candidate games by an upper bound of their expected score costs one interpolation each.
 V_BOUND_WIN = V_ZMIN_FLOOR + N_LEAST
 V_BOUND_LOSE = V_BOUND_WIN + N_THRESHOLDS
-V_BOUND_MOST = V_BOUND_LOSE + N_THRESHOLDS
 #: Scratch: the seat's log-odds per candidate game while it works out its bids and its declaration,
 #: with the skat and hand (its kernels allocate nothing).
-V_LOGITS = V_BOUND_MOST + N_THRESHOLDS
+V_LOGITS = V_BOUND_LOSE + N_THRESHOLDS
 N_LOGITS = 16
 #: Scratch space the seat's kernels count features into.
 V_SCRATCH = V_LOGITS + N_LOGITS
 N_SCRATCH = 16
+#: Scratch: the matadors of each candidate game in the cards the seat weighs its declaration with
+#: (:func:`skatsim.bots.heuristic._fill_mats`), counted once per set of cards.
+V_MATS = V_SCRATCH + N_SCRATCH
+N_MATS = 8
+#: The log-odds the seat's bid ceiling worked out (``skatsim.bots.heuristic.bid_ceilings``), kept for
+#: its declaration in the same deal: for the cards ``V_KEPT_CARDS`` (a mask; 0: none kept) at seat
+#: ``V_KEPT_SEAT``, per candidate game with the skat, then hand (NaN: not worked out).
+V_KEPT_CARDS = V_MATS + N_MATS
+V_KEPT_SEAT = V_KEPT_CARDS + 1
+V_KEPT_Z = V_KEPT_SEAT + 1
+N_KEPT_Z = 16
 
 # --- 4. what other bots add (the pimc bot: the heuristic's row, then its worlds) ---------------------
 #: The pimc bot's worlds per card: the parameter :func:`skatsim.bots.bot_arrays` writes after the
 #: calibration (``N_EXTRA`` such parameters), copied here by :func:`skatsim.bots.seam.prepare`.
 N_EXTRA = 1
-X_WORLDS = V_SCRATCH + N_SCRATCH
+X_WORLDS = V_KEPT_Z + N_KEPT_Z
 N_PREPARED = X_WORLDS + N_EXTRA
 
 # --- scratch for bots that search, kept in every deal state (kernels allocate nothing) ---------------

@@ -68,6 +68,14 @@ def base_value(gt: int, flags: int) -> int:
 
 
 @kernel
+def overbid_value(gt: int, flags: int, bid: int) -> int:
+    """The value an overbid game is charged: the smallest multiple of its base value (the Null value
+    for Null, docs/decisions.md) that reaches the bid (RULES.md §5)."""
+    unit = base_value(gt, flags)
+    return (bid + unit - 1) // unit * unit
+
+
+@kernel
 def game_value(gt: int, flags: int, mat: int, schneider: bool, schwarz: bool, grand_ouvert_36: bool = False) -> int:
     """Game value: base value x multiplier, or the fixed Null value (RULES.md §5).
 
@@ -138,8 +146,7 @@ def outcome(  # type: ignore[no-untyped-def]
     overbid = value < bid
     if overbid:
         won = False
-        unit = base_value(gt, flags)
-        value = (bid + unit - 1) // unit * unit
+        value = overbid_value(gt, flags, bid)
     if forfeit:
         won = False
     return won, value, overbid, schneider, schwarz, mat
