@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import types as types_module
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -63,7 +64,8 @@ _OPTIONS = {"nopython": True, "nogil": True, "error_model": "numpy", "no_cfunc_w
 #: model avoids a Python-style zero-division check in the hot loops (none of
 #: our kernels divides by a value that can be zero). No kernel is passed to another as a
 #: first-class function, so none needs numba's C-callable wrapper: not compiling it saves 6%
-#: of a first run's compiling (``no_cfunc_wrapper``). Kernels never allocate:
+#: of a first run's compiling (``no_cfunc_wrapper``); the Python wrapper is compiled only for the
+#: kernels Python calls (:class:`Kernel`). Kernels never allocate:
 #: they read and write arrays their caller owns, so they are compiled without
 #: numba's reference-counting runtime (``_nrt=False``), which would otherwise
 #: wrap every array passed between kernels in incref/decref calls (measured: a
@@ -88,8 +90,43 @@ class TypeDispatcher(CPUDispatcher):
         return super().get_call_template(plain, {k: types.unliteral(v) for k, v in kws.items()})
 
 
+class Kernel(TypeDispatcher):
+    """A kernel compiled for other kernels only: without numba's Python wrapper.
+
+    Most kernels are only ever called by other kernels, which link the callee's code into their own;
+    its Python wrapper (argument unboxing, and machine code emitted for the callee's module alone)
+    is then compiled for nothing. Compiled without it (``no_cpython_wrapper``), a kernel cannot be
+    called from Python: numba would jump to a wrapper that does not exist. So a call from Python goes
+    to a twin compiled from the same function with the wrapper, made and compiled at its first
+    Python call (cached on disk under its own name): the kernels Python calls (a block of games, the
+    what-if loops, the tests' single kernels) are compiled with a wrapper, the rest without.
+    """
+
+    _twin: TypeDispatcher | None = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        twin = self._twin
+        if twin is None:
+            twin = self._twin = _twin_of(self)
+        return twin(*args, **kwargs)
+
+
+def _twin_of(dispatcher: Kernel) -> TypeDispatcher:
+    """The twin of ``dispatcher`` with numba's Python wrapper, under its own cache name."""
+    fn = dispatcher.py_func
+    copy = types_module.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = f"{fn.__qualname__}.python"
+    copy.__module__ = fn.__module__
+    copy.__doc__ = fn.__doc__
+    options = {**dispatcher.targetoptions, "no_cpython_wrapper": False}
+    twin = TypeDispatcher(py_func=copy, locals={}, targetoptions=options)
+    twin.enable_caching()
+    return twin
+
+
 def _compile(fn: _F, nrt: bool) -> _F:
-    dispatcher = TypeDispatcher(py_func=fn, locals={}, targetoptions={**_OPTIONS, "_nrt": nrt})
+    options = {**_OPTIONS, "_nrt": nrt, "no_cpython_wrapper": True}
+    dispatcher = Kernel(py_func=fn, locals={}, targetoptions=options)
     dispatcher.enable_caching()
     return cast(_F, dispatcher)
 
