@@ -272,3 +272,34 @@ def test_kontra_pushes_and_grand_hand_instead_follow_the_models() -> None:
     bot, params = _prepared("pub")
     assert heuristic.grand_hand_instead(bot, params, _mask("CA CJ SK SJ HJ H7 DA DK DJ DT"), FH)
     assert not heuristic.grand_hand_instead(bot, params, _mask("D7 D8 D9 S7 S8 S9 H7 H8 H9 C7"), MH)
+
+
+def _logits(bot: np.ndarray, hand: np.uint32, seat: int) -> np.ndarray:
+    """The log-odds declaring weighs for ``hand`` at ``seat`` (with the skat, then hand), as ``bot`` fills them."""
+    heuristic._fill_logits(bot, hand, seat, True)
+    return bot[slots.V_LOGITS : slots.V_LOGITS + slots.N_LOGITS].copy()
+
+
+@pytest.mark.parametrize("name", ["official", "pre1999", "kontra_re", "ramsch"])
+def test_declaring_with_the_log_odds_the_bid_ceiling_kept_is_declaring_without_them(name: str) -> None:
+    """The declaration takes the log-odds its seat's bid ceiling worked out for the same cards
+    (``V_KEPT_*``) instead of working them out again: the same log-odds to the bit and the same
+    declarations either way, and none taken for another seat."""
+    row, params = _prepared(name)
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        deck = rng.permutation(32)
+        hand = np.uint32(sum(1 << int(c) for c in deck[:10]))
+        skat = np.uint32(sum(1 << int(c) for c in deck[10:12]))
+        seat = int(rng.integers(3))
+        other = (seat + 1) % 3
+        fresh = row.copy()
+        heuristic.forget_kept(fresh)
+        kept = row.copy()
+        limit, _ = heuristic.bid_ceilings(kept, params, hand, seat, True, True)
+        assert np.array_equal(_logits(kept.copy(), hand, seat), _logits(fresh.copy(), hand, seat))
+        assert np.array_equal(_logits(kept.copy(), hand, other), _logits(fresh.copy(), hand, other))
+        bid = max(18, int(limit))
+        assert heuristic.declare(kept, params, hand, skat, seat, bid) == heuristic.declare(
+            fresh, params, hand, skat, seat, bid
+        )
