@@ -247,6 +247,17 @@ def _weigh_bid(
 
 
 @kernel
+def _suit_z(bot: np.ndarray, suits: tuple[float, float, float, float], k: int, hand: bool) -> float:
+    """Suit game ``k``'s log-odds from the four of :func:`suit_logits` with the bot's confidence in suit
+    games, and in hand games when ``hand``: the one sum the bid ceiling and declaring both take (so the
+    log-odds the ceiling keeps are the ones declaring would work out, to the bit)."""
+    z = suits[k] + _bias(bot, SUIT_CLASS)
+    if hand:
+        z += _hand_bias(bot, SUIT_CLASS)
+    return z
+
+
+@kernel
 def bid_ceilings(
     bot: np.ndarray, params: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool, first_word: bool
 ) -> tuple[int, bool]:
@@ -274,7 +285,7 @@ def bid_ceilings(
     for k in range(n):
         gt = _CANDIDATE_GT[k]
         if k < 4:
-            z = suits[k] + _bias(bot, SUIT_CLASS)
+            z = _suit_z(bot, suits, k, False)
             bot[V_KEPT_Z + k] = z
         else:
             z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
@@ -301,9 +312,7 @@ def bid_ceilings(
                 hand_suits = suit_logits(HAND_GAME, cards, seat)
                 have_suits = True
                 for j in range(4):
-                    bot[V_KEPT_Z + N_CANDIDATES + j] = (
-                        hand_suits[j] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
-                    )
+                    bot[V_KEPT_Z + N_CANDIDATES + j] = _suit_z(bot, hand_suits, j, True)
             z = bot[V_KEPT_Z + N_CANDIDATES + k]
         else:
             z = _z(bot, k, HAND_GAME, cards, 0.0, seat)
@@ -370,7 +379,7 @@ def _fill_pickup_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_o
     else:
         suits = suit_logits(BEFORE_PICKUP, cards, seat)
         for k in range(4):
-            bot[V_LOGITS + k] = suits[k] + _bias(bot, SUIT_CLASS)
+            bot[V_LOGITS + k] = _suit_z(bot, suits, k, False)
     for k in range(4, _candidates(reversed_ok)):
         if _kept(bot, cards, seat, k):
             bot[V_LOGITS + k] = bot[V_KEPT_Z + k]
@@ -388,7 +397,7 @@ def _fill_hand_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok:
     else:
         hand_suits = suit_logits(HAND_GAME, cards, seat)
         for k in range(4):
-            bot[V_LOGITS + N_CANDIDATES + k] = hand_suits[k] + _bias(bot, SUIT_CLASS) + _hand_bias(bot, SUIT_CLASS)
+            bot[V_LOGITS + N_CANDIDATES + k] = _suit_z(bot, hand_suits, k, True)
     for k in range(4, _candidates(reversed_ok)):
         if _kept(bot, cards, seat, N_CANDIDATES + k):
             bot[V_LOGITS + N_CANDIDATES + k] = bot[V_KEPT_Z + N_CANDIDATES + k]
