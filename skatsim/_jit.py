@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import types as types_module
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any, TypeVar, cast
 import numba
 from llvmlite import ir
 from numba import types
+from numba.core import caching
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
@@ -26,14 +28,14 @@ from numba.extending import intrinsic
 #: parser, the what-if rollout loops and this module. Everything else (runs, the rest of records,
 #: analysis, the command line) is plain Python that no kernel imports, so editing it never recompiles
 #: the kernels.
+_PACKAGE = Path(__file__).resolve().parent
 KERNEL_CODE = ("_jit.py", "engine/", "bots/", "schema.py", "columns.toml", "records/issparse.py", "whatif/kernels.py")
 
 
 def kernel_sources() -> list[Path]:
     """The files whose content the compiled kernels depend on."""
-    package = Path(__file__).resolve().parent
-    files = sorted([*package.rglob("*.py"), *package.rglob("*.json"), *package.rglob("*.toml")])
-    return [p for p in files if p.relative_to(package).as_posix().startswith(KERNEL_CODE)]
+    files = sorted([*_PACKAGE.rglob("*.py"), *_PACKAGE.rglob("*.json"), *_PACKAGE.rglob("*.toml")])
+    return [p for p in files if p.relative_to(_PACKAGE).as_posix().startswith(KERNEL_CODE)]
 
 
 def _source_digest() -> str:
@@ -41,9 +43,8 @@ def _source_digest() -> str:
     constant tables) across files, and numba only checks a function's own file, so the
     cache is keyed by all of them."""
     digest = hashlib.sha256()
-    package = Path(__file__).resolve().parent
     for path in kernel_sources():
-        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -55,7 +56,69 @@ def _cache_dir() -> str:
     return os.path.join(base, _source_digest())
 
 
+def _install_compiled(cache_dir: str, compiled: Path = _PACKAGE / "_compiled") -> None:
+    """Copy the kernels compiled when the package was built (``setup.py``) into ``cache_dir``, once.
+
+    They are found under ``_compiled/<digest>`` in the package, for this very code. A kernel the
+    cache already holds is kept; each file is linked (or copied) under a temporary name and
+    renamed, its index last, so a process reading the cache meanwhile sees a kernel whole or not
+    at all. Numba replaces a cache file rather than writing into it, so a linked file is never
+    changed in the package. Kernels compiled for another machine or numba version are copied but
+    never loaded (numba keys each by both), and if anything fails numba compiles what is missing,
+    as it would without the copy.
+    """
+    shipped = compiled / os.path.basename(cache_dir)
+    marker = os.path.join(cache_dir, ".compiled-copied")
+    if not shipped.is_dir() or shipped.resolve() == Path(cache_dir).resolve() or os.path.exists(marker):
+        return
+    try:
+        for index in sorted(shipped.rglob("*.nbi")):
+            target = Path(cache_dir) / index.relative_to(shipped)
+            if target.exists():
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            for source in [*index.parent.glob(f"{index.stem}.*.nbc"), index]:
+                temporary = target.parent / f".{source.name}.{os.getpid()}"
+                try:
+                    os.link(source, temporary)  # no second copy where both are on one disk
+                except OSError:
+                    shutil.copyfile(source, temporary)
+                os.replace(temporary, target.parent / source.name)
+        Path(marker).touch()
+    except OSError:
+        pass
+
+
 numba.config.CACHE_DIR = _cache_dir()
+_install_compiled(numba.config.CACHE_DIR)
+
+
+class PackageCacheLocator(caching.UserProvidedCacheLocator):
+    """Where numba caches a kernel of this package: under the module's path *inside* the package.
+
+    Numba's own locator names a kernel's cache folder after the absolute path of its source file, so
+    the same code installed in another place (a wheel built in one folder, installed in another)
+    would never find it. Here the folder is the module's package path (``skatsim/engine``); the
+    cache is still keyed by the code's content (the digest in ``CACHE_DIR``, numba's hash of the
+    source file and of the function's bytecode) and by the machine it was compiled for.
+    """
+
+    @classmethod
+    def get_suitable_cache_subpath(cls, py_file: str) -> str:
+        """The module's folder relative to the package's parent, e.g. ``skatsim_engine``."""
+        folder = Path(py_file).resolve().parent.relative_to(_PACKAGE.parent)
+        return "_".join(folder.parts)
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> Any:
+        """This locator for a function of this package (else None: numba's locators take it)."""
+        if not Path(py_file).resolve().is_relative_to(_PACKAGE):
+            return None
+        return super().from_function(py_func, py_file)
+
+
+# numba's list of locators (``CacheImpl`` since numba 0.61, ``_CacheImpl`` before)
+(getattr(caching, "CacheImpl", None) or caching._CacheImpl)._locator_classes.insert(0, PackageCacheLocator)
 
 _OPTIONS = {"nopython": True, "nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True}
 

@@ -1,15 +1,16 @@
-"""The kernel cache is keyed by every file a kernel can depend on; kernels only kernels call compile
-no Python wrapper, and still answer a call from Python."""
+"""The kernel cache is keyed by every file a kernel can depend on and found wherever the package
+lives; kernels only kernels call compile no Python wrapper, and still answer a call from Python."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import skatsim
-from skatsim._jit import KERNEL_CODE, kernel_sources
+from skatsim._jit import KERNEL_CODE, _install_compiled, kernel_sources
 
 PACKAGE = Path(skatsim.__file__).resolve().parent
 
@@ -66,3 +67,64 @@ def test_a_kernel_only_kernels_call_has_no_python_wrapper_and_python_calls_reach
     done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+#: A kernel called from Python in a new process: prints where numba found it (``hit``) or compiled it.
+_CALL_SCRIPT = """
+from skatsim.engine.bidding import next_bid
+assert next_bid(18) == 20
+stats = next_bid._twin.stats
+print("hit" if stats.cache_hits and not stats.cache_misses else "compiled", stats.cache_path)
+"""
+
+
+def _package_copy(into: Path) -> Path:
+    shutil.copytree(PACKAGE, into / "skatsim", ignore=shutil.ignore_patterns("__pycache__", "_compiled"))
+    return into
+
+
+def _call_kernel(root: Path, cache: Path) -> list[str]:
+    env = {**os.environ, "PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", _CALL_SCRIPT], cwd=root, env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_kernels_compiled_where_the_package_was_built_load_where_it_is_installed(tmp_path: Path) -> None:
+    """What ``setup.py`` does while ``pip install`` builds the package, then a first run elsewhere:
+    the kernels compiled into the built package's ``_compiled`` are linked into the user's empty
+    cache and loaded, not compiled, although the package now lives in another folder."""
+    built = _package_copy(tmp_path / "build")
+    compiled = built / "skatsim" / "_compiled"
+    assert _call_kernel(built, compiled)[0] == "compiled"
+    (digest,) = os.listdir(compiled)
+    assert _call_kernel(built, compiled) == ["hit", str(compiled / digest / "skatsim_engine")]
+
+    installed = tmp_path / "site-packages"
+    shutil.copytree(built, installed)
+    user_cache = tmp_path / "user-cache"
+    assert _call_kernel(installed, user_cache) == ["hit", str(user_cache / digest / "skatsim_engine")]
+    assert (user_cache / digest / ".compiled-copied").exists()
+
+
+def test_compiled_kernels_are_copied_once_and_never_over_the_users_own(tmp_path: Path) -> None:
+    shipped = tmp_path / "_compiled" / "digest" / "skatsim_engine"
+    shipped.mkdir(parents=True)
+    for name in ("f-1.py311.nbi", "f-1.py311.1.nbc", "g-2.py311.nbi", "g-2.py311.1.nbc"):
+        (shipped / name).write_text(f"shipped {name}")
+    cache = tmp_path / "cache" / "digest"
+    (cache / "skatsim_engine").mkdir(parents=True)
+    (cache / "skatsim_engine" / "g-2.py311.nbi").write_text("the user's own")
+
+    _install_compiled(str(cache), tmp_path / "_compiled")
+    copied = {p.name: p.read_text() for p in (cache / "skatsim_engine").iterdir()}
+    assert copied == {
+        "f-1.py311.nbi": "shipped f-1.py311.nbi",
+        "f-1.py311.1.nbc": "shipped f-1.py311.1.nbc",
+        "g-2.py311.nbi": "the user's own",
+    }
+    (cache / "skatsim_engine" / "f-1.py311.nbi").unlink()
+    _install_compiled(str(cache), tmp_path / "_compiled")  # done once: numba's own cache from then on
+    assert not (cache / "skatsim_engine" / "f-1.py311.nbi").exists()

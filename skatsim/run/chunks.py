@@ -32,8 +32,8 @@ from ..engine.openhand import open_hand_values
 from ..engine.rules import LIST_LENGTH
 from ..errors import SkatsimError
 from ..frames import block_frame
+from ..precompile import compile_simulation
 from ..records.record import record_from_log
-from ..variant import official_params
 from . import storage
 from .manifest import RUN_ID_KEY, chunk_name
 
@@ -292,6 +292,7 @@ def warm_up() -> None:
     """Compile (or load from numba's disk cache) the simulation kernel in this process.
 
     Done once in the parent before workers start, so they load the cached
-    machine code instead of each compiling it at the same time.
+    machine code instead of each compiling it at the same time. What ``pip install`` compiled
+    ahead (:mod:`skatsim.precompile`) is loaded.
     """
-    simulate_frame(0, 0, 1, official_params(), ("random",) * 3, "warm-up", record_play=True)
+    compile_simulation()

@@ -1,0 +1,39 @@
+"""Build hook: compile the simulation's kernels while ``pip install`` builds the package.
+
+Everything else about the package is in pyproject.toml. The kernels are compiled by numba on this
+machine, into ``skatsim/_compiled/`` of the built package (``python -m skatsim.precompile``), and
+the first run copies them into the user's kernel cache instead of compiling for a minute
+(``skatsim._jit``). An editable install (``pip install -e``) compiles nothing: its kernels are the
+ones being edited. If compiling fails here, the install still succeeds and the first run compiles.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+
+class BuildWithKernels(build_py):
+    """``build_py``, then the kernels compiled into the built package."""
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return
+        build_lib = os.path.abspath(self.build_lib)
+        compiled = os.path.join(build_lib, "skatsim", "_compiled")
+        shutil.rmtree(compiled, ignore_errors=True)  # a previous build's kernels (another version of the code)
+        # pip's isolated build finds its build requirements through PYTHONPATH: keep them
+        path = os.pathsep.join(p for p in (build_lib, os.environ.get("PYTHONPATH")) if p)
+        env = dict(os.environ, PYTHONPATH=path, NUMBA_CACHE_DIR=compiled)
+        print("compiling the simulation's kernels (about a minute)", flush=True)
+        done = subprocess.run([sys.executable, "-m", "skatsim.precompile"], env=env, cwd=build_lib)
+        if done.returncode != 0:
+            shutil.rmtree(compiled, ignore_errors=True)
+            print("warning: the kernels were not compiled; the first run compiles them", flush=True)
+
+
+setup(cmdclass={"build_py": BuildWithKernels})

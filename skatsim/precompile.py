@@ -1,0 +1,33 @@
+"""Compile the simulation's kernels into numba's disk cache, ahead of the first run.
+
+``pip install`` runs this module while it builds the package (``setup.py``), so a fresh install's
+first ``skatsim simulate`` loads machine code instead of compiling it for a minute; every run calls
+:func:`compile_simulation` too, in the parent process before workers start, so they load the cache
+rather than each compiling at once. It imports the kernels, the bots and the variant model only
+(numpy, numba, pydantic, pyyaml: what the build needs), never polars or the command line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .bots import bot_arrays
+from .engine.block import simulate_block
+from .engine.layout import LOG_WIDTH, N_COLUMNS
+from .records.record import record_from_log
+from .variant import official_params
+
+
+def compile_simulation() -> None:
+    """Compile (or load from numba's disk cache) every kernel a simulation and its game records call:
+    the block of games with every bot kind and the rules as a parameter vector, whatever the variant."""
+    params = official_params()
+    kinds, bot_params = bot_arrays(("random",) * 3, params)
+    rows = np.zeros((1, N_COLUMNS), dtype=np.int64)
+    logs = np.zeros((1, LOG_WIDTH), dtype=np.int16)
+    simulate_block(np.uint64(0), 0, kinds, bot_params, params, rows, logs)
+    record_from_log(rows[0], logs[0])
+
+
+if __name__ == "__main__":
+    compile_simulation()
