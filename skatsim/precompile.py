@@ -30,4 +30,7 @@ def compile_simulation() -> None:
 
 
 if __name__ == "__main__":
+    import numba
+
     compile_simulation()
+    print(numba.config.CACHE_DIR)  # where the kernels went (setup.py keeps this version's only)
