@@ -31,15 +31,15 @@ def _order_tables(key) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-unty
     ``card_at[gt, i]`` names the ``i``-th card. So the first or last card of a mask in the order
     is one ``cttz``/``ctlz`` of the permuted mask.
     """
+    byte_bits = (np.arange(256)[:, None] >> np.arange(8)) & 1  # [b, r]: bit r of byte b
     permute = np.zeros((N_GAME_TYPES, 4, 256), dtype=np.uint32)
     card_at = np.zeros((N_GAME_TYPES, 32), dtype=np.int64)
     for gt in range(N_GAME_TYPES):
         order = sorted(range(32), key=lambda c: key(gt, c))
         card_at[gt] = order
-        place = {c: i for i, c in enumerate(order)}
+        place = np.argsort(order)  # place[c]: where card c stands in the order
         for s in range(4):
-            for b in range(256):
-                permute[gt, s, b] = sum(1 << place[s * 8 + r] for r in range(8) if b >> r & 1)
+            permute[gt, s] = byte_bits @ (np.uint64(1) << place[s * 8 : s * 8 + 8].astype(np.uint64))
     permute.flags.writeable = False
     card_at.flags.writeable = False
     return permute, card_at
