@@ -89,8 +89,10 @@ def _install_compiled(cache_dir: str, compiled: Path = _PACKAGE / "_compiled") -
         pass
 
 
-numba.config.CACHE_DIR = _cache_dir()
-_install_compiled(numba.config.CACHE_DIR)
+#: Where numba caches this code's compiled kernels (``numba.config.CACHE_DIR``).
+KERNEL_CACHE = _cache_dir()
+numba.config.CACHE_DIR = KERNEL_CACHE
+_install_compiled(KERNEL_CACHE)
 
 
 class PackageCacheLocator(caching.UserProvidedCacheLocator):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._jit import KERNEL_CACHE
 from .bots import bot_arrays
 from .engine.block import simulate_block
 from .engine.layout import LOG_WIDTH, N_COLUMNS
@@ -30,7 +31,5 @@ def compile_simulation() -> None:
 
 
 if __name__ == "__main__":
-    import numba
-
     compile_simulation()
-    print(numba.config.CACHE_DIR)  # where the kernels went (setup.py keeps this version's only)
+    print(KERNEL_CACHE)  # where the kernels went (setup.py keeps this version's only)
