@@ -89,10 +89,8 @@ def _install_compiled(cache_dir: str, compiled: Path = _PACKAGE / "_compiled") -
         pass
 
 
-#: Where numba caches this code's compiled kernels (``numba.config.CACHE_DIR``).
-KERNEL_CACHE = _cache_dir()
-numba.config.CACHE_DIR = KERNEL_CACHE
-_install_compiled(KERNEL_CACHE)
+numba.config.CACHE_DIR = _cache_dir()
+_install_compiled(numba.config.CACHE_DIR)
 
 
 class PackageCacheLocator(caching.UserProvidedCacheLocator):

@@ -9,9 +9,9 @@ rather than each compiling at once. It imports the kernels, the bots and the var
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
-from ._jit import KERNEL_CACHE
 from .bots import bot_arrays
 from .engine.block import simulate_block
 from .engine.layout import LOG_WIDTH, N_COLUMNS
@@ -32,4 +32,6 @@ def compile_simulation() -> None:
 
 if __name__ == "__main__":
     compile_simulation()
-    print(KERNEL_CACHE)  # where the kernels went (setup.py keeps this version's only)
+    # where the kernels went, the cache skatsim set at import (setup.py ships this code's only); numba
+    # declares its settings at run time, so a type checker does not know them
+    print(numba.config.CACHE_DIR)  # type: ignore[attr-defined]
