@@ -23,12 +23,13 @@ from numba.core import caching
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
+_PACKAGE = Path(__file__).resolve().parent
+
 #: The code the compiled kernels are made of, and the tables they read as constants: the engine,
 #: the bots, the row layout's column table (``schema.py`` reading ``columns.toml``), the compiled ISS
 #: parser, the what-if rollout loops and this module. Everything else (runs, the rest of records,
 #: analysis, the command line) is plain Python that no kernel imports, so editing it never recompiles
 #: the kernels.
-_PACKAGE = Path(__file__).resolve().parent
 KERNEL_CODE = ("_jit.py", "engine/", "bots/", "schema.py", "columns.toml", "records/issparse.py", "whatif/kernels.py")
 
 
@@ -57,7 +58,7 @@ def _cache_dir() -> str:
 
 
 def _install_compiled(cache_dir: str, compiled: Path = _PACKAGE / "_compiled") -> None:
-    """Copy the kernels compiled when the package was built (``setup.py``) into ``cache_dir``, once.
+    """Link (or copy) the kernels compiled when the package was built (``setup.py``) into ``cache_dir``, once.
 
     They are found under ``_compiled/<digest>`` in the package, for this very code. A kernel the
     cache already holds is kept; each file is linked (or copied) under a temporary name and

@@ -21,7 +21,8 @@ from .variant import official_params
 
 def compile_simulation() -> None:
     """Compile (or load from numba's disk cache) every kernel a simulation and its game records call:
-    the block of games with every bot kind and the rules as a parameter vector, whatever the variant."""
+    the block of games, whatever the variant (the rules are a parameter vector) and the bots (but the
+    searching ``pimc``, whose solver compiles at its first use), and a record's replay."""
     params = official_params()
     kinds, bot_params = bot_arrays(("random",) * 3, params)
     rows = np.zeros((1, N_COLUMNS), dtype=np.int64)
