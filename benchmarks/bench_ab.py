@@ -1,0 +1,110 @@
+"""Kernel games/s of two checkouts alternated round by round: a before/after pair on a busy machine.
+
+    python benchmarks/bench_ab.py variants/official.yaml /work/main /tmp/main-cache /work/wt/x /tmp/x-cache
+
+Each checkout's kernel runs in its own long-lived worker process (``PYTHONPATH`` = the checkout,
+``NUMBA_CACHE_DIR`` = its cache; compiled or loaded once), and the two take turns on the same games,
+``--rounds`` rounds of ``--games`` each, who goes first swapped every round. On a shared machine whose
+speed drifts by a third within a minute, best-of runs minutes apart settle nothing; paired rounds a
+second apart see the same machine, so the median of the per-round ratios (thread CPU time, a
+worker's own time only) shows differences of a few percent. An A/A pair (one checkout twice) shows
+the noise floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+BLOCK = 65520
+
+
+def _worker(variant: str) -> None:
+    """Load the kernel of the checkout on ``PYTHONPATH``, then run ``first games`` per stdin line and
+    print wall and thread CPU seconds."""
+    import numpy as np
+
+    from skatsim.bots import bot_arrays, parse_bots
+    from skatsim.engine.block import simulate_block
+    from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
+    from skatsim.variant import load_variant
+
+    params = load_variant(variant).variant.params()
+    kinds, bot_params = bot_arrays(parse_bots("heuristic"), params)
+    rows = np.zeros((BLOCK, N_COLUMNS), dtype=np.int64)
+    no_log = np.zeros((0, LOG_WIDTH), np.int16)
+    simulate_block(np.uint64(1), 0, kinds, bot_params, params, rows[:3600], no_log)  # compile or load
+    print("ready", flush=True)
+    for line in sys.stdin:
+        first, games = map(int, line.split())
+        wall, cpu = time.perf_counter(), time.thread_time()
+        for start in range(first, first + games, BLOCK):
+            n = min(BLOCK, first + games - start)
+            simulate_block(np.uint64(1), start, kinds, bot_params, params, rows[:n], no_log)
+        print(time.perf_counter() - wall, time.thread_time() - cpu, flush=True)
+
+
+def _start(variant: str, tree: str, cache: str) -> subprocess.Popen[str]:
+    """A worker for the checkout ``tree`` with the kernel cache ``cache``, ready to run games."""
+    env = {**os.environ, "PYTHONPATH": tree, "NUMBA_CACHE_DIR": cache}
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "--worker", variant],
+        cwd=tree,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    if proc.stdout.readline().strip() != "ready":
+        raise RuntimeError(f"the worker for {tree} did not start")
+    return proc
+
+
+def _run(proc: subprocess.Popen[str], first: int, games: int) -> float:
+    """Thread CPU seconds the worker ``proc`` takes for games ``first .. first + games - 1``."""
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(f"{first} {games}\n")
+    proc.stdin.flush()
+    return float(proc.stdout.readline().split()[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variant")
+    parser.add_argument("tree_a")
+    parser.add_argument("cache_a")
+    parser.add_argument("tree_b")
+    parser.add_argument("cache_b")
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--games", type=float, default=1e5)
+    args = parser.parse_args()
+    games = int(args.games)
+    workers = [_start(args.variant, args.tree_a, args.cache_a), _start(args.variant, args.tree_b, args.cache_b)]
+    seconds: list[list[float]] = [[], []]
+    for r in range(args.rounds):
+        for w in (0, 1) if r % 2 == 0 else (1, 0):
+            seconds[w].append(_run(workers[w], (r + 1) * 10**7, games))
+    for proc in workers:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait()
+    for name, times in zip("AB", seconds, strict=True):
+        print(f"{name} games/s by round: " + " ".join(f"{games / t / 1e3:.0f}k" for t in times))
+    ratios = [b / a for a, b in zip(*seconds, strict=True)]  # above 1: B took longer than A
+    print("B/A seconds per round: " + " ".join(f"{x:.3f}" for x in ratios))
+    print(
+        f"{args.variant}: median B/A seconds {statistics.median(ratios):.3f}; "
+        f"best A {games / min(seconds[0]):,.0f}, best B {games / min(seconds[1]):,.0f} games/s"
+    )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--worker":
+        _worker(sys.argv[2])
+    else:
+        main()
