@@ -1,6 +1,6 @@
 """Kernel games/s of two checkouts alternated round by round: a before/after pair on a busy machine.
 
-    python benchmarks/bench_ab.py variants/official.yaml /work/main /tmp/main-cache /work/wt/x /tmp/x-cache
+    python benchmarks/bench_ab.py variants/official.yaml ../main /tmp/main-cache . /tmp/branch-cache
 
 Each checkout's kernel runs in its own long-lived worker process (``PYTHONPATH`` = the checkout,
 ``NUMBA_CACHE_DIR`` = its cache; compiled or loaded once), and the two take turns on the same games,
