@@ -9,6 +9,7 @@ only, as does an sdist.
 
 import re
 import tomllib
+from typing import Any
 
 from setuptools import build_meta
 from setuptools.build_meta import *  # noqa: F403 (every hook setuptools defines, the one below overridden)
@@ -24,6 +25,6 @@ def kernel_build_requirements() -> list[str]:
     return [d for d in dependencies if re.split(r"[<>=!~;\[ ]", d, maxsplit=1)[0].lower() in KERNEL_BUILD_NEEDS]
 
 
-def get_requires_for_build_wheel(config_settings=None):  # type: ignore[no-untyped-def]
+def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
     """setuptools' requirements for a wheel, and the kernels' (see above)."""
-    return build_meta.get_requires_for_build_wheel(config_settings) + kernel_build_requirements()
+    return [*build_meta.get_requires_for_build_wheel(config_settings), *kernel_build_requirements()]
