@@ -38,10 +38,13 @@ class BuildWithKernels(build_py):
             shutil.rmtree(compiled, ignore_errors=True)
             print("warning: the kernels were not compiled; the first run compiles them", flush=True)
             return
-        # a build folder kept from an earlier build holds that code's kernels too: only this code's are shipped
-        this_code = os.path.basename(done.stdout.strip())
-        for other in set(os.listdir(compiled)) - {this_code}:
-            shutil.rmtree(os.path.join(compiled, other), ignore_errors=True)
+        # a build folder kept from an earlier build holds that code's kernels too: only this code's are
+        # shipped (the folder precompile names on its last line; nothing is removed if it names none)
+        lines = done.stdout.strip().splitlines()
+        this_code = os.path.basename(lines[-1]) if lines else ""
+        if this_code in os.listdir(compiled):
+            for other in set(os.listdir(compiled)) - {this_code}:
+                shutil.rmtree(os.path.join(compiled, other), ignore_errors=True)
 
 
 setup(cmdclass={"build_py": BuildWithKernels})
