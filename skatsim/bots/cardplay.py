@@ -268,33 +268,154 @@ def _null_declarer(state: np.ndarray, hand: np.uint32, legal: np.uint32, unseen:
     return lowest(gt, legal)
 
 
+_NULL_SUITS = GROUP_MASK[NULL]  # the cards of each suit in Null (its 8 bits, in Null order)
+
+
 @kernel
-def _null_defender(state: np.ndarray, seat: int, hand: np.uint32, legal: np.uint32, voids: np.ndarray) -> int:
+def _below(c: int) -> np.uint32:
+    """The cards of ``c``'s suit lower than ``c`` in Null (the suit's bits under ``c``'s)."""
+    return (bit(c) - np.uint32(1)) & _NULL_SUITS[c >> 3]
+
+
+@kernel
+def _null_gaps(theirs: np.uint32, others: np.uint32) -> int:
+    """How far the declarer's cards ``theirs`` of one suit can be caught by the defenders' cards
+    ``others`` of that suit: the most, over his ``i``-th lowest card (from 0), of the defenders'
+    cards under it less ``i`` (the lower cards he can duck with first). Below 1 he always ducks."""
+    worst = -99
+    i = 0
+    m = theirs
+    while m:
+        d = lowest_bit(m)
+        m &= m - np.uint32(1)
+        n = popcount(others & _below(d)) - i
+        if n > worst:
+            worst = n
+        i += 1
+    return worst
+
+
+@kernel
+def _null_ouvert_lead(hand: np.uint32, open_hand: np.uint32, partner: np.uint32, partner_voids: int) -> int:
+    """A Null ouvert defender's lead against the open hand, -1 when no suit is worth attacking.
+
+    ``partner``: the cards the partner may hold (the unseen ones: his and the skat). Best a suit in
+    which the declarer's lowest card is above the lowest of mine and the partner can stay under it
+    too (he holds a lower card or is void): the declarer must take the trick. Next, with no such
+    suit, the one the defenders hold most cards under the declarer's (:func:`_null_gaps`)."""
+    best = -1
+    best_key = 0
+    for g in range(4):
+        mine = hand & _NULL_SUITS[g]
+        theirs = open_hand & _NULL_SUITS[g]
+        if not mine or not theirs:
+            continue
+        a = lowest(NULL, mine)
+        d1 = lowest(NULL, theirs)
+        his = np.uint32(0) if (partner_voids >> g) & 1 else partner & _NULL_SUITS[g]
+        if a < d1:
+            if not his:
+                key = 200  # the partner is void: he cannot overtake
+            elif his & _below(d1):
+                key = 100 + popcount(his & _below(d1))
+            else:
+                key = 20  # the partner, if he holds the suit, must overtake (unless it lies in the skat)
+        else:
+            gaps = _null_gaps(theirs, mine | his)
+            key = 10 + gaps if gaps > 0 else 0
+        if key > best_key:
+            best, best_key = a, key
+    return best
+
+
+@kernel
+def _null_discard(hand: np.uint32, declarers: np.uint32, declarer_voids: int) -> int:
+    """A Null defender's discard (void in the led suit): the highest card of the suit, of those whose
+    lowest card is above the declarer's lowest there (the card would be forced to overtake him when
+    the partner leads it), with the fewest cards; else the highest card.
+
+    ``declarers``: the cards the declarer may hold (his open hand in Null ouvert, else every card
+    unseen), with ``declarer_voids`` his known voids."""
+    best = -1
+    n_best = 99
+    for g in range(4):
+        mine = hand & _NULL_SUITS[g]
+        if not mine or (declarer_voids >> g) & 1:
+            continue
+        his = declarers & _NULL_SUITS[g]
+        if his and lowest(NULL, his) < lowest(NULL, mine):
+            n = popcount(mine)
+            if n < n_best:
+                best, n_best = highest(NULL, mine), n
+    return best if best >= 0 else highest(NULL, hand)
+
+
+@kernel
+def _suits_of(mask: np.uint32) -> int:
+    """The bit set of the suits ``mask`` holds a card of (bit g = suit g)."""
+    out = 0
+    for g in range(4):
+        if mask & _NULL_SUITS[g]:
+            out |= 1 << g
+    return out
+
+
+@kernel
+def _null_defender(
+    state: np.ndarray, seat: int, hand: np.uint32, legal: np.uint32, unseen: np.uint32, voids: np.ndarray
+) -> int:
+    """A Null defender's card. He leads low where the declarer must take the trick; once the
+    declarer has played to a trick he cannot win, or must win, the highest card of the led suit (the
+    low ones stay to catch him later); when the declarer plays after him, the highest card that does
+    not let him duck with a higher card than he must; void, he sheds a card that could be forced to
+    overtake the declarer (:func:`_null_discard`). In Null ouvert he reads the declarer's cards and
+    counts the unseen ones as his partner's."""
     gt = NULL
     declarer = state[DECLARER]
+    partner = 3 - seat - declarer
+    ouvert = (state[FLAGS] & OUVERT) != 0
+    open_hand = hand_of(state, declarer) if ouvert else np.uint32(0)
     if state[N_IN_TRICK] == 0:
-        if state[FLAGS] & OUVERT:
-            open_hand = hand_of(state, declarer)
-            for g in range(4):
-                mine = hand & GROUP_MASK[gt, g]
-                theirs = open_hand & GROUP_MASK[gt, g]
-                if mine and theirs and lowest(gt, mine) < lowest(gt, theirs):
+        if ouvert:
+            c = _null_ouvert_lead(hand, open_hand, unseen & ~open_hand, voids[partner])
+            if c >= 0:
+                return c
+        else:
+            for g in range(4):  # the partner is void, the declarer not: he must duck under my card
+                mine = hand & _NULL_SUITS[g]
+                if mine and (voids[partner] >> g) & 1 and not (voids[declarer] >> g) & 1:
                     return lowest(gt, mine)
-        ok = np.uint32(0)
-        for g in range(4):
-            if not (voids[declarer] >> g) & 1:
-                ok |= hand & GROUP_MASK[gt, g]
+        if ouvert:
+            ok = hand & _GROUP_SET_CARDS[NULL, _suits_of(open_hand)]
+        else:
+            ok = _outside_groups(gt, hand, voids[declarer])
         return lowest(gt, ok if ok else hand)
     win_card, holder, _ = _trick_state(state)
     lg = GROUP[gt, state[TRICK0]]
+    if GROUP[gt, lowest(gt, legal)] != lg:  # void in the led suit
+        return _null_discard(hand, open_hand if ouvert else unseen, 0 if ouvert else voids[declarer])
     if holder == declarer:
         under = legal & ~beaters(gt, legal, win_card)
         if under:
             return highest(gt, under)
-        return lowest(gt, legal)
-    if GROUP[gt, lowest(gt, legal)] != lg:
-        return highest(gt, legal)
-    return lowest(gt, legal)
+        return highest(gt, legal)  # he is beaten whatever I play: keep the low cards
+    if state[N_IN_TRICK] == 2:
+        return highest(gt, legal)  # the declarer has played and lost this trick
+    # the partner led, the declarer plays last
+    if ouvert:
+        his = open_hand & _NULL_SUITS[lg]
+        if not his:
+            return highest(gt, legal)
+        duck = highest(gt, his & _below(win_card))
+        if duck < 0:
+            limit = _below(lowest(gt, his))  # he cannot duck: keep the trick under all his cards
+        else:
+            over = above(gt, duck, his)
+            limit = _below(lowest(gt, over)) if over else _NULL_SUITS[lg]  # he ducks with that card anyway
+        cards = legal & limit
+        return highest(gt, cards) if cards else lowest(gt, legal)
+    under = legal & ~beaters(gt, legal, win_card)
+    return highest(gt, under) if under else lowest(gt, legal)
 
 
 _JACKS = np.uint32(JACKS)
@@ -379,7 +500,7 @@ def choose_card(state: np.ndarray, seat: int, voids: np.ndarray, durchmarsch: bo
     if gt == NULL:
         if seat == declarer:
             return _null_declarer(state, hand, legal, unseen)
-        return _null_defender(state, seat, hand, legal, voids)
+        return _null_defender(state, seat, hand, legal, unseen, voids)
     if seat == declarer:
         if state[N_IN_TRICK] == 0:
             return _declarer_lead(gt, hand, unseen, voids, seat)
