@@ -6,8 +6,12 @@ group, kept by the simulator as cards fall). Plays are the habits of club
 players: the declarer pulls trumps while he holds the top one and cashes
 aces and tens once they are masters; defenders cash their aces, smear points
 onto a trick the partner has won, trump in only when it pays and lead
-through the declarer. In Null the declarer ducks under the trick and the
-defenders lead low.
+through the declarer. While the defence lacks the 31 card points that save it
+from Schneider, a defender banks every sure trick: he leads any master the
+declarer cannot ruff (kings too, not only aces and tens), and in middlehand,
+with the declarer behind him, he takes his partner's lead with a card the
+declarer cannot beat instead of ducking. In Null the declarer ducks under the
+trick and the defenders lead low.
 
 Ramsch (no declarer, every player for himself, RULES.md §6): a player avoids
 card points and tricks. He leads the cheapest card someone can still beat;
@@ -34,6 +38,7 @@ from ..engine.play import (
     LEADER,
     N_IN_TRICK,
     PLAYED,
+    POINTS0,
     SKAT,
     TRICK0,
     TRICK_NO,
@@ -193,13 +198,27 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
 
 
 @kernel
-def _defender_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarray, seat: int, declarer: int) -> int:
+def _for_31(state: np.ndarray, seat: int, declarer: int) -> bool:
+    """Whether the defence still lacks the 31 card points that save it from Schneider: until then
+    a defender banks every sure trick (:func:`_defender_lead`, :func:`_defender_follow`)."""
+    return state[POINTS0 + seat] + state[POINTS0 + 3 - seat - declarer] < 31
+
+
+@kernel
+def _defender_lead(
+    gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarray, seat: int, declarer: int, for_31: bool
+) -> int:
     trumps = TRUMPS[gt]
     side = hand & ~trumps
     partner = 3 - seat - declarer
-    cash = _masters(gt, _outside_groups(gt, side, voids[declarer]) & _ACES_TENS, unseen)
+    safe = _outside_groups(gt, side, voids[declarer])
+    cash = _masters(gt, safe & _ACES_TENS, unseen)
     if cash:
         return richest(gt, cash)
+    if for_31:
+        cash = _masters(gt, safe, unseen)  # kings and below too: every sure trick counts towards 31
+        if cash:
+            return richest(gt, cash)
     ruff = side & _GROUP_SET_CARDS[gt, voids[partner] & ~voids[declarer] & 0xF]
     if ruff:
         return cheapest(gt, ruff)
@@ -216,7 +235,7 @@ def _defender_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarra
 
 @kernel
 def _defender_follow(
-    state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint32, voids: np.ndarray, declarer: int
+    state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint32, voids: np.ndarray, declarer: int, for_31: bool
 ) -> int:
     gt = state[GT]
     best, holder, pts = _trick_state(state)
@@ -230,6 +249,13 @@ def _defender_follow(
         )
         if secure:
             return richest(gt, legal)
+        if for_31 and win:
+            # the declarer is still to play: take the trick with a card he cannot beat
+            sure = _masters(gt, win, unseen)
+            if lg != TRUMP_GROUP and (voids[declarer] >> lg) & 1:
+                sure &= TRUMPS[gt]
+            if sure:
+                return richest(gt, sure)
         return cheapest(gt, legal)
     if win:
         if last:
@@ -505,9 +531,10 @@ def choose_card(state: np.ndarray, seat: int, voids: np.ndarray, durchmarsch: bo
         if state[N_IN_TRICK] == 0:
             return _declarer_lead(gt, hand, unseen, voids, seat)
         return _declarer_follow(state, seat, legal, unseen, voids)
+    for_31 = _for_31(state, seat, declarer)
     if state[N_IN_TRICK] == 0:
-        return _defender_lead(gt, hand, unseen, voids, seat, declarer)
-    return _defender_follow(state, seat, legal, unseen, voids, declarer)
+        return _defender_lead(gt, hand, unseen, voids, seat, declarer, for_31)
+    return _defender_follow(state, seat, legal, unseen, voids, declarer, for_31)
 
 
 @kernel

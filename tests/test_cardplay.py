@@ -1,0 +1,67 @@
+"""The heuristic card play of the defenders: positions written out card by card, the bot's card for
+the seat to move (:func:`skatsim.bots.cardplay.choose_card`)."""
+
+from __future__ import annotations
+
+import numpy as np
+from handmade import cards as _cards
+from handmade import mask as _mask
+
+from skatsim.bots import cardplay
+from skatsim.engine import play
+from skatsim.engine.cards import iss_name, parse_card
+from skatsim.engine.gametypes import GRAND, GROUP
+
+FH, MH, RH = 0, 1, 2
+
+
+def _state(gt: int, declarer: int, fh: str, mh: str, rh: str, skat: str, played: str = "") -> np.ndarray:
+    """A game in play with these hands, after the cards ``played`` (in order, FH leading)."""
+    state = np.zeros(play.N_FIELDS, dtype=np.int64)
+    hands = np.array([_mask(fh), _mask(mh), _mask(rh)], dtype=np.uint32)
+    play.new_play(state, gt, 0, declarer, hands, _mask(skat))
+    for c in _cards(played):
+        assert play.play_card(state, c) == play.OK
+    return state
+
+
+def _choice(state: np.ndarray, voids: np.ndarray | None = None) -> str:
+    seat = int(play.to_move(state))
+    return iss_name(cardplay.choose_card(state, seat, np.zeros(3, dtype=np.int64) if voids is None else voids))
+
+
+# Grand, RH declares: FH leads through MH, the declarer plays last.
+_FH = "CA SA H7 C8 C9 CK S9 SK D9 DT"
+_MH = "CT ST HA H8 CQ SQ S8 D7 D8 H9"
+_RH = "CJ SJ HJ DJ C7 S7 HT HK HQ DA"
+_SKAT = "DQ DK"
+
+
+def test_middlehand_takes_his_partners_lead_with_a_sure_card_while_the_defence_lacks_31() -> None:
+    """FH leads H7; MH, with the declarer behind him, holds HA (no heart above it unseen): while the
+    defence has under 31 card points he takes the trick with it instead of ducking with H8 (which lets
+    the declarer's HT or HK through); with 42 (FH's CA and SA tricks, MH smearing CT and ST) he ducks as
+    before. When the declarer is known to be void in hearts the ace is no sure trick: he ducks."""
+    assert _choice(_state(GRAND, RH, _FH, _MH, _RH, _SKAT, "H7")) == "HA"
+    after_two = _state(GRAND, RH, _FH, _MH, _RH, _SKAT, "CA CT C7 SA ST S7 H7")
+    assert after_two[play.POINTS0 + FH] == 42
+    assert _choice(after_two) == "H8"
+    voids = np.zeros(3, dtype=np.int64)
+    voids[RH] = 1 << int(GROUP[GRAND, parse_card("H7")])
+    assert _choice(_state(GRAND, RH, _FH, _MH, _RH, _SKAT, "H7"), voids) == "H8"
+
+
+_FH_LEAD = "SA SK S9 C9 C8 H7 H8 H9 D7 D8"
+_MH_LEAD = "ST S8 CT CA HT HK D9 DT DK DQ"
+
+
+def test_a_defender_cashes_a_master_king_while_the_defence_lacks_31() -> None:
+    """FH has won SA ST S7 (21 card points) and leads again: SK is a master (SA and ST are gone) and he
+    holds no master ace or ten, so while the defence lacks 31 he cashes it. When the first trick brought
+    32 (the declarer, void in spades, threw HA onto it) he leads low as before."""
+    lacking = _state(GRAND, RH, _FH_LEAD, _MH_LEAD, "CJ SJ HJ DJ S7 C7 HA HQ DA CK", "SQ CQ", "SA ST S7")
+    assert lacking[play.POINTS0 + FH] == 21
+    assert _choice(lacking) == "SK"
+    saved = _state(GRAND, RH, _FH_LEAD, _MH_LEAD, "CJ SJ HJ DJ C7 HA HQ DA CK CQ", "S7 SQ", "SA ST HA")
+    assert saved[play.POINTS0 + FH] == 32
+    assert _choice(saved) != "SK"
