@@ -212,13 +212,11 @@ def _defender_lead(
     side = hand & ~trumps
     partner = 3 - seat - declarer
     safe = _outside_groups(gt, side, voids[declarer])
-    cash = _masters(gt, safe & _ACES_TENS, unseen)
+    # masters the declarer cannot ruff: aces and tens; while the defence lacks 31, kings and below
+    # too (every sure trick counts; richest takes an ace or ten first)
+    cash = _masters(gt, safe if for_31 else safe & _ACES_TENS, unseen)
     if cash:
         return richest(gt, cash)
-    if for_31:
-        cash = _masters(gt, safe, unseen)  # kings and below too: every sure trick counts towards 31
-        if cash:
-            return richest(gt, cash)
     ruff = side & _GROUP_SET_CARDS[gt, voids[partner] & ~voids[declarer] & 0xF]
     if ruff:
         return cheapest(gt, ruff)
@@ -235,7 +233,7 @@ def _defender_lead(
 
 @kernel
 def _defender_follow(
-    state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint32, voids: np.ndarray, declarer: int, for_31: bool
+    state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint32, voids: np.ndarray, declarer: int
 ) -> int:
     gt = state[GT]
     best, holder, pts = _trick_state(state)
@@ -249,7 +247,7 @@ def _defender_follow(
         )
         if secure:
             return richest(gt, legal)
-        if for_31 and win:
+        if win and _for_31(state, seat, declarer):
             # the declarer is still to play: take the trick with a card he cannot beat
             sure = _masters(gt, win, unseen)
             if lg != TRUMP_GROUP and (voids[declarer] >> lg) & 1:
@@ -531,10 +529,9 @@ def choose_card(state: np.ndarray, seat: int, voids: np.ndarray, durchmarsch: bo
         if state[N_IN_TRICK] == 0:
             return _declarer_lead(gt, hand, unseen, voids, seat)
         return _declarer_follow(state, seat, legal, unseen, voids)
-    for_31 = _for_31(state, seat, declarer)
     if state[N_IN_TRICK] == 0:
-        return _defender_lead(gt, hand, unseen, voids, seat, declarer, for_31)
-    return _defender_follow(state, seat, legal, unseen, voids, declarer, for_31)
+        return _defender_lead(gt, hand, unseen, voids, seat, declarer, _for_31(state, seat, declarer))
+    return _defender_follow(state, seat, legal, unseen, voids, declarer)
 
 
 @kernel
