@@ -148,7 +148,7 @@ def test_an_anticipated_kontra_turns_a_marginal_game_into_a_pass() -> None:
     double (kontra_re.yaml; a redeal after an all-pass there too, and a defender expects 0 either way)
     the Kontra it would draw makes a loss cost four times the value, and the hand passes. The expected
     score of a thin game (its log-odds up to 1.25: a win chance up to 78%; this hand's best game has
-    0.69) is lower where Kontra is anticipated, at the same log-odds. (A strong game's may be higher:
+    0.77) is lower where Kontra is anticipated, at the same log-odds. (A strong game's may be higher:
     the Kontra it seldom draws is answered with Re.)"""
     hand = _mask("D7 D8 DA H9 HA SJ SQ SK CK CA")
     official, oparams = _prepared("official")

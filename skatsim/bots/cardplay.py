@@ -11,7 +11,9 @@ from Schneider, a defender banks every sure trick: he leads any master the
 declarer cannot ruff (kings too, not only aces and tens), and in middlehand,
 with the declarer behind him, he takes his partner's lead with a card the
 declarer cannot beat instead of ducking. In Null the declarer ducks under the
-trick and the defenders lead low.
+trick; the defenders lead where he cannot duck (reading his open hand in Null
+ouvert), keep their low cards once he is beaten and shed the cards that could
+be forced to overtake him.
 
 Ramsch (no declarer, every player for himself, RULES.md §6): a player avoids
 card points and tricks. He leads the cheapest card someone can still beat;
