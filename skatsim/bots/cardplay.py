@@ -377,11 +377,12 @@ def _null_discard(hand: np.uint32, declarers: np.uint32, declarer_voids: int) ->
 
 
 @kernel
-def _suits_of(mask: np.uint32) -> int:
-    """The bit set of the suits ``mask`` holds a card of (bit g = suit g)."""
+def _voids_of(mask: np.uint32) -> int:
+    """The bit set of the suits ``mask`` holds no card of (bit g = suit g, as in ``voids``): an open
+    hand's voids, known exactly."""
     out = 0
     for g in range(4):
-        if mask & _NULL_SUITS[g]:
+        if not mask & _NULL_SUITS[g]:
             out |= 1 << g
     return out
 
@@ -401,6 +402,7 @@ def _null_defender(
     partner = 3 - seat - declarer
     ouvert = (state[FLAGS] & OUVERT) != 0
     open_hand = hand_of(state, declarer) if ouvert else np.uint32(0)
+    declarer_voids = _voids_of(open_hand) if ouvert else voids[declarer]
     if state[N_IN_TRICK] == 0:
         if ouvert:
             c = _null_ouvert_lead(hand, open_hand, unseen & ~open_hand, voids[partner])
@@ -409,17 +411,14 @@ def _null_defender(
         else:
             for g in range(4):  # the partner is void, the declarer not: he must duck under my card
                 mine = hand & _NULL_SUITS[g]
-                if mine and (voids[partner] >> g) & 1 and not (voids[declarer] >> g) & 1:
+                if mine and (voids[partner] >> g) & 1 and not (declarer_voids >> g) & 1:
                     return lowest(gt, mine)
-        if ouvert:
-            ok = hand & _GROUP_SET_CARDS[NULL, _suits_of(open_hand)]
-        else:
-            ok = _outside_groups(gt, hand, voids[declarer])
+        ok = _outside_groups(gt, hand, declarer_voids)
         return lowest(gt, ok if ok else hand)
     win_card, holder, _ = _trick_state(state)
     lg = GROUP[gt, state[TRICK0]]
     if GROUP[gt, lowest(gt, legal)] != lg:  # void in the led suit
-        return _null_discard(hand, open_hand if ouvert else unseen, 0 if ouvert else voids[declarer])
+        return _null_discard(hand, open_hand if ouvert else unseen, declarer_voids)
     if holder == declarer:
         under = legal & ~beaters(gt, legal, win_card)
         if under:
