@@ -110,3 +110,23 @@ def test_a_defender_smears_a_trump_onto_his_partners_trick_but_not_a_jack() -> N
         "DA D7 D9 HA H7 HK CQ HJ",
     )
     assert _choice(state) == "C7"
+
+
+# Grand, RH declares (ST DK discarded): after six tricks every heart but HT is gone and HJ is a trump.
+_G_FH = "SK S9 S8 S7 HT HK HQ DA DT DQ"
+_G_MH = "HJ CT C9 C8 SA SQ D9 H8 H7 D8"
+_G_RH = "CJ SJ DJ CA CK CQ C7 HA H9 D7"
+_G_PLAY = "DA D8 D7 DT D9 DJ CJ S7 HJ HA HQ H7 CA S8 C8 H9 HK H8"
+
+
+def test_a_defender_reads_the_declarer_void_where_no_card_of_the_suit_is_left() -> None:
+    """FH is on lead with HT, a master: every other heart has been played, so the declarer (who still
+    holds SJ) is void in hearts though he never showed it, and would ruff it; FH does not cash it (the
+    bots used to) but leads from his shortest suit, DQ. And when FH leads HT, MH does not smear SA onto
+    it: no heart is left for the declarer, who ruffs (SJ took HT and CT, 22 points, in the game this
+    comes from); he sheds C9."""
+    state = _state(GRAND, RH, _G_FH, _G_MH, _G_RH, "ST DK", _G_PLAY)
+    assert state[play.POINTS0 + FH] == 15
+    assert _choice(state) == "DQ"
+    state = _state(GRAND, RH, _G_FH, _G_MH, _G_RH, "ST DK", _G_PLAY + " HT")
+    assert _choice(state) == "C9"

@@ -12,7 +12,8 @@ declarer cannot ruff (kings too, not only aces and tens), and in middlehand,
 with the declarer behind him, he takes his partner's lead with a card the
 declarer cannot beat instead of ducking. A defender keeps his jacks in a suit game: he
 smears onto his side's trick any card but a jack, and gives a trick he leaves to the declarer
-a queen or king rather than a jack (a jack is a trump trick to come). In Null the declarer ducks under the
+a queen or king rather than a jack (a jack is a trump trick to come). A suit none of whose cards
+is left unseen counts as a void of the declarer's, shown or not. In Null the declarer ducks under the
 trick; the defenders lead where he cannot duck (reading his open hand in Null
 ouvert), keep their low cards once he is beaten and shed the cards that could
 be forced to overtake him.
@@ -203,6 +204,18 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
 
 
 @kernel
+def _declarer_voids(gt: int, voids: np.ndarray, declarer: int, unseen: np.uint32) -> int:
+    """The plain groups a defender knows the declarer void in: shown, or none of the group's cards
+    left unseen (all played or in his own hand), while a trump is unseen to ruff with."""
+    out = voids[declarer]
+    if unseen & TRUMPS[gt]:
+        for g in range(4):
+            if not unseen & GROUP_MASK[gt, g] & ~TRUMPS[gt]:
+                out |= 1 << g
+    return out
+
+
+@kernel
 def _for_31(state: np.ndarray, seat: int, declarer: int) -> bool:
     """Whether the defence still lacks the 31 card points that save it from Schneider: until then
     a defender banks every sure trick (:func:`_defender_lead`, :func:`_defender_follow`)."""
@@ -216,7 +229,8 @@ def _defender_lead(
     trumps = TRUMPS[gt]
     side = hand & ~trumps
     partner = 3 - seat - declarer
-    safe = _outside_groups(gt, side, voids[declarer])
+    dv = _declarer_voids(gt, voids, declarer, unseen)
+    safe = _outside_groups(gt, side, dv)
     # masters the declarer cannot ruff: aces and tens; while the defence lacks 31, kings and below
     # too (every sure trick counts; richest takes an ace or ten first)
     cash = _masters(gt, safe if for_31 else safe & _ACES_TENS, unseen)
@@ -267,16 +281,16 @@ def _defender_follow(
     win = beaters(gt, legal, best)
     last = state[N_IN_TRICK] == 2
     if holder != declarer:
+        void = (_declarer_voids(gt, voids, declarer, unseen) >> lg) & 1
         secure = last or (
-            not above(gt, best, unseen)
-            and not (lg != TRUMP_GROUP and GROUP[gt, best] != TRUMP_GROUP and (voids[declarer] >> lg) & 1)
+            not above(gt, best, unseen) and not (lg != TRUMP_GROUP and GROUP[gt, best] != TRUMP_GROUP and void)
         )
         if secure:
             return _smear(gt, legal)
         if win and _for_31(state, seat, declarer):
             # the declarer is still to play: take the trick with a card he cannot beat
             sure = _masters(gt, win, unseen)
-            if lg != TRUMP_GROUP and (voids[declarer] >> lg) & 1:
+            if lg != TRUMP_GROUP and void:
                 sure &= TRUMPS[gt]
             if sure:
                 return richest(gt, sure)
