@@ -10,6 +10,8 @@ from handmade import mask as _mask
 from skatsim.bots import cardplay
 from skatsim.engine import play
 from skatsim.engine.cards import iss_name, parse_card
+from skatsim.engine.gametypes import CLUBS_GAME as CLUBS
+from skatsim.engine.gametypes import DIAMONDS_GAME as DIAMONDS
 from skatsim.engine.gametypes import GRAND, GROUP
 
 FH, MH, RH = 0, 1, 2
@@ -65,3 +67,66 @@ def test_a_defender_cashes_a_master_king_while_the_defence_lacks_31() -> None:
     saved = _state(GRAND, RH, _FH_LEAD, _MH_LEAD, "CJ SJ HJ DJ C7 HA HQ DA CK CQ", "S7 SQ", "SA ST HA")
     assert saved[play.POINTS0 + FH] == 32
     assert _choice(saved) != "SK"
+
+
+def test_a_defender_keeps_his_jack_under_the_declarers_trump_trick() -> None:
+    """Diamonds, FH declares (CT C7 discarded) and leads CJ; MH follows with D7. RH cannot beat it and
+    holds SJ, DT and DK: he gives DK (4 points) and keeps SJ, the master once CJ has gone, instead of
+    the cheapest card SJ (2 points; it took the declarer 93 card points, Schneider, in the game this
+    position comes from). With SJ and DT only, the jack goes (a ten is 10 points)."""
+    fh = "CJ HJ DJ DQ D9 D8 SA SQ SK H8"
+    mh = "DA D7 CA CK CQ C9 C8 S9 HQ H7"
+    assert _choice(_state(DIAMONDS, FH, fh, mh, "SJ DT DK ST S8 S7 HA HT HK H9", "CT C7", "CJ D7")) == "DK"
+    assert _choice(_state(DIAMONDS, FH, fh, mh, "SJ DT SK ST S8 S7 HA HT HK H9", "CT C7", "CJ D7")) == "SJ"
+
+
+def test_middlehand_ducks_a_trump_lead_with_a_queen_not_a_jack() -> None:
+    """Diamonds, FH declares and leads D8; MH holds the trumps SJ and DQ, neither sure to hold the trick
+    (CJ and DJ are out), and the trick holds no points: he plays DQ, keeping the jack, not SJ (the
+    cheapest by points)."""
+    state = _state(
+        DIAMONDS,
+        FH,
+        "CJ HJ DJ DA D8 SA SK SQ HA H8",
+        "SJ DQ CA CK CQ C9 C8 S9 HQ H7",
+        "DT DK D9 D7 ST S8 S7 HT HK H9",
+        "CT C7",
+        "D8",
+    )
+    assert _choice(state) == "DQ"
+
+
+def test_a_defender_smears_a_trump_onto_his_partners_trick_but_not_a_jack() -> None:
+    """Clubs, FH declares; after DA and HA he leads CQ, MH takes it with HJ and RH, last, must follow
+    with CJ C9 C8 C7: the trick is his side's, and he plays C7, not CJ (richest by two points, and a
+    trump trick to come: it cost the defence 20 card points in the game this comes from)."""
+    state = _state(
+        CLUBS,
+        FH,
+        "SJ DJ CT CK CQ HA H9 H8 DA D8",
+        "HJ CA SA ST S9 HT HQ H7 DK D7",
+        "CJ C9 C8 C7 SK SQ S7 HK DT D9",
+        "S8 DQ",
+        "DA D7 D9 HA H7 HK CQ HJ",
+    )
+    assert _choice(state) == "C7"
+
+
+# Grand, RH declares (ST DK discarded): after six tricks every heart but HT is gone and HJ is a trump.
+_G_FH = "SK S9 S8 S7 HT HK HQ DA DT DQ"
+_G_MH = "HJ CT C9 C8 SA SQ D9 H8 H7 D8"
+_G_RH = "CJ SJ DJ CA CK CQ C7 HA H9 D7"
+_G_PLAY = "DA D8 D7 DT D9 DJ CJ S7 HJ HA HQ H7 CA S8 C8 H9 HK H8"
+
+
+def test_a_defender_reads_the_declarer_void_where_no_card_of_the_suit_is_left() -> None:
+    """FH is on lead with HT, a master: every other heart has been played, so the declarer (who still
+    holds SJ) is void in hearts though he never showed it, and would ruff it; FH does not cash it (the
+    bots used to) but leads from his shortest suit, DQ. And when FH leads HT, MH does not smear SA onto
+    it: no heart is left for the declarer, who ruffs (SJ took HT and CT, 22 points, in the game this
+    comes from); he sheds C9."""
+    state = _state(GRAND, RH, _G_FH, _G_MH, _G_RH, "ST DK", _G_PLAY)
+    assert state[play.POINTS0 + FH] == 15
+    assert _choice(state) == "DQ"
+    state = _state(GRAND, RH, _G_FH, _G_MH, _G_RH, "ST DK", _G_PLAY + " HT")
+    assert _choice(state) == "C9"

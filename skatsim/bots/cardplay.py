@@ -10,7 +10,10 @@ through the declarer. While the defence lacks the 31 card points that save it
 from Schneider, a defender banks every sure trick: he leads any master the
 declarer cannot ruff (kings too, not only aces and tens), and in middlehand,
 with the declarer behind him, he takes his partner's lead with a card the
-declarer cannot beat instead of ducking. In Null the declarer ducks under the
+declarer cannot beat instead of ducking. A defender keeps his jacks in a suit game: he
+smears onto his side's trick any card but a jack, and gives a trick he leaves to the declarer
+a queen or king rather than a jack (a jack is a trump trick to come). A suit none of whose cards
+is left unseen counts as a void of the declarer's, shown or not. In Null the declarer ducks under the
 trick; the defenders lead where he cannot duck (reading his open hand in Null
 ouvert), keep their low cards once he is beaten and shed the cards that could
 be forced to overtake him.
@@ -53,6 +56,7 @@ from .cardsel import above, beaters, bit, cheapest, highest, is_master, lowest, 
 
 _ALL = np.uint32(0xFFFFFFFF)
 _ACES_TENS = np.uint32(ACES | TENS)  # the cards worth 10 points or more
+_JACKS = np.uint32(JACKS)
 #: Per game type and set of plain groups (bit g = group g, as in ``voids``): the cards of those groups.
 _GROUP_SET_CARDS = np.array(
     [[sum(int(GROUP_MASK[gt, g]) for g in range(4) if groups >> g & 1) for groups in range(16)] for gt in range(8)],
@@ -200,6 +204,18 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
 
 
 @kernel
+def _declarer_voids(gt: int, voids: np.ndarray, declarer: int, unseen: np.uint32) -> int:
+    """The plain groups a defender knows the declarer void in: shown, or none of the group's cards
+    left unseen (all played or in his own hand), while a trump is unseen to ruff with."""
+    out = voids[declarer]
+    if unseen & TRUMPS[gt]:
+        for g in range(4):
+            if not unseen & GROUP_MASK[gt, g] & ~TRUMPS[gt]:
+                out |= 1 << g
+    return out
+
+
+@kernel
 def _for_31(state: np.ndarray, seat: int, declarer: int) -> bool:
     """Whether the defence still lacks the 31 card points that save it from Schneider: until then
     a defender banks every sure trick (:func:`_defender_lead`, :func:`_defender_follow`)."""
@@ -213,7 +229,8 @@ def _defender_lead(
     trumps = TRUMPS[gt]
     side = hand & ~trumps
     partner = 3 - seat - declarer
-    safe = _outside_groups(gt, side, voids[declarer])
+    dv = _declarer_voids(gt, voids, declarer, unseen)
+    safe = _outside_groups(gt, side, dv)
     # masters the declarer cannot ruff: aces and tens; while the defence lacks 31, kings and below
     # too (every sure trick counts; richest takes an ace or ten first)
     cash = _masters(gt, safe if for_31 else safe & _ACES_TENS, unseen)
@@ -234,6 +251,27 @@ def _defender_lead(
 
 
 @kernel
+def _shed(gt: int, legal: np.uint32) -> int:
+    """A defender's card to a trick he leaves to the declarer: the cheapest, but a jack only when no
+    other trump worth at most a king is legal (in a suit game a jack is a trump trick to come; a
+    queen or king costs one or two points more)."""
+    c = cheapest(gt, legal)
+    if bit(c) & _JACKS:
+        low = legal & ~_JACKS & ~_ACES_TENS
+        if low:
+            return cheapest(gt, low)
+    return c
+
+
+@kernel
+def _smear(gt: int, legal: np.uint32) -> int:
+    """A defender's card to a trick his side has won: the richest, but not a jack (two points for
+    a trick to come) while he has another card."""
+    other = legal & ~_JACKS
+    return richest(gt, other if other else legal)
+
+
+@kernel
 def _defender_follow(
     state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint32, voids: np.ndarray, declarer: int
 ) -> int:
@@ -243,25 +281,29 @@ def _defender_follow(
     win = beaters(gt, legal, best)
     last = state[N_IN_TRICK] == 2
     if holder != declarer:
+        void = (_declarer_voids(gt, voids, declarer, unseen) >> lg) & 1
         secure = last or (
-            not above(gt, best, unseen)
-            and not (lg != TRUMP_GROUP and GROUP[gt, best] != TRUMP_GROUP and (voids[declarer] >> lg) & 1)
+            not above(gt, best, unseen) and not (lg != TRUMP_GROUP and GROUP[gt, best] != TRUMP_GROUP and void)
         )
         if secure:
-            return richest(gt, legal)
+            return _smear(gt, legal)
         if win and _for_31(state, seat, declarer):
             # the declarer is still to play: take the trick with a card he cannot beat
             sure = _masters(gt, win, unseen)
-            if lg != TRUMP_GROUP and (voids[declarer] >> lg) & 1:
+            if lg != TRUMP_GROUP and void:
                 sure &= TRUMPS[gt]
             if sure:
                 return richest(gt, sure)
-        return cheapest(gt, legal)
+        return _shed(gt, legal)
     if win:
         if last:
             return lowest(gt, win)
-        return _take_or_duck(gt, legal, win, win, unseen, pts, False)
-    return cheapest(gt, legal)
+        safe = _masters(gt, win, unseen)
+        if safe:
+            return lowest(gt, safe)
+        if pts >= 10:
+            return lowest(gt, win)
+    return _shed(gt, legal)
 
 
 @kernel
@@ -443,7 +485,6 @@ def _null_defender(
     return highest(gt, under) if under else lowest(gt, legal)
 
 
-_JACKS = np.uint32(JACKS)
 _POINTLESS = np.uint32(0x07070707)  # sevens, eights and nines
 
 
