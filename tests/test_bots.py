@@ -130,48 +130,17 @@ def test_a_hand_that_passes_under_the_official_rules_bids_in_a_tournament() -> N
 
 
 def test_a_hand_game_under_pre1999_scoring_is_a_pickup_under_the_official_rules() -> None:
-    """Middlehand, the auction won at 40, with the club and heart jacks, the club ten and king over
-    two low clubs, the spade ten over two low spades and the diamond ace: a lost hand game costs twice
-    its value under the official rules and once under pre-1999 scoring
-    (:mod:`skatsim.engine.scoring`), so the Grand (the one game worth 40 here) is played with the
-    skat under the first and hand under the second. Played out on 2,000 worlds (the other 22 cards at
-    random, seed 99), the Grand hand scores 12.2 +- 3.6 points more than picking up under pre-1999
-    scoring and 21.6 +- 4.8 less under the official rules.
-
-    (This test's hand was a spades hand under pre-1999 scoring, "D7 DK DA HJ S7 S8 S9 ST CJ CK" at
-    18, until picking up was valued by the game chosen after seeing the skat: played out, picking up
-    beats the spades hand there by 3.3 +- 1.2, and the bot now picks it up under both.)"""
-    hand, skat = _mask("DA HJ S7 S9 ST C8 C9 CT CJ CK"), _mask("SQ CA")
+    """Forehand with the club and heart jacks, four low spades and the diamond ace and king: a lost hand
+    game costs twice its value under the official rules and once under pre-1999 scoring
+    (:mod:`skatsim.engine.scoring`), so the same spades game is played with the skat under the first
+    and hand under the second."""
+    hand, skat = _mask("D7 DK DA HJ S7 S8 S9 ST CJ CK"), _mask("C8 CA")
     official, oparams = _prepared("official")
     pre1999, pparams = _prepared("pre1999")
-    gt, flags, _ = heuristic.declare(official, oparams, hand, skat, MH, 40, False)
-    assert (gt, flags & HAND) == (GRAND, 0)
-    gt, flags, _ = heuristic.declare(pre1999, pparams, hand, skat, MH, 40, False)
-    assert (gt, flags & HAND) == (GRAND, HAND)
-
-
-def test_picking_up_is_worth_the_game_chosen_after_seeing_the_skat() -> None:
-    """Middlehand at 18 with three jacks (no club jack), the spade ace, ten, queen and seven, a bare club
-    ten and two hearts. Judged from the ten cards, spades with the skat is worth 25.2 and spades hand
-    27.6 under pre-1999 scoring (a lost hand game costs its single value), so the bot used to play
-    hand. But the game is chosen, and the discards made, after the skat is seen: the mean over the
-    skats (:func:`skatsim.bots.heuristic.pickup_value`; 33 of them) of the expected score of the bot's
-    own choice after each is 50.8 (50.4 over all 231), and it picks up. Played out on 1,000 worlds
-    (the other 22 cards at random, seed 99), picking up scores 36.0 points more than spades hand
-    (t = 29.7). Under the official rules it picks up too."""
-    hand, skat = _mask("DJ H8 HT HJ S7 ST SJ SQ SA CT"), _mask("D8 DK")
-    for name in ("pre1999", "official"):
-        bot, params = _prepared(name)
-        gt, flags, _ = heuristic.declare(bot.copy(), params, hand, skat, MH, 18, False)
-        assert (gt, flags & HAND) == (2, 0), name
-    bot, params = _prepared("pre1999")
-    heuristic._fill_logits(bot, hand, MH, False)
-    heuristic._fill_mats(bot, 7, hand)
-    z_hand = bot[slots.V_LOGITS + heuristic.N_CANDIDATES + 2]
-    spades_hand = expected(bot, params, SUIT_CLASS, HAND_GAME, 2, HAND, 1, 18, z_hand)
-    with_skat = expected(bot, params, SUIT_CLASS, BEFORE_PICKUP, 2, 0, 1, 18, bot[slots.V_LOGITS + 2])
-    assert with_skat == pytest.approx(25.16, abs=0.01) and spades_hand == pytest.approx(27.55, abs=0.01)
-    assert heuristic.pickup_value(bot, params, hand, MH, 18, False) == pytest.approx(50.79, abs=0.01)
+    gt, flags, _ = heuristic.declare(official, oparams, hand, skat, FH, 18, False)
+    assert (gt, flags & HAND) == (2, 0)
+    gt, flags, _ = heuristic.declare(pre1999, pparams, hand, skat, FH, 18, False)
+    assert (gt, flags & HAND) == (2, HAND)
 
 
 def test_an_anticipated_kontra_turns_a_marginal_game_into_a_pass() -> None:

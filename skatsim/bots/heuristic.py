@@ -13,8 +13,8 @@ times what follows then (a redeal: 0; a Ramsch: the seat's Ramsch expectation).
 * Bid (:func:`bid_ceilings`): up to the highest value of a game worth more than defending; as
   the first bid, when some game is worth more than passing now.
 * Declare (:func:`declare`): hand when the best hand game (announcements included) is worth
-  more than picking up: the mean, over the skats, of the game the bot would declare after seeing
-  it (:func:`pickup_value`); else pick up, choose discards per game and declare the game worth most.
+  more than the best game with the skat as the ten cards promise it; else pick up, choose
+  discards per game and declare the game worth most.
 * Kontra and the defenders' calls beyond Re (:func:`kontra`): a defender's own score seldom
   depends on them (only with ``kontra.multiplies_list_points``), so he weighs his standing —
   his own points minus the mean of the other two players' — and calls when the declarer is
@@ -570,10 +570,9 @@ def _hand_worth_weighing(bot: np.ndarray, hand: np.uint32, bid: int, reversed_ok
 
 @kernel
 def _hand_may_beat(bot: np.ndarray, params: np.ndarray, bid: int, reversed_ok: bool) -> tuple[bool, int, float]:
-    """Whether some plain hand game's bound (:func:`_bound`) comes within ``PICKUP_SLACK`` of the
-    expected score of the game with the skat whose bound is highest: a lower bound of the estimate of
-    picking up (:func:`_pickup_estimate`), one expected score instead of all (the exact comparison
-    follows when it may). Plain games suffice: announcements are
+    """Whether some plain hand game's bound (:func:`_bound`) beats the expected score of the game with
+    the skat whose bound is highest: a lower bound of what picking up promises, one expected score
+    instead of all (the exact comparison follows when it may). Plain games suffice: announcements are
     weighed only for a plain hand game worth more than picking up (:func:`_best_hand_game`).
     Reads the bounds of the games with the skat (:func:`_fill_bounds`) and the matadors of
     :func:`_fill_mats`. Also returns that game and its expected score, the first step of
@@ -591,7 +590,7 @@ def _hand_may_beat(bot: np.ndarray, params: np.ndarray, bid: int, reversed_ok: b
     floor = expected(bot, params, cls, BEFORE_PICKUP, gt, _flags(best_k, False), mat, bid, bot[V_LOGITS + best_k])
     for k in range(n):
         gt = _CANDIDATE_GT[k]
-        if bound(bot, gt, _flags(k, True), _mats(bot, k), bot[V_LOGITS + N_CANDIDATES + k]) > floor - PICKUP_SLACK:
+        if bound(bot, gt, _flags(k, True), _mats(bot, k), bot[V_LOGITS + N_CANDIDATES + k]) > floor:
             return True, best_k, floor
     return False, best_k, floor
 
@@ -600,8 +599,7 @@ def _hand_may_beat(bot: np.ndarray, params: np.ndarray, bid: int, reversed_ok: b
 def _pickup_estimate(
     bot: np.ndarray, params: np.ndarray, bid: int, reversed_ok: bool, first_k: int, first: float
 ) -> float:
-    """What picking up the skat promises as the ten cards show it, a screen before :func:`pickup_value`:
-    the best game's expected score judged before the skat is seen
+    """What picking up the skat promises: the best game's expected score as the ten cards show it
     (the log-odds of :func:`_fill_logits`, the bounds of :func:`_fill_bounds`, the matadors of
     :func:`_fill_mats`). ``first_k`` (-1: none) is the candidate of the highest bound, already weighed
     (:func:`_hand_may_beat`): its expected score ``first`` is taken as :func:`_best_by_bounds` would
@@ -613,36 +611,6 @@ def _pickup_estimate(
         if first > best:
             best_k, best = first_k, first
     return _best_by_bounds(bot, params, n, BEFORE_PICKUP, False, bid, V_LOGITS, best_k, best, done)[1]
-
-
-@kernel
-def _weigh_after_pickup(
-    bot: np.ndarray,
-    params: np.ndarray,
-    twelve: np.uint32,
-    seat: int,
-    bid: int,
-    reversed_ok: bool,
-    forced: np.uint32,
-    keep_discards: bool,
-) -> tuple[int, float]:
-    """The candidate with the best expected score after picking up the skat (``twelve`` cards), and
-    that score: each candidate's log-odds with its own discards (``forced``: the discards already
-    made, else 0 and the bot chooses per candidate), weighed in the order of their bounds
-    (:func:`_bound`) until none beats the best. ``keep_discards``: each candidate's discards are kept
-    at ``bot[V_LOGITS + N_CANDIDATES + k]`` (where the hand log-odds are kept before the pickup)."""
-    n = _candidates(reversed_ok)
-    discard = forced
-    for k in range(n):
-        gt = _CANDIDATE_GT[k]
-        if not forced and not (_CANDIDATE_OUVERT[k] == 1 and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
-            discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
-        bot[V_LOGITS + k] = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
-        if keep_discards:
-            bot[V_LOGITS + N_CANDIDATES + k] = discard
-    _fill_mats(bot, n, twelve)
-    _fill_bounds(bot, n, False, V_LOGITS)
-    return _best_by_bounds(bot, params, n, AFTER_PICKUP, False, bid, V_LOGITS, -1, -1e18, 0)
 
 
 @kernel
@@ -659,54 +627,18 @@ def declare_after_pickup(
     the best expected score, and its two discards (``forced``: the discards already made, else 0 and
     the bot chooses per candidate). Games are weighed in the order of their bounds (:func:`_bound`)
     until none beats the best."""
-    k = _weigh_after_pickup(bot, params, twelve, seat, bid, reversed_ok, forced, True)[0]
+    n = _candidates(reversed_ok)
+    discard = forced
+    for k in range(n):
+        gt = _CANDIDATE_GT[k]
+        if not forced and not (_CANDIDATE_OUVERT[k] == 1 and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
+            discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
+        bot[V_LOGITS + k] = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
+        bot[V_LOGITS + N_CANDIDATES + k] = discard
+    _fill_mats(bot, n, twelve)
+    _fill_bounds(bot, n, False, V_LOGITS)
+    k = _best_by_bounds(bot, params, n, AFTER_PICKUP, False, bid, V_LOGITS, -1, -1e18, 0)[0]
     return _CANDIDATE_GT[k], _flags(k, False), np.uint32(bot[V_LOGITS + N_CANDIDATES + k])
-
-
-#: How far below the estimate of picking up from the ten cards (:func:`_pickup_estimate`) a hand game
-#: may be worth and still be weighed against what picking up is worth (:func:`pickup_value`): the mean
-#: over the skats is below the estimate in a fifth of the hands, by more than 10 points in one in twenty
-#: (3,000 pre-1999 declarations); a screen that spares the skats where a hand game is out of reach.
-PICKUP_SLACK = 10.0
-#: The skats :func:`pickup_value` averages over: with the 22 cards the player has not seen in order,
-#: card ``i`` with card ``i + 5`` and card ``i + 11`` (counted round): 33 of the 231 skats, every card
-#: in three of them. Their mean is the mean over all 231 to within 1.4 points (standard deviation;
-#: 3,000 pre-1999 declarations), at a seventh of the cost.
-_SKAT_OFFSETS = np.array([5, 11], dtype=np.int64)
-_UNSEEN = 22
-
-
-@kernel
-def _nth_card(cards: np.uint32, n: int) -> int:
-    """The ``n``-th lowest card (from 0) of ``cards``."""
-    m = cards
-    for _ in range(n):
-        m &= m - np.uint32(1)
-    return lowest_bit(m)
-
-
-@kernel
-def pickup_value(bot: np.ndarray, params: np.ndarray, hand: np.uint32, seat: int, bid: int, reversed_ok: bool) -> float:
-    """What picking up the skat is worth with these ten cards: the mean, over the skats the 22 cards the
-    player has not seen can make (:data:`_SKAT_OFFSETS`), of the expected score of the game he would
-    declare after seeing it (:func:`_weigh_after_pickup`, his own discards). The game is chosen after
-    the skat is seen, so this is worth more than the best game's expected score judged from the ten
-    cards (:func:`_pickup_estimate`: the mean of a maximum against the maximum of means). Under
-    pre-1999 scoring with the biases at 0, in the 1,367 of 3,000 self-play declarations where the Grand
-    hand and picking up were within 25 points of each other, the estimate said 32.5, the mean over all
-    231 skats 39.0, and picking up scored 39.4 played out (60 worlds each). Overwrites the log-odds
-    with the skat (``bot[V_LOGITS:]``), the bounds and the matadors."""
-    unseen = ~hand
-    total = 0.0
-    count = 0
-    for j in range(_SKAT_OFFSETS.shape[0]):
-        offset = _SKAT_OFFSETS[j]
-        pairs = _UNSEEN // 2 if 2 * offset == _UNSEEN else _UNSEEN
-        for i in range(pairs):
-            twelve = hand | bit(_nth_card(unseen, i)) | bit(_nth_card(unseen, (i + offset) % _UNSEEN))
-            total += _weigh_after_pickup(bot, params, twelve, seat, bid, reversed_ok, np.uint32(0), False)[1]
-            count += 1
-    return total / count
 
 
 @kernel
@@ -722,10 +654,8 @@ def declare(
     """Hand or pickup, discards and declaration: returns ``(game_type, flags, declarer_skat)``.
 
     Hand when the best hand game (:func:`_best_hand_game`, announcements included) is worth more than
-    picking up (:func:`pickup_value`: the game is chosen after the skat is seen); else the best game
-    after the pickup with its discards (:func:`declare_after_pickup`). Hand games worth less than the
-    estimate from the ten cards (:func:`_pickup_estimate`) by more than ``PICKUP_SLACK`` are not
-    weighed against it. ``reversed_ok``: the variant allows the reversed game.
+    what picking up promises (:func:`_pickup_estimate`); else the best game after the pickup with
+    its discards (:func:`declare_after_pickup`). ``reversed_ok``: the variant allows the reversed game.
     """
     _fill_pickup_logits(bot, hand, seat, reversed_ok)
     # the hand log-odds only where some may reach a hand threshold (else no hand game is worth
@@ -744,9 +674,9 @@ def declare(
         _fill_bounds(bot, _candidates(reversed_ok), False, V_LOGITS)  # the games with the skat
         may, first_k, first = _hand_may_beat(bot, params, bid, reversed_ok)
         if may:
-            estimate = _pickup_estimate(bot, params, bid, reversed_ok, first_k, first)
-            k, flags, e = _best_hand_game(bot, params, bid, reversed_ok, estimate - PICKUP_SLACK)
-            if k >= 0 and e > pickup_value(bot, params, hand, seat, bid, reversed_ok):
+            pickup = _pickup_estimate(bot, params, bid, reversed_ok, first_k, first)
+            k, flags, _ = _best_hand_game(bot, params, bid, reversed_ok, pickup)
+            if k >= 0:
                 return _CANDIDATE_GT[k], flags, skat
     return declare_after_pickup(bot, params, hand | skat, seat, bid, reversed_ok, np.uint32(0))
 
