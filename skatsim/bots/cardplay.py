@@ -253,8 +253,8 @@ def _defender_lead(
 @kernel
 def _shed(gt: int, legal: np.uint32) -> int:
     """A defender's card to a trick he leaves to the declarer: the cheapest, but a jack only when no
-    other trump worth at most a king is legal (in a suit game a jack is a trump trick to come; a
-    queen or king costs one or two points more)."""
+    other card worth at most a king is legal (a jack is a trump trick to come; a queen or king
+    costs one or two points more)."""
     c = cheapest(gt, legal)
     if bit(c) & _JACKS:
         low = legal & ~_JACKS & ~_ACES_TENS
