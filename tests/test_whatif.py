@@ -291,7 +291,9 @@ def test_what_if_win_probability_is_calibrated(run: tuple[np.ndarray, np.ndarray
     lies inside the interval the bin's predictions imply."""
     rows, logs = run
     bins = _calibration(rows[:2000], logs[:2000], "declaration", "consistent", 160)
-    assert len(bins) == len(BINS) and sum(b[3] for b in bins) > 1800
+    declared = len(_declared(rows[:2000], logs[:2000]))
+    # every declared game is binned but the one in 500 no consistent world is found for
+    assert len(bins) == len(BINS) and sum(b[3] for b in bins) >= declared - declared // 500
     for predicted, observed, se, n in bins:
         assert abs(observed - predicted) <= Z_BIN * se, (predicted, observed, se, n)
 
