@@ -210,7 +210,7 @@ def _declarer_voids(gt: int, voids: np.ndarray, declarer: int, unseen: np.uint32
     out = voids[declarer]
     if unseen & TRUMPS[gt]:
         for g in range(4):
-            if not unseen & GROUP_MASK[gt, g] & ~TRUMPS[gt]:
+            if not unseen & GROUP_MASK[gt, g]:
                 out |= 1 << g
     return out
 
@@ -281,7 +281,8 @@ def _defender_follow(
     win = beaters(gt, legal, best)
     last = state[N_IN_TRICK] == 2
     if holder != declarer:
-        void = (_declarer_voids(gt, voids, declarer, unseen) >> lg) & 1
+        # the last seat needs no view of the declarer's voids: nobody plays after him
+        void = 0 if last else (_declarer_voids(gt, voids, declarer, unseen) >> lg) & 1
         secure = last or (
             not above(gt, best, unseen) and not (lg != TRUMP_GROUP and GROUP[gt, best] != TRUMP_GROUP and void)
         )
