@@ -110,7 +110,7 @@ from .slots import (
     V_ZSTAR_FLOOR,
     V_ZSTAR_PASS,
 )
-from .winprob import HAND_GAPS, game_logit, outcome_probs, suit_logits
+from .winprob import HAND_GAPS, game_logit, outcome_probs, suit_logits, suit_logits_after
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate); the last,
 # the reversed game, only where the variant allows it.
@@ -629,11 +629,22 @@ def declare_after_pickup(
     until none beats the best."""
     n = _candidates(reversed_ok)
     discard = forced
+    # Grand's discards are two plain cards; a suit game's are the same unless one lies in its trump suit
+    # (its choice passes over that suit only), and then the four suit games share their lookups
+    shared = forced if forced else choose_discard(GRAND, twelve)
+    suits = suit_logits_after(twelve & ~shared, float(card_points(shared)), seat)
     for k in range(n):
         gt = _CANDIDATE_GT[k]
+        # Null ouvert keeps the discards of Null
         if not forced and not (_CANDIDATE_OUVERT[k] == 1 and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
-            discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
-        bot[V_LOGITS + k] = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
+            if gt == GRAND or (gt < GRAND and not shared & SUIT_MASKS[gt]):
+                discard = shared
+            else:
+                discard = choose_discard(gt, twelve)
+        if gt < GRAND and discard == shared:
+            bot[V_LOGITS + k] = suits[k] + _bias(bot, SUIT_CLASS)  # _z's sum, the lookups shared
+        else:
+            bot[V_LOGITS + k] = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
         bot[V_LOGITS + N_CANDIDATES + k] = discard
     _fill_mats(bot, n, twelve)
     _fill_bounds(bot, n, False, V_LOGITS)
