@@ -77,8 +77,6 @@ from .slots import (
     V_PASS,
     V_RAMSCH,
     V_TOP_LEVEL,
-    V_UTIL,
-    V_UTIL_LEAST,
     V_WON,
     V_WON_BONUS,
     V_ZMIN_FLOOR,
@@ -157,40 +155,6 @@ def _bonus(bot: np.ndarray, won: bool, multiplier: int) -> float:
 
 
 @kernel
-def _outcome_utility(
-    bot: np.ndarray, params: np.ndarray, gt: int, flags: int, mat: int, bid: int, o: int, ann: int, multiplier: int
-) -> float:
-    """The utility of outcome ``o`` of declaring ``gt`` with ``flags`` and ``mat`` matadors at bid ``bid``,
-    the score counted ``multiplier`` times; ``ann`` is ``announced(flags) * N_OUTCOMES``. An outcome whose
-    value is below the bid is lost and charged what the engine charges an overbid game."""
-    if gt == NULL:
-        won = o == O_WON
-        value = null_value(flags)
-    else:
-        won = bot[V_WON + ann + o] > 0.5
-        value = game_value(gt, flags, mat, _SCHNEIDER[o], _SCHWARZ[o])
-    if value < bid:  # overbid: lost, charged as the rules say
-        won, value = False, overbid_value(gt, flags, bid)
-    score = multiplier * deal_score(won, value, flags, params) + _bonus(bot, won, multiplier)
-    return utility(bot, score)
-
-
-@kernel
-def _tabulated_slot(gt: int, flags: int, mat: int, bid: int, multiplier: int, bot: np.ndarray) -> int:
-    """The threshold slot whose outcome utilities (``V_UTIL``) are this declaration's, -1 when they are
-    not: a score counted more than once, an announcement, matadors outside the slots' range, or a bid
-    above the game's least value (an outcome overbid)."""
-    if multiplier != 1 or flags & (SCHNEIDER_ANNOUNCED | SCHWARZ_ANNOUNCED):
-        return -1
-    if gt != NULL and ((flags & OUVERT) != 0 or gt > REVERSED or mat < 1 or mat > _MAX_MATADORS[gt]):
-        return -1
-    slot = threshold_slot(gt, flags & HAND != 0, flags & OUVERT != 0, mat)
-    if bid > bot[V_UTIL_LEAST + slot]:
-        return -1
-    return slot
-
-
-@kernel
 def expected_at(
     bot: np.ndarray,
     params: np.ndarray,
@@ -208,42 +172,25 @@ def expected_at(
 
     An outcome whose value is below the bid is lost and charged what the engine charges an overbid
     game (:func:`~skatsim.engine.scoring.overbid_value`, which :func:`~skatsim.engine.scoring.outcome`
-    charges too). A plain game at multiplier 1 that no outcome overbids reads its outcomes' utilities
-    off the prepared row (``V_UTIL``, the same numbers :func:`_outcome_utility` gives)."""
+    charges too)."""
     p = outcome_probs(row, z)
     e = 0.0
-    slot = _tabulated_slot(gt, flags, mat, bid, multiplier, bot)
-    if slot >= 0:
-        u = V_UTIL + slot * N_OUTCOMES
-        for o in range(_FIRST[0], N_OUTCOMES):
-            q = p[o]
-            if q <= 0.0:
-                continue
-            e += q * bot[u + o]
-        return e
     ann = announced(flags) * N_OUTCOMES
     for o in range(_FIRST[0], N_OUTCOMES):  # the bound is read from an array: the loop stays a loop
         q = p[o]
         if q <= 0.0:
             continue
-        e += q * _outcome_utility(bot, params, gt, flags, mat, bid, o, ann, multiplier)
+        if gt == NULL:
+            won = o == O_WON
+            value = null_value(flags)
+        else:
+            won = bot[V_WON + ann + o] > 0.5
+            value = game_value(gt, flags, mat, _SCHNEIDER[o], _SCHWARZ[o])
+        if value < bid:  # overbid: lost, charged as the rules say
+            won, value = False, overbid_value(gt, flags, bid)
+        score = multiplier * deal_score(won, value, flags, params) + _bonus(bot, won, multiplier)
+        e += q * utility(bot, score)
     return e
-
-
-@kernel
-def _utilities(bot: np.ndarray, params: np.ndarray) -> None:
-    """Fill ``V_UTIL`` and ``V_UTIL_LEAST`` (per threshold slot: the game with the skat or hand, ouvert
-    only for Null, no announcement, multiplier 1, bid 0) for :func:`expected_at`."""
-    for row in range(SLOT_GAMES.shape[0]):
-        gt, hand, ouvert, mat = SLOT_GAMES[row]
-        slot = threshold_slot(gt, hand == 1, ouvert == 1, mat)
-        flags = HAND * hand | OUVERT * ouvert
-        least = 1 << 30
-        for o in range(N_OUTCOMES):
-            bot[V_UTIL + slot * N_OUTCOMES + o] = _outcome_utility(bot, params, gt, flags, mat, 0, o, 0, 1)
-            value = null_value(flags) if gt == NULL else game_value(gt, flags, mat, _SCHNEIDER[o], _SCHWARZ[o])
-            least = min(least, value)
-        bot[V_UTIL_LEAST + slot] = least
 
 
 @kernel
@@ -441,7 +388,6 @@ def prepare_row(bot: np.ndarray, source: np.ndarray, params: np.ndarray, scratch
         for o in range(N_OUTCOMES):
             won = outcome(GRAND, flags, 0, np.uint32(0), _POINTS[o], _TRICKS[o], False, True)[0]
             bot[V_WON + ann * N_OUTCOMES + o] = 1.0 if won else 0.0
-    _utilities(bot, params)  # before the thresholds: their expected scores read it
     _thresholds(bot, params, V_ZSTAR_PASS, V_ZMIN_PASS, bot[V_PASS])
     _thresholds(bot, params, V_ZSTAR_FLOOR, V_ZMIN_FLOOR, bot[V_OPEN_FLOOR])
     _bounds(bot, params)

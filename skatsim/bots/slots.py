@@ -109,18 +109,12 @@ V_KEPT_CARDS = V_MATS + N_MATS
 V_KEPT_SEAT = V_KEPT_CARDS + 1
 V_KEPT_Z = V_KEPT_SEAT + 1
 N_KEPT_Z = 16
-#: Per threshold slot (a game with the skat or hand, no announcement; :func:`skatsim.bots.expected.threshold_slot`)
-#: and outcome, the utility of that outcome's score, unmultiplied and not overbid (``V_UTIL``), and the
-#: least value of the game over its outcomes (``V_UTIL_LEAST``): below it no outcome is overbid, and an
-#: expected score at multiplier 1 is the six probabilities times these (:func:`skatsim.bots.expected.expected_at`).
-V_UTIL = V_KEPT_Z + N_KEPT_Z
-V_UTIL_LEAST = V_UTIL + N_THRESHOLDS * N_OUTCOMES
 
 # --- 4. what other bots add (the pimc bot: the heuristic's row, then its worlds) ---------------------
 #: The pimc bot's worlds per card: the parameter :func:`skatsim.bots.bot_arrays` writes after the
 #: calibration (``N_EXTRA`` such parameters), copied here by :func:`skatsim.bots.seam.prepare`.
 N_EXTRA = 1
-X_WORLDS = V_UTIL_LEAST + N_THRESHOLDS
+X_WORLDS = V_KEPT_Z + N_KEPT_Z
 N_PREPARED = X_WORLDS + N_EXTRA
 
 # --- scratch for bots that search, kept in every deal state (kernels allocate nothing) ---------------

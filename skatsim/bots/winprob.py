@@ -280,6 +280,26 @@ def game_logit(cls: int, situation: int, gt: int, cards: np.uint32, skat_points:
 
 
 @kernel
+def null_logits(situation: int, cards: np.uint32, skat_points: float, seat: int) -> tuple[float, float]:
+    """:func:`game_logit` of Null and of Null ouvert with the same ``cards`` in ``situation``, sharing
+    the lookups: each sum adds the same terms in the same order as :func:`game_logit`."""
+    row = NULL_CLASS * N_SITUATIONS + situation
+    ro = NULL_OUVERT_CLASS * N_SITUATIONS + situation
+    z = COEFFICIENTS[row, 0] + COEFFICIENTS[row, 10] * skat_points
+    zo = COEFFICIENTS[ro, 0] + COEFFICIENTS[ro, 10] * skat_points
+    if seat == 0:
+        z += COEFFICIENTS[row, 11]
+        zo += COEFFICIENTS[ro, 11]
+    worst = 0
+    for s in range(4):
+        b = (cards >> np.uint32(8 * s)) & _BYTE
+        z += TABLES[row, SIDE_Z, b]
+        zo += TABLES[ro, SIDE_Z, b]
+        worst = max(worst, NULL_WORST[b])
+    return z + COEFFICIENTS[row, 3] * worst, zo + COEFFICIENTS[ro, 3] * worst
+
+
+@kernel
 def suit_logits(situation: int, cards: np.uint32, seat: int) -> tuple[float, float, float, float]:
     """:func:`game_logit` of the four suit games (diamonds .. clubs) with ``cards`` before pickup or
     hand (no skat points), sharing the lookups: each sum adds the same terms in the same order."""

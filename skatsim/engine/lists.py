@@ -82,13 +82,20 @@ def new_list_workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
 
 @kernel
 def seat_bots(st: DealState, kinds: np.ndarray, bots: np.ndarray, turn: int) -> None:
-    """Seat the players' bots for a deal of ``turn``: the player at seat ``s`` is ``(s + turn) % n``."""
+    """Seat the players' bots for a deal of ``turn``: the player at seat ``s`` is ``(s + turn) % n``.
+
+    A seat that holds that player's row already (``st.seated``, the same ``bots`` throughout a state's
+    life) is left as it is: the bots write only their row's scratch, which every decision works out
+    before it reads it, so a list copies a row only when the deal moves its player to another seat."""
     n = kinds.shape[0]
     for s in range(3):
         p = (s + turn) % n
         st.kinds[s] = kinds[p]
+        if st.seated[s] == p:
+            continue
         for j in range(bots.shape[1]):
             st.bots[s, j] = bots[p, j]
+        st.seated[s] = p
 
 
 @kernel
