@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatsim.bots.cardsel import cheapest, highest, lowest, richest
-from skatsim.engine.cards import CARD_POINTS
-from skatsim.engine.gametypes import N_GAME_TYPES, POWER, TRUMP_POWER
+from skatsim.engine.cards import CARD_POINTS, SUIT_MASKS
+from skatsim.engine.gametypes import GRAND, N_GAME_TYPES, NULL, POWER, TRUMP_POWER
 
 
 def _scan(gt: int, mask: int, pick) -> int:  # type: ignore[no-untyped-def]
@@ -191,3 +191,52 @@ def test_four_suit_log_odds_at_once_equal_one_at_a_time(situation: int, cards: l
     mask = np.uint32(sum(1 << c for c in cards))
     one_by_one = [game_logit(SUIT_CLASS, situation, t, mask, 0.0, seat) for t in range(4)]
     assert list(suit_logits(situation, mask, seat)) == one_by_one
+
+
+@settings(max_examples=500, derandomize=True, deadline=None)
+@given(st.lists(st.integers(0, 31), min_size=10, max_size=10, unique=True), st.integers(0, 30), st.integers(0, 2))
+def test_four_suit_log_odds_after_the_pickup_at_once_equal_one_at_a_time(
+    cards: list[int], skat_points: int, seat: int
+) -> None:
+    """suit_logits_after shares the lookups of the four suit games after the pickup and gives exactly
+    game_logit's values."""
+    from skatsim.bots.handeval import AFTER_PICKUP, SUIT_CLASS
+    from skatsim.bots.winprob import game_logit, suit_logits_after
+
+    mask = np.uint32(sum(1 << c for c in cards))
+    one_by_one = [game_logit(SUIT_CLASS, AFTER_PICKUP, t, mask, float(skat_points), seat) for t in range(4)]
+    assert list(suit_logits_after(mask, float(skat_points), seat)) == one_by_one
+
+
+@settings(max_examples=500, derandomize=True, deadline=None)
+@given(
+    st.integers(0, 2),
+    st.lists(st.integers(0, 31), min_size=10, max_size=10, unique=True),
+    st.integers(0, 30),
+    st.integers(0, 2),
+)
+def test_null_log_odds_at_once_equal_one_at_a_time(
+    situation: int, cards: list[int], skat_points: int, seat: int
+) -> None:
+    """null_logits shares the lookups of Null and Null ouvert and gives exactly game_logit's values."""
+    from skatsim.bots.handeval import NULL_CLASS, NULL_OUVERT_CLASS
+    from skatsim.bots.winprob import game_logit, null_logits
+
+    mask = np.uint32(sum(1 << c for c in cards))
+    points = float(skat_points)
+    one_by_one = [game_logit(c, situation, NULL, mask, points, seat) for c in (NULL_CLASS, NULL_OUVERT_CLASS)]
+    assert list(null_logits(situation, mask, points, seat)) == one_by_one
+
+
+@settings(max_examples=500, derandomize=True, deadline=None)
+@given(st.lists(st.integers(0, 31), min_size=12, max_size=12, unique=True))
+def test_a_suit_game_discards_as_grand_unless_a_discard_is_a_trump(cards: list[int]) -> None:
+    """declare_after_pickup gives a suit game Grand's discards when neither lies in its trump suit:
+    choose_discard for that suit would put back the same two cards."""
+    from skatsim.bots.handeval import choose_discard
+
+    twelve = np.uint32(sum(1 << c for c in cards))
+    grand = int(choose_discard(GRAND, twelve))
+    for t in range(4):
+        if not grand & int(SUIT_MASKS[t]):
+            assert int(choose_discard(t, twelve)) == grand

@@ -110,7 +110,7 @@ from .slots import (
     V_ZSTAR_FLOOR,
     V_ZSTAR_PASS,
 )
-from .winprob import HAND_GAPS, game_logit, outcome_probs, suit_logits
+from .winprob import HAND_GAPS, game_logit, null_logits, outcome_probs, suit_logits, suit_logits_after
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate); the last,
 # the reversed game, only where the variant allows it.
@@ -158,7 +158,15 @@ def _hand_bias(bot: np.ndarray, cls: int) -> float:
 def _z(bot: np.ndarray, k: int, situation: int, cards: np.uint32, skat_points: float, seat: int) -> float:
     """The player's log-odds of winning candidate ``k`` in ``situation`` with ``cards``."""
     cls = _CANDIDATE_CLASS[k]
-    z = game_logit(cls, situation, _CANDIDATE_GT[k], cards, skat_points, seat) + _bias(bot, cls)
+    return _z_of(bot, k, situation, game_logit(cls, situation, _CANDIDATE_GT[k], cards, skat_points, seat))
+
+
+@kernel
+def _z_of(bot: np.ndarray, k: int, situation: int, logit: float) -> float:
+    """:func:`_z` from the model's log-odds ``logit`` of candidate ``k`` (:func:`game_logit`, or a kernel
+    that shares its lookups: :func:`null_logits`): the bot's confidence added."""
+    cls = _CANDIDATE_CLASS[k]
+    z = logit + _bias(bot, cls)
     if situation == HAND_GAME:
         z += _hand_bias(bot, cls)
     return z
@@ -281,6 +289,7 @@ def bid_ceilings(
     n = _candidates(reversed_ok)
     _begin_kept(bot, cards, seat)
     suits = suit_logits(BEFORE_PICKUP, cards, seat)
+    nulls = null_logits(BEFORE_PICKUP, cards, 0.0, seat)
     # with the skat: every game's log-odds (kept for the hand games below, and for declaring)
     for k in range(n):
         gt = _CANDIDATE_GT[k]
@@ -288,7 +297,10 @@ def bid_ceilings(
             z = _suit_z(bot, suits, k, False)
             bot[V_KEPT_Z + k] = z
         else:
-            z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
+            if gt == NULL:  # Null and Null ouvert share their lookups
+                z = _z_of(bot, k, BEFORE_PICKUP, nulls[k - 5])
+            else:
+                z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
             bot[V_KEPT_Z + k] = z
             z += _bid_caution(bot, gt)
         bot[V_LOGITS + k] = z
@@ -300,6 +312,8 @@ def bid_ceilings(
     # hand value would raise the ceiling; the four suits' hand log-odds share their lookups
     hand_suits = (0.0, 0.0, 0.0, 0.0)
     have_suits = False
+    hand_nulls = (0.0, 0.0)
+    have_nulls = False
     for k in range(n):
         gt = _CANDIDATE_GT[k]
         cls = _CANDIDATE_CLASS[k]
@@ -315,7 +329,13 @@ def bid_ceilings(
                     bot[V_KEPT_Z + N_CANDIDATES + j] = _suit_z(bot, hand_suits, j, True)
             z = bot[V_KEPT_Z + N_CANDIDATES + k]
         else:
-            z = _z(bot, k, HAND_GAME, cards, 0.0, seat)
+            if gt == NULL:
+                if not have_nulls:
+                    hand_nulls = null_logits(HAND_GAME, cards, 0.0, seat)
+                    have_nulls = True
+                z = _z_of(bot, k, HAND_GAME, hand_nulls[k - 5])
+            else:
+                z = _z(bot, k, HAND_GAME, cards, 0.0, seat)
             bot[V_KEPT_Z + N_CANDIDATES + k] = z
             z += _bid_caution(bot, gt)
         if z < least:
@@ -629,11 +649,27 @@ def declare_after_pickup(
     until none beats the best."""
     n = _candidates(reversed_ok)
     discard = forced
+    # Grand's discards are two plain cards; a suit game's are the same unless one lies in its trump suit
+    # (its choice passes over that suit only), and then the four suit games share their lookups
+    shared = forced if forced else choose_discard(GRAND, twelve)
+    suits = suit_logits_after(twelve & ~shared, float(card_points(shared)), seat)
+    nulls = (0.0, 0.0)
     for k in range(n):
         gt = _CANDIDATE_GT[k]
+        # Null ouvert keeps the discards of Null
         if not forced and not (_CANDIDATE_OUVERT[k] == 1 and gt == NULL and _CANDIDATE_GT[k - 1] == NULL):
-            discard = choose_discard(gt, twelve)  # Null ouvert keeps the discards of Null
-        bot[V_LOGITS + k] = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
+            if gt == GRAND or (gt < GRAND and not shared & SUIT_MASKS[gt]):
+                discard = shared
+            else:
+                discard = choose_discard(gt, twelve)
+        if gt < GRAND and discard == shared:
+            bot[V_LOGITS + k] = suits[k] + _bias(bot, SUIT_CLASS)  # _z's sum, the lookups shared
+        elif gt == NULL:  # Null and Null ouvert: the same discards, the lookups shared
+            if _CANDIDATE_OUVERT[k] == 0:
+                nulls = null_logits(AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
+            bot[V_LOGITS + k] = _z_of(bot, k, AFTER_PICKUP, nulls[k - 5])
+        else:
+            bot[V_LOGITS + k] = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
         bot[V_LOGITS + N_CANDIDATES + k] = discard
     _fill_mats(bot, n, twelve)
     _fill_bounds(bot, n, False, V_LOGITS)

@@ -36,7 +36,16 @@ import numpy as np
 from .._jit import kernel
 from ..engine.cards import JACK
 from ..engine.gametypes import GRAND, NULL, REVERSED
-from .handeval import N_CLASSES, N_FEATURES, N_SITUATIONS, NULL_CLASS, NULL_OUVERT_CLASS, SUIT_CLASS, mirror
+from .handeval import (
+    AFTER_PICKUP,
+    N_CLASSES,
+    N_FEATURES,
+    N_SITUATIONS,
+    NULL_CLASS,
+    NULL_OUVERT_CLASS,
+    SUIT_CLASS,
+    mirror,
+)
 from .suitstats import N_PLAIN, NULL_WORST, TRUMP_ACE_TEN, null_counts, side_counts
 
 CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
@@ -271,11 +280,62 @@ def game_logit(cls: int, situation: int, gt: int, cards: np.uint32, skat_points:
 
 
 @kernel
+def null_logits(situation: int, cards: np.uint32, skat_points: float, seat: int) -> tuple[float, float]:
+    """:func:`game_logit` of Null and of Null ouvert with the same ``cards`` in ``situation``, sharing
+    the lookups: each sum adds the same terms in the same order as :func:`game_logit`."""
+    row = NULL_CLASS * N_SITUATIONS + situation
+    ro = NULL_OUVERT_CLASS * N_SITUATIONS + situation
+    z = COEFFICIENTS[row, 0] + COEFFICIENTS[row, 10] * skat_points
+    zo = COEFFICIENTS[ro, 0] + COEFFICIENTS[ro, 10] * skat_points
+    if seat == 0:
+        z += COEFFICIENTS[row, 11]
+        zo += COEFFICIENTS[ro, 11]
+    worst = 0
+    for s in range(4):
+        b = (cards >> np.uint32(8 * s)) & _BYTE
+        z += TABLES[row, SIDE_Z, b]
+        zo += TABLES[ro, SIDE_Z, b]
+        worst = max(worst, NULL_WORST[b])
+    return z + COEFFICIENTS[row, 3] * worst, zo + COEFFICIENTS[ro, 3] * worst
+
+
+@kernel
 def suit_logits(situation: int, cards: np.uint32, seat: int) -> tuple[float, float, float, float]:
     """:func:`game_logit` of the four suit games (diamonds .. clubs) with ``cards`` before pickup or
     hand (no skat points), sharing the lookups: each sum adds the same terms in the same order."""
     row = SUIT_CLASS * N_SITUATIONS + situation
     z = COEFFICIENTS[row, 0]
+    if seat == 0:
+        z += COEFFICIENTS[row, 11]
+    z += TABLES[row, JACKS_Z, _jack_bits(cards)]
+    b0 = cards & _BYTE
+    b1 = (cards >> np.uint32(8)) & _BYTE
+    b2 = (cards >> np.uint32(16)) & _BYTE
+    b3 = cards >> np.uint32(24)
+    s0, s1, s2, s3 = TABLES[row, SIDE_Z, b0], TABLES[row, SIDE_Z, b1], TABLES[row, SIDE_Z, b2], TABLES[row, SIDE_Z, b3]
+    t0, t1, t2, t3 = (
+        TABLES[row, TRUMP_Z, b0],
+        TABLES[row, TRUMP_Z, b1],
+        TABLES[row, TRUMP_Z, b2],
+        TABLES[row, TRUMP_Z, b3],
+    )
+    n0, n1, n2, n3 = N_PLAIN[b0], N_PLAIN[b1], N_PLAIN[b2], N_PLAIN[b3]
+    w = COEFFICIENTS[row, 13]
+    return (
+        z + t0 + s1 + s2 + s3 + w * max(n1, n2, n3),
+        z + s0 + t1 + s2 + s3 + w * max(n0, n2, n3),
+        z + s0 + s1 + t2 + s3 + w * max(n0, n1, n3),
+        z + s0 + s1 + s2 + t3 + w * max(n0, n1, n2),
+    )
+
+
+@kernel
+def suit_logits_after(cards: np.uint32, skat_points: float, seat: int) -> tuple[float, float, float, float]:
+    """:func:`game_logit` of the four suit games (diamonds .. clubs) after the pickup with the same final
+    ``cards`` and discards worth ``skat_points``, sharing the lookups as :func:`suit_logits` does: each
+    sum adds the same terms in the same order as :func:`game_logit`."""
+    row = SUIT_CLASS * N_SITUATIONS + AFTER_PICKUP
+    z = COEFFICIENTS[row, 0] + COEFFICIENTS[row, 10] * skat_points
     if seat == 0:
         z += COEFFICIENTS[row, 11]
     z += TABLES[row, JACKS_Z, _jack_bits(cards)]

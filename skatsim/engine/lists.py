@@ -81,14 +81,36 @@ def new_list_workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
 
 
 @kernel
+def _alike(kinds: np.ndarray, bots: np.ndarray) -> bool:
+    """Whether every player has the same bot kind and the same prepared row."""
+    for p in range(1, kinds.shape[0]):
+        if kinds[p] != kinds[0]:
+            return False
+        for j in range(bots.shape[1]):
+            if bots[p, j] != bots[0, j]:
+                return False
+    return True
+
+
+@kernel
 def seat_bots(st: DealState, kinds: np.ndarray, bots: np.ndarray, turn: int) -> None:
-    """Seat the players' bots for a deal of ``turn``: the player at seat ``s`` is ``(s + turn) % n``."""
+    """Seat the players' bots for a deal of ``turn``: the player at seat ``s`` is ``(s + turn) % n``.
+
+    A seat that holds that player's row already (``st.seated``; the same ``bots`` throughout a state's
+    life), or any player's when all players' rows are alike (``st.alike``: the same bot everywhere), is
+    left as it is: the bots write only their row's scratch, which every decision works out before it
+    reads it (as in a block of single deals, seated once), so a list need not copy the rows every deal."""
     n = kinds.shape[0]
+    if st.alike[0] < 0:
+        st.alike[0] = 1 if _alike(kinds, bots) else 0
     for s in range(3):
         p = (s + turn) % n
         st.kinds[s] = kinds[p]
+        if st.seated[s] == p or (st.alike[0] == 1 and st.seated[s] >= 0):
+            continue
         for j in range(bots.shape[1]):
             st.bots[s, j] = bots[p, j]
+        st.seated[s] = p
 
 
 @kernel
