@@ -21,6 +21,9 @@ import sys
 import time
 
 BLOCK = 65520
+#: Rounds start at multiples of this: a list variant's block must start at a list's first deal, and
+#: 720,720 is a multiple of every list length up to 16 deals.
+ROUND_START = 14 * 720_720
 
 
 def _worker(variant: str) -> None:
@@ -88,7 +91,7 @@ def main() -> None:
     seconds: list[list[float]] = [[], []]
     for r in range(args.rounds):
         for w in (0, 1) if r % 2 == 0 else (1, 0):
-            seconds[w].append(_run(workers[w], (r + 1) * 10**7, games))
+            seconds[w].append(_run(workers[w], (r + 1) * ROUND_START, games))
     for proc in workers:
         assert proc.stdin is not None
         proc.stdin.close()
