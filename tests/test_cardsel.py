@@ -107,7 +107,7 @@ def _features_reference(gt: int, cards: int) -> list[float]:
     """The hand features as first written: a scan of each suit's cards (RULES.md ranks 0..7 = 7..A)."""
     from skatsim.engine.gametypes import GRAND, NULL
 
-    x = [0.0] * 14
+    x = [0.0] * 32
     x[0] = 1.0
     suit = [cards >> (8 * s) & 0xFF for s in range(4)]
     if gt == NULL:
@@ -142,6 +142,9 @@ def _features_reference(gt: int, cards: int) -> list[float]:
             x[12] += ace * ten
             x[13] = max(x[13], n)
     assert gt <= GRAND
+    if len(jacks) >= 2:  # the jack count's own constant and side-suit features
+        first = 14 + 6 * (len(jacks) - 2)
+        x[first : first + 6] = [1.0, x[6], x[7], x[8], x[9], x[12]]
     return x
 
 

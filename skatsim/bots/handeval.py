@@ -50,7 +50,21 @@ N_CLASSES = 5
 # hand, and after pickup with the final 10 cards and the 2 discards known.
 BEFORE_PICKUP, HAND_GAME, AFTER_PICKUP = range(3)
 N_SITUATIONS = 3
-N_FEATURES = 14
+#: Side-suit features that also enter per jack count (:data:`JACK_GROUPS`), in this order.
+SIDE_FEATURES = (6, 7, 8, 9, 12)
+#: Jack counts with side-suit weights and a constant of their own (fewer jacks: the base weights).
+#: What the side suits are worth depends on the jacks beside them, which a sum of the two misses
+#: (docs/bots.md, "Outcome probabilities").
+JACK_GROUPS = (2, 3, 4)
+#: Per jack group: its constant, then the side-suit features of :data:`SIDE_FEATURES` again.
+GROUP_WIDTH = 1 + len(SIDE_FEATURES)
+FIRST_GROUP_FEATURE = 14
+N_FEATURES = FIRST_GROUP_FEATURE + GROUP_WIDTH * len(JACK_GROUPS)
+_GROUP_NAMES = tuple(
+    f"{name}_{jacks}_jacks"
+    for jacks in JACK_GROUPS
+    for name in ("constant", "side_aces", "side_tens_guarded", "side_voids", "side_losers", "side_ace_ten_suits")
+)
 FEATURE_NAMES = (
     "bias",
     "trumps",
@@ -66,7 +80,7 @@ FEATURE_NAMES = (
     "forehand",
     "side_ace_ten_suits",
     "longest_side_suit",
-)
+) + _GROUP_NAMES
 NULL_FEATURE_NAMES = (
     "bias",
     "risky_cards",
@@ -82,7 +96,7 @@ NULL_FEATURE_NAMES = (
     "forehand",
     "unused",
     "unused",
-)
+) + ("unused",) * (N_FEATURES - FIRST_GROUP_FEATURE)
 
 _JACK_MASK = np.uint32(sum(1 << (s * 8 + JACK) for s in range(4)))
 _CLUB_JACK = np.uint32(1 << (3 * 8 + JACK))
@@ -175,6 +189,11 @@ def _suit_row(t: int, cards: np.uint32, out: np.ndarray) -> None:
     out[9] = (side >> LANE_LOSERS) & _LANE
     out[12] = (side >> LANE_PAIRS) & _LANE
     out[13] = longest
+    if jacks >= JACK_GROUPS[0]:
+        first = FIRST_GROUP_FEATURE + GROUP_WIDTH * (jacks - JACK_GROUPS[0])
+        out[first] = 1.0
+        for i in range(len(SIDE_FEATURES)):
+            out[first + 1 + i] = out[SIDE_FEATURES[i]]
 
 
 @kernel

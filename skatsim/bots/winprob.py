@@ -38,11 +38,15 @@ from ..engine.cards import JACK
 from ..engine.gametypes import GRAND, NULL, REVERSED
 from .handeval import (
     AFTER_PICKUP,
+    FIRST_GROUP_FEATURE,
+    GROUP_WIDTH,
+    JACK_GROUPS,
     N_CLASSES,
     N_FEATURES,
     N_SITUATIONS,
     NULL_CLASS,
     NULL_OUVERT_CLASS,
+    SIDE_FEATURES,
     SUIT_CLASS,
     mirror,
 )
@@ -65,8 +69,16 @@ N_Z = 193
 Z_MAX = Z_MIN + (N_Z - 1) / Z_STEPS_PER_UNIT
 
 #: Kinds of per-suit log-odds in :data:`TABLES`: what a side suit adds (for Null: any suit), what
-#: the trump suit adds, and what the jacks add (indexed by their four bits, DJ lowest).
+#: the trump suit adds, and what the jacks add (indexed by their four bits, DJ lowest); then what a
+#: side suit adds beside each jack count of ``handeval.JACK_GROUPS`` (``SIDE_Z``: beside fewer).
 SIDE_Z, TRUMP_Z, JACKS_Z = range(3)
+N_TABLE_KINDS = 3 + len(JACK_GROUPS)
+#: The side-suit kind of :data:`TABLES` for a hand's four jack bits.
+SIDE_KIND = np.array(
+    [SIDE_Z if bin(j).count("1") < JACK_GROUPS[0] else 3 + bin(j).count("1") - JACK_GROUPS[0] for j in range(16)],
+    dtype=np.int64,
+)
+SIDE_KIND.flags.writeable = False
 
 
 def _load_table(path: Path, key: str, columns: int, what: str) -> np.ndarray:
@@ -125,7 +137,7 @@ def tabulate(coefficients: np.ndarray) -> np.ndarray:
     """Per row of ``coefficients``, kind (``SIDE_Z``, ``TRUMP_Z``, ``JACKS_Z``) and suit byte, the
     log-odds that suit adds: ``coefficients[row] @ row_features(...)`` is the row's constant terms
     plus one entry per suit (plus the jacks' entry and the maximum term outside suit games)."""
-    tables = np.zeros((coefficients.shape[0], 3, 256))
+    tables = np.zeros((coefficients.shape[0], N_TABLE_KINDS, 256))
     for row, w in enumerate(coefficients):
         null = row // N_SITUATIONS in (NULL_CLASS, NULL_OUVERT_CLASS)
         for b in range(256):
@@ -133,12 +145,18 @@ def tabulate(coefficients: np.ndarray) -> np.ndarray:
                 risky, suits, voids, safe, high, _ = null_counts(b)
                 tables[row, SIDE_Z, b] = w[1] * risky + w[2] * suits + w[4] * voids + w[5] * safe + w[6] * high
                 continue
-            aces, tens, voids, losers, pairs = side_counts(b & ~(1 << JACK))
-            tables[row, SIDE_Z, b] = w[6] * aces + w[7] * tens + w[8] * voids + w[9] * losers + w[12] * pairs
+            counts = side_counts(b & ~(1 << JACK))  # in the order of handeval.SIDE_FEATURES
+            base = sum(w[f] * c for f, c in zip(SIDE_FEATURES, counts, strict=True))
+            tables[row, SIDE_Z, b] = base
+            for g in range(len(JACK_GROUPS)):
+                first = FIRST_GROUP_FEATURE + GROUP_WIDTH * g + 1
+                tables[row, 3 + g, b] = base + sum(w[first + i] * c for i, c in enumerate(counts))
             tables[row, TRUMP_Z, b] = w[1] * N_PLAIN[b] + w[5] * TRUMP_ACE_TEN[b]
         for j in range(16):
             jacks = bin(j).count("1")
             tables[row, JACKS_Z, j] = (w[1] + w[2]) * jacks + w[3] * (j >> 3 & 1) + w[4] * (j >> 2 & 1)
+            if not null and jacks >= JACK_GROUPS[0]:
+                tables[row, JACKS_Z, j] += w[FIRST_GROUP_FEATURE + GROUP_WIDTH * (jacks - JACK_GROUPS[0])]
     tables.flags.writeable = False
     return tables
 
@@ -170,24 +188,25 @@ def hand_gaps(coefficients: np.ndarray, tables: np.ndarray) -> np.ndarray:
             best = max(v + c[3] * w for (n, w), v in states.items() if n == 10)
         else:
             grand = cls != SUIT_CLASS
-            states = {(0, 0): 0.0}
-            for _ in range(4 if grand else 3):
-                nxt = {}
-                for (n, longest), v in states.items():
-                    for b in plain:
-                        k = int(N_PLAIN[b])
-                        key = (n + k, max(longest, k))
-                        if n + k <= 10 and v + d[SIDE_Z, b] > nxt.get(key, neg):
-                            nxt[key] = v + d[SIDE_Z, b]
-                states = nxt
             trumps = [(0, 0.0)] if grand else [(int(N_PLAIN[b]), float(d[TRUMP_Z, b])) for b in plain]
-            jacks = [(bin(j).count("1"), float(d[JACKS_Z, j])) for j in range(16)]
             best = neg
-            for (n, longest), v in states.items():
-                for kt, vt in trumps:
-                    for kj, vj in jacks:
-                        if n + kt + kj == 10:
-                            best = max(best, v + c[13] * longest + vt + vj)
+            for side in sorted(set(SIDE_KIND.tolist())):  # the side suits' weights follow the jacks
+                states = {(0, 0): 0.0}
+                for _ in range(4 if grand else 3):
+                    nxt = {}
+                    for (n, longest), v in states.items():
+                        for b in plain:
+                            k = int(N_PLAIN[b])
+                            key = (n + k, max(longest, k))
+                            if n + k <= 10 and v + d[side, b] > nxt.get(key, neg):
+                                nxt[key] = v + d[side, b]
+                    states = nxt
+                jacks = [(bin(j).count("1"), float(d[JACKS_Z, j])) for j in range(16) if SIDE_KIND[j] == side]
+                for (n, longest), v in states.items():
+                    for kt, vt in trumps:
+                        for kj, vj in jacks:
+                            if n + kt + kj == 10:
+                                best = max(best, v + c[13] * longest + vt + vj)
         gaps[cls] = c[0] + max(0.0, c[11]) + best
     return gaps
 
@@ -267,14 +286,16 @@ def game_logit(cls: int, situation: int, gt: int, cards: np.uint32, skat_points:
     if gt == REVERSED:
         cards = mirror(cards)
         trump = GRAND
-    z += TABLES[row, JACKS_Z, _jack_bits(cards)]
+    jacks = _jack_bits(cards)
+    z += TABLES[row, JACKS_Z, jacks]
+    side = SIDE_KIND[jacks]
     longest = 0
     for s in range(4):
         b = (cards >> np.uint32(8 * s)) & _BYTE
         if s == trump:
             z += TABLES[row, TRUMP_Z, b]
         else:
-            z += TABLES[row, SIDE_Z, b]
+            z += TABLES[row, side, b]
             longest = max(longest, N_PLAIN[b])
     return z + COEFFICIENTS[row, 13] * longest
 
@@ -307,12 +328,14 @@ def suit_logits(situation: int, cards: np.uint32, seat: int) -> tuple[float, flo
     z = COEFFICIENTS[row, 0]
     if seat == 0:
         z += COEFFICIENTS[row, 11]
-    z += TABLES[row, JACKS_Z, _jack_bits(cards)]
+    jacks = _jack_bits(cards)
+    z += TABLES[row, JACKS_Z, jacks]
+    side = SIDE_KIND[jacks]
     b0 = cards & _BYTE
     b1 = (cards >> np.uint32(8)) & _BYTE
     b2 = (cards >> np.uint32(16)) & _BYTE
     b3 = cards >> np.uint32(24)
-    s0, s1, s2, s3 = TABLES[row, SIDE_Z, b0], TABLES[row, SIDE_Z, b1], TABLES[row, SIDE_Z, b2], TABLES[row, SIDE_Z, b3]
+    s0, s1, s2, s3 = TABLES[row, side, b0], TABLES[row, side, b1], TABLES[row, side, b2], TABLES[row, side, b3]
     t0, t1, t2, t3 = (
         TABLES[row, TRUMP_Z, b0],
         TABLES[row, TRUMP_Z, b1],
@@ -338,12 +361,14 @@ def suit_logits_after(cards: np.uint32, skat_points: float, seat: int) -> tuple[
     z = COEFFICIENTS[row, 0] + COEFFICIENTS[row, 10] * skat_points
     if seat == 0:
         z += COEFFICIENTS[row, 11]
-    z += TABLES[row, JACKS_Z, _jack_bits(cards)]
+    jacks = _jack_bits(cards)
+    z += TABLES[row, JACKS_Z, jacks]
+    side = SIDE_KIND[jacks]
     b0 = cards & _BYTE
     b1 = (cards >> np.uint32(8)) & _BYTE
     b2 = (cards >> np.uint32(16)) & _BYTE
     b3 = cards >> np.uint32(24)
-    s0, s1, s2, s3 = TABLES[row, SIDE_Z, b0], TABLES[row, SIDE_Z, b1], TABLES[row, SIDE_Z, b2], TABLES[row, SIDE_Z, b3]
+    s0, s1, s2, s3 = TABLES[row, side, b0], TABLES[row, side, b1], TABLES[row, side, b2], TABLES[row, side, b3]
     t0, t1, t2, t3 = (
         TABLES[row, TRUMP_Z, b0],
         TABLES[row, TRUMP_Z, b1],
