@@ -103,11 +103,15 @@ def test_null_discards_follow_the_scoring_rule(cards: list[int]) -> None:
     assert int(choose_discard(NULL, np.uint32(twelve))) == _null_discard_reference(twelve)
 
 
+#: The holdings of a suit without its jack (bit 4), in increasing order of their byte.
+_PLAIN_HOLDINGS = [b for b in range(256) if not b >> 4 & 1]
+
+
 def _features_reference(gt: int, cards: int) -> list[float]:
     """The hand features as first written: a scan of each suit's cards (RULES.md ranks 0..7 = 7..A)."""
     from skatsim.engine.gametypes import GRAND, NULL
 
-    x = [0.0] * 32
+    x = [0.0] * 160
     x[0] = 1.0
     suit = [cards >> (8 * s) & 0xFF for s in range(4)]
     if gt == NULL:
@@ -133,7 +137,9 @@ def _features_reference(gt: int, cards: int) -> list[float]:
         if s == gt:
             x[1] += n
             x[5] = ace + ten
-        elif n == 0:
+            continue
+        x[32 + _PLAIN_HOLDINGS.index(plain)] += 1  # the side suit's holding, counted as a whole
+        if n == 0:
             x[8] += 1
         else:
             x[6] += ace

@@ -59,11 +59,21 @@ JACK_GROUPS = (2, 3, 4)
 #: Per jack group: its constant, then the side-suit features of :data:`SIDE_FEATURES` again.
 GROUP_WIDTH = 1 + len(SIDE_FEATURES)
 FIRST_GROUP_FEATURE = 14
-N_FEATURES = FIRST_GROUP_FEATURE + GROUP_WIDTH * len(JACK_GROUPS)
+#: Then one feature per holding of a side suit (its cards but the jack, 128 holdings): how many
+#: side suits are held so. Counts and sums miss what a holding is worth as a whole (A-10-K-Q-9
+#: stands, A-10-9 has a loser), above all in a Grand hand.
+FIRST_HOLDING_FEATURE = FIRST_GROUP_FEATURE + GROUP_WIDTH * len(JACK_GROUPS)
+N_HOLDINGS = 128
+N_FEATURES = FIRST_HOLDING_FEATURE + N_HOLDINGS
 _GROUP_NAMES = tuple(
     f"{name}_{jacks}_jacks"
     for jacks in JACK_GROUPS
     for name in ("constant", "side_aces", "side_tens_guarded", "side_voids", "side_losers", "side_ace_ten_suits")
+)
+_HOLDING_NAMES = tuple(
+    "side_holding_" + ("".join("789TJQKA"[r] for r in range(7, -1, -1) if b >> r & 1) or "void")
+    for b in range(256)
+    if not b >> JACK & 1
 )
 FEATURE_NAMES = (
     "bias",
@@ -80,7 +90,7 @@ FEATURE_NAMES = (
     "forehand",
     "side_ace_ten_suits",
     "longest_side_suit",
-) + _GROUP_NAMES
+) + _GROUP_NAMES + _HOLDING_NAMES
 NULL_FEATURE_NAMES = (
     "bias",
     "risky_cards",
@@ -97,6 +107,15 @@ NULL_FEATURE_NAMES = (
     "unused",
     "unused",
 ) + ("unused",) * (N_FEATURES - FIRST_GROUP_FEATURE)
+
+
+@kernel
+def holding_index(b: int) -> int:
+    """A suit byte's holding without its jack, numbered 0..127 (:data:`N_HOLDINGS`): the bits below
+    the jack's, then those above it shifted down by one."""
+    low = b & ((1 << JACK) - 1)
+    return low | ((b >> (JACK + 1)) << JACK)
+
 
 _JACK_MASK = np.uint32(sum(1 << (s * 8 + JACK) for s in range(4)))
 _CLUB_JACK = np.uint32(1 << (3 * 8 + JACK))
@@ -181,6 +200,7 @@ def _suit_row(t: int, cards: np.uint32, out: np.ndarray) -> None:
         else:
             side += SUIT_SIDE[b]
             longest = max(longest, N_PLAIN[b])
+            out[FIRST_HOLDING_FEATURE + holding_index(b)] += 1.0
     out[1] = trumps
     out[5] = trump_ace_ten
     out[6] = (side >> LANE_ACES) & _LANE

@@ -21,8 +21,9 @@ tabulated over a grid of ``z`` (:data:`OUTCOME_P`) and read with linear interpol
 The kernels read the model through :func:`game_logit`. The log-odds are
 linear in the features, and every feature but two (the longest side suit, the
 worst Null risk: maxima) is a sum over suits, so each row's log-odds are
-tabulated per suit byte once (:data:`TABLES`); a game's log-odds then take
-four lookups instead of a feature vector and a dot product. Both tables are
+tabulated per suit byte once (:data:`TABLES`; the side suits' table per jack
+count, whose features weigh them anew); a game's log-odds then take four
+lookups instead of a feature vector of 160 and a dot product. Both tables are
 module constants, compiled into the kernels.
 """
 
@@ -39,6 +40,7 @@ from ..engine.gametypes import GRAND, NULL, REVERSED
 from .handeval import (
     AFTER_PICKUP,
     FIRST_GROUP_FEATURE,
+    FIRST_HOLDING_FEATURE,
     GROUP_WIDTH,
     JACK_GROUPS,
     N_CLASSES,
@@ -48,6 +50,7 @@ from .handeval import (
     NULL_OUVERT_CLASS,
     SIDE_FEATURES,
     SUIT_CLASS,
+    holding_index,
     mirror,
 )
 from .suitstats import N_PLAIN, NULL_WORST, TRUMP_ACE_TEN, null_counts, side_counts
@@ -147,6 +150,7 @@ def tabulate(coefficients: np.ndarray) -> np.ndarray:
                 continue
             counts = side_counts(b & ~(1 << JACK))  # in the order of handeval.SIDE_FEATURES
             base = sum(w[f] * c for f, c in zip(SIDE_FEATURES, counts, strict=True))
+            base += w[FIRST_HOLDING_FEATURE + holding_index(b)]
             tables[row, SIDE_Z, b] = base
             for g in range(len(JACK_GROUPS)):
                 first = FIRST_GROUP_FEATURE + GROUP_WIDTH * g + 1
