@@ -84,7 +84,7 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "grand_bias",
-        -0.54,
+        -0.6,
         "log-odds added to the bot's chance in every Grand (> 0: trusts Grand)",
         -10.0,
         10.0,
@@ -92,14 +92,14 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     BotParam("null_bias", 0.05, "log-odds added to the bot's chance in every Null (> 0: trusts Null)", -10.0, 10.0),
     BotParam(
         "suit_bias",
-        -0.02,
+        0.02,
         "log-odds added to the bot's chance in every suit game (> 0: trusts suit games)",
         -10.0,
         10.0,
     ),
     BotParam(
         "ouvert_bias",
-        -0.26,
+        -0.45,
         "log-odds added to the bot's chance in Null ouvert, on top of null_bias",
         -10.0,
         10.0,
