@@ -325,13 +325,10 @@ def null_logits(situation: int, cards: np.uint32, skat_points: float, seat: int)
 
 
 @kernel
-def suit_logits(situation: int, cards: np.uint32, seat: int) -> tuple[float, float, float, float]:
-    """:func:`game_logit` of the four suit games (diamonds .. clubs) with ``cards`` before pickup or
-    hand (no skat points), sharing the lookups: each sum adds the same terms in the same order."""
-    row = SUIT_CLASS * N_SITUATIONS + situation
-    z = COEFFICIENTS[row, 0]
-    if seat == 0:
-        z += COEFFICIENTS[row, 11]
+def _four_suits(row: int, z: float, cards: np.uint32) -> tuple[float, float, float, float]:
+    """The four suit games' log-odds in model ``row`` from the constant terms ``z``: the jacks, then per
+    game the trump suit and the three side suits, then the longest side suit, in :func:`game_logit`'s
+    order (so the sums are the same to the bit)."""
     jacks = _jack_bits(cards)
     z += TABLES[row, JACKS_Z, jacks]
     side = SIDE_KIND[jacks]
@@ -357,6 +354,17 @@ def suit_logits(situation: int, cards: np.uint32, seat: int) -> tuple[float, flo
 
 
 @kernel
+def suit_logits(situation: int, cards: np.uint32, seat: int) -> tuple[float, float, float, float]:
+    """:func:`game_logit` of the four suit games (diamonds .. clubs) with ``cards`` before pickup or
+    hand (no skat points), sharing the lookups: each sum adds the same terms in the same order."""
+    row = SUIT_CLASS * N_SITUATIONS + situation
+    z = COEFFICIENTS[row, 0]
+    if seat == 0:
+        z += COEFFICIENTS[row, 11]
+    return _four_suits(row, z, cards)
+
+
+@kernel
 def suit_logits_after(cards: np.uint32, skat_points: float, seat: int) -> tuple[float, float, float, float]:
     """:func:`game_logit` of the four suit games (diamonds .. clubs) after the pickup with the same final
     ``cards`` and discards worth ``skat_points``, sharing the lookups as :func:`suit_logits` does: each
@@ -365,25 +373,4 @@ def suit_logits_after(cards: np.uint32, skat_points: float, seat: int) -> tuple[
     z = COEFFICIENTS[row, 0] + COEFFICIENTS[row, 10] * skat_points
     if seat == 0:
         z += COEFFICIENTS[row, 11]
-    jacks = _jack_bits(cards)
-    z += TABLES[row, JACKS_Z, jacks]
-    side = SIDE_KIND[jacks]
-    b0 = cards & _BYTE
-    b1 = (cards >> np.uint32(8)) & _BYTE
-    b2 = (cards >> np.uint32(16)) & _BYTE
-    b3 = cards >> np.uint32(24)
-    s0, s1, s2, s3 = TABLES[row, side, b0], TABLES[row, side, b1], TABLES[row, side, b2], TABLES[row, side, b3]
-    t0, t1, t2, t3 = (
-        TABLES[row, TRUMP_Z, b0],
-        TABLES[row, TRUMP_Z, b1],
-        TABLES[row, TRUMP_Z, b2],
-        TABLES[row, TRUMP_Z, b3],
-    )
-    n0, n1, n2, n3 = N_PLAIN[b0], N_PLAIN[b1], N_PLAIN[b2], N_PLAIN[b3]
-    w = COEFFICIENTS[row, 13]
-    return (
-        z + t0 + s1 + s2 + s3 + w * max(n1, n2, n3),
-        z + s0 + t1 + s2 + s3 + w * max(n0, n2, n3),
-        z + s0 + s1 + t2 + s3 + w * max(n0, n1, n3),
-        z + s0 + s1 + s2 + t3 + w * max(n0, n1, n2),
-    )
+    return _four_suits(row, z, cards)
