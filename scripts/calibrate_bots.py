@@ -89,7 +89,7 @@ def outcome_model(x: np.ndarray, y: np.ndarray, row_of: np.ndarray) -> tuple[lis
         sel = row_of == r
         xs = x[sel].astype(np.float64)
         won = (y[sel] >= O_WON).astype(np.float64)
-        # A first fit on the counts (the holdings left out: a tenth of the time) picks the hands in
+        # A first fit on the counts (the 128 holdings left out: a far smaller fit) picks the hands in
         # play for a decision; the final fit is on them alone, because the logistic form fitted to all
         # hands is dominated by hopeless ones and misjudges the strong hands bots actually declare.
         w = np.zeros(N_FEATURES)
