@@ -663,7 +663,7 @@ def declare_after_pickup(
             else:
                 discard = choose_discard(gt, twelve)
         if gt < GRAND and discard == shared:
-            bot[V_LOGITS + k] = suits[k] + _bias(bot, SUIT_CLASS)  # _z's sum, the lookups shared
+            bot[V_LOGITS + k] = _suit_z(bot, suits, k, False)  # _z's sum, the lookups shared
         elif gt == NULL:  # Null and Null ouvert: the same discards, the lookups shared
             if _CANDIDATE_OUVERT[k] == 0:
                 nulls = null_logits(AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)

@@ -96,21 +96,20 @@ def _alike(kinds: np.ndarray, bots: np.ndarray) -> bool:
 def seat_bots(st: DealState, kinds: np.ndarray, bots: np.ndarray, turn: int) -> None:
     """Seat the players' bots for a deal of ``turn``: the player at seat ``s`` is ``(s + turn) % n``.
 
-    A seat that holds that player's row already (``st.seated``; the same ``bots`` throughout a state's
-    life), or any player's when all players' rows are alike (``st.alike``: the same bot everywhere), is
-    left as it is: the bots write only their row's scratch, which every decision works out before it
-    reads it (as in a block of single deals, seated once), so a list need not copy the rows every deal."""
+    When every player has the same bot and prepared row (``st.alike``; the same ``bots`` throughout a
+    state's life), the rows are copied once: the bots write only their row's scratch, which every
+    decision works out before it reads it (as in a block of single deals, seated once), so a list
+    need not copy the rows every deal."""
     n = kinds.shape[0]
+    copy = st.alike[0] != 1
     if st.alike[0] < 0:
         st.alike[0] = 1 if _alike(kinds, bots) else 0
     for s in range(3):
         p = (s + turn) % n
         st.kinds[s] = kinds[p]
-        if st.seated[s] == p or (st.alike[0] == 1 and st.seated[s] >= 0):
-            continue
-        for j in range(bots.shape[1]):
-            st.bots[s, j] = bots[p, j]
-        st.seated[s] = p
+        if copy:
+            for j in range(bots.shape[1]):
+                st.bots[s, j] = bots[p, j]
 
 
 @kernel

@@ -50,8 +50,7 @@ _FIELDS = [
     ("deck", np.int64, 32),  # scratch for dealing
     ("voids", np.int64, 3),  # per seat, the plain groups it has shown void in (bit g: group g)
     ("ceiling", np.int64, 3),  # a bid ceiling forced on a seat (what-if); -1: the seat's player bids
-    ("seated", np.int64, 3),  # the player whose row skatsim.engine.lists.seat_bots copied into bots[s]; -1 none
-    ("alike", np.int64, 1),  # 1 when every player seat_bots seats has the same kind and row, 0 not, -1 not known
+    ("alike", np.int64, 1),  # seat_bots' players: -1 not seen yet, 0 rows differ, 1 one row for all and it is seated
     ("error", np.int64, N_ERROR),  # a recorded decision the rules refused (ERR_* fields)
 ]
 DEAL_STATE = np.dtype(_FIELDS, align=True)
@@ -82,7 +81,6 @@ def new_state(params: np.ndarray) -> np.ndarray:
     st = buf[0]
     st.params[:] = params
     st.ceiling[:] = -1
-    st.seated[:] = -1
     st.alike[0] = -1
     return buf
 
@@ -94,6 +92,5 @@ def new_search_state(params: np.ndarray) -> np.ndarray:
     buf = aligned_zeros(1, SEARCH_STATE)
     buf[0]["params"][:] = params
     buf[0]["ceiling"][:] = -1
-    buf[0]["seated"][:] = -1
     buf[0]["alike"][0] = -1
     return buf
