@@ -42,7 +42,7 @@ from skatsim.run.duel import (
     parse_duel_bot,
     seating_bots,
 )
-from skatsim.run.manifest import MANIFEST, chunk_name, read_manifest
+from skatsim.run.manifest import MANIFEST, RunManifest, chunk_name, read_manifest
 from skatsim.variant import load_variant, official_params
 
 VARIANTS = Path(__file__).resolve().parents[1] / "variants"
@@ -177,9 +177,7 @@ def test_the_statistics_of_two_handmade_deals() -> None:
 
 def _result(stats: DuelStatistics) -> DuelResult:
     """A duel's result from its statistics (the settings do not enter the figures)."""
-    return DuelResult(
-        **vars(stats), a="a", b="b", bot_parameters=[{}, {}], variant_name="v", variant_path="", seed=1, level=0.95
-    )
+    return DuelResult(**vars(stats), run=RunManifest.model_construct(bots=("a", "b")), level=0.95)
 
 
 # --------------------------------------------------------------------------- the duel is six simulations

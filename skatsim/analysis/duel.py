@@ -42,6 +42,7 @@ from .. import __version__
 from ..errors import SkatsimError
 from ..run import storage
 from ..run.duel import DUEL_JOB, SEAT_GAMES, SEATINGS, plan_duel, warm_up_duel
+from ..run.manifest import RunManifest
 from ..run.reader import finished_run
 from ..run.runner import JobFolder, check_run_numbers, execute_runs, make_backend
 from .intervals import LEVEL, clt_interval, moments_from_sums, z_value
@@ -78,19 +79,25 @@ class DuelStatistics:
 
 @dataclass(kw_only=True)
 class DuelResult(DuelStatistics):
-    """What a duel found (:func:`run_duel`, :func:`read_duel`): its statistics, and what made it."""
+    """What a duel found (:func:`run_duel`, :func:`read_duel`): its statistics, and the run that made it
+    (its manifest: the two bot settings, their parameters, the variant and the seed)."""
 
-    a: str
-    b: str
-    bot_parameters: list[dict[str, float]]
-    variant_name: str
-    variant_path: str
-    seed: int
+    run: RunManifest
     level: float
     seconds: float = 0.0
     jobs: int = 1
     out_dir: str | None = None
     version: str = __version__
+
+    @property
+    def a(self) -> str:
+        """Bot setting A, as canonical as ``--bots`` takes it."""
+        return self.run.bots[0]
+
+    @property
+    def b(self) -> str:
+        """Bot setting B."""
+        return self.run.bots[1]
 
     @property
     def games(self) -> int:
@@ -137,11 +144,11 @@ class DuelResult(DuelStatistics):
             "games": self.games,
             "seatings": list(SEATINGS),
             "level": self.level,
-            "seed": self.seed,
-            "variant": self.variant_name,
-            "variant_path": self.variant_path,
-            "bot_parameters_a": self.bot_parameters[0],
-            "bot_parameters_b": self.bot_parameters[1],
+            "seed": self.run.seed,
+            "variant": self.run.variant_name,
+            "variant_path": self.run.variant_path,
+            "bot_parameters_a": self.run.bot_parameters[0],
+            "bot_parameters_b": self.run.bot_parameters[1],
             "seconds": self.seconds,
             "jobs": self.jobs,
             "skatsim_version": self.version,
@@ -213,17 +220,7 @@ def read_duel(folder: str, level: float = LEVEL) -> DuelResult:
     """The result of the finished duel in ``folder`` (a one-line error for anything else)."""
     manifest, files = finished_run(folder, DUEL_JOB)
     stats = duel_statistics((storage.scan_parquet([path]) for path in files), level)
-    a, b = manifest.bots
-    return DuelResult(
-        **vars(stats),
-        a=a,
-        b=b,
-        bot_parameters=manifest.bot_parameters,
-        variant_name=manifest.variant_name,
-        variant_path=manifest.variant_path,
-        seed=manifest.seed,
-        level=level,
-    )
+    return DuelResult(**vars(stats), run=manifest, level=level)
 
 
 def check_level(level: float) -> None:
@@ -291,14 +288,14 @@ def format_text(result: DuelResult) -> str:
     """The duel as a short table: each side's points per game, A - B with its interval, deals for one point."""
     pct = f"{result.level:.0%}"
     lines = [
-        f"duel: A = {result.a}, B = {result.b}; variant {result.variant_name}, seed {result.seed}",
+        f"duel: A = {result.a}, B = {result.b}; variant {result.run.variant_name}, seed {result.run.seed}",
         f"{result.deals:,} deals x 6 seatings = {result.games:,} games"
         + (f" in {result.seconds:.1f} s on {result.jobs} job{'s' if result.jobs > 1 else ''}" if result.seconds else "")
         + (f"; kept in {result.out_dir}" if result.out_dir else ""),
         "",
         f"{'per game':<32}{'A':>10}{'B':>10}{'A - B':>10}   {pct} interval",
     ]
-    for label, m in (("Seeger-Fabian points", result.sf), (f"score ({result.variant_name})", result.score)):
+    for label, m in (("Seeger-Fabian points", result.sf), (f"score ({result.run.variant_name})", result.score)):
         lines.append(
             f"{label:<32}{_signed(m.per_game_a):>10}{_signed(m.per_game_b):>10}{_signed(m.difference):>10}"
             f"   {_interval(m.ci)}"
