@@ -14,6 +14,7 @@ import pytest
 from skatsim import whatif as w
 from skatsim.bots import bot_arrays, parse_bots, seam
 from skatsim.cli import main
+from skatsim.engine import bidding
 from skatsim.engine.block import simulate_block
 from skatsim.engine.cards import parse_card
 from skatsim.engine.deal import unpack_deal
@@ -35,7 +36,7 @@ from skatsim.records.record import GameRecord, record_from_log
 from skatsim.variant import official_params
 from skatsim.whatif import kernels
 from skatsim.whatif.rollouts import _replayed
-from skatsim.whatif.worlds import NO_BOUND, bid_bounds, fill_counts
+from skatsim.whatif.worlds import NO_BOUND, bid_bounds, fill_counts, won_auction_bounds
 
 ROOT = Path(__file__).resolve().parent.parent
 ISS = ROOT / "tests" / "fixtures" / "iss" / "real_games.sgf"
@@ -176,6 +177,65 @@ def test_bid_bounds_read_the_auction() -> None:
     assert bounds[1] == (22, 22)  # bid to 20, held 22, passed at 23
     assert bounds[2] == (23, NO_BOUND)  # won at 23: at least 23
     assert bid_bounds(((1, -1), (2, -1), (0, -1))) == [(0, 17), (0, 17), (0, 17)]
+
+
+def _wins(limits: list[int]) -> int:
+    """The declarer of an auction whose seats bid step by step up to ``limits`` (the engine's protocol)."""
+    state = np.zeros(bidding.N_FIELDS, dtype=np.int64)
+    bidding.run_bidding(state, np.array(limits, dtype=np.int64))
+    return int(state[bidding.DECLARER])
+
+
+def test_won_auction_bounds_are_the_auction_won() -> None:
+    """A seat bidding up to ``v`` wins the auction exactly when the others' ceilings lie inside the bounds
+    (holding wins ties: a seat before it must stay below ``v``, one after it may bid ``v`` itself)."""
+    grid = [0, 17, 18, 19, 20, 22, 46, 47, 48, 49, 50, 95, 96, 97, 99, 100, 263, 264, 300]
+    for seat in range(3):
+        for v in (18, 20, 48, 96, 264):
+            bounds = won_auction_bounds(seat, v)
+            assert bounds[seat] is None
+            others = [s for s in range(3) if s != seat]
+            for a in grid:
+                for b in grid:
+                    limits = [v, v, v]
+                    limits[others[0]], limits[others[1]] = a, b
+                    inside = all(lo <= c <= hi for c, (lo, hi) in zip((a, b), (bounds[o] for o in others), strict=True))
+                    assert (_wins(limits) == seat) == inside, (seat, v, a, b)
+
+
+def test_a_hand_played_at_a_bid_meets_worlds_in_which_it_won_the_auction() -> None:
+    """``from_hand(cards, seat, bid=v)`` with consistent worlds: in every world the other seats' bots would
+    have let the seat, bidding up to ``v``, win the auction (the break-even's yardstick); uniform worlds
+    do not (so the check has teeth). A Ceiling, decided before the auction, cannot share them."""
+    cards = [parse_card(c) for c in "DJ HA HT H9 SA S7 D9 D8 C7 C8".split()]
+    kinds, bot_params = bot_arrays(parse_bots("heuristic"), PARAMS)
+    bots = seam.prepare(kinds, bot_params, PARAMS)
+    hands = np.zeros(3, dtype=np.uint32)
+    for seat, v in ((0, 18), (1, 18), (2, 18), (2, 48)):
+        start = w.from_hand(cards, seat, bid=v)
+        won = {}
+        for worlds in ("uniform", "consistent"):
+            rows, errors, tries = w.plan(start, [w.Declare(0)], samples=200, seed=4, worlds=worlds).block(0, 200)
+            assert (errors == 0).all() and (rows[:, 0, COL_DECLARER] == seat).all()
+            dealt = np.zeros((200, 3), dtype=np.uint32)
+            for i, packed in enumerate(rows[:, 0, COL_DEAL]):
+                unpack_deal(np.int64(packed), hands)
+                dealt[i] = hands
+                assert int(hands[seat]) == start.hands[seat]
+            ceilings = np.zeros(dealt.shape, dtype=np.int64)
+            kernels.bid_limits(PARAMS, kinds, bots, dealt, ceilings)
+            ceilings[:, seat] = v
+            won[worlds] = np.array([_wins(list(c)) == seat for c in ceilings])
+            if worlds == "consistent":
+                assert tries.max() > 1  # worlds were rejected
+        assert won["consistent"].all(), (seat, v)
+        assert not won["uniform"].all(), (seat, v)
+    with pytest.raises(SkatsimError, match="one bid"):
+        w.plan(w.from_hand(cards, 0, bid=18), [w.Declare(0), w.Ceiling(0, 18)], worlds="consistent")
+    with pytest.raises(SkatsimError, match="one bid"):
+        w.plan(w.from_hand(cards, 0), [w.Declare(0, bid=18), w.Declare(3)], worlds="consistent")
+    plain = w.plan(w.from_hand(cards, 0), [w.Declare(0), w.Declare(3)], samples=50, seed=4, worlds="consistent")
+    assert (plain.block(0, 50)[2] == 1).all()  # no bid given: each at its own value, nothing to condition on
 
 
 def _worlds(frame_rows: np.ndarray) -> list[tuple[list[int], int]]:

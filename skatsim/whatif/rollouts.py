@@ -12,7 +12,8 @@ A question has three parts:
 * the worlds: ``"fixed"`` (the real cards), ``"uniform"`` (the cards the deciding seat has
   not seen dealt uniformly among the places they can be, voids shown respected) or
   ``"consistent"`` (also only deals on which the other seats' bots bid, and the declarer
-  declared, as recorded: rejection sampling).
+  declared, as recorded: rejection sampling; for a hand with the rest random played at a bid
+  given, deals on which its seat wins the auction at that bid).
 
 :func:`evaluate` plays every alternative on the same ``samples`` worlds (common random
 numbers: the differences between alternatives are measured deal by deal) and returns one
@@ -46,7 +47,7 @@ from ..engine.tricks import legal_moves, trick_winner
 from ..errors import SkatsimError
 from ..variant import official_params
 from . import kernels as k
-from .worlds import MAX_TRIES, Knowledge, bid_bounds, fixed_arrays, world_arrays
+from .worlds import MAX_TRIES, Knowledge, bid_bounds, fixed_arrays, won_auction_bounds, world_arrays
 
 if TYPE_CHECKING:  # polars and the records are imported where used: a hand's evaluation needs neither
     import polars as pl
@@ -69,7 +70,9 @@ class Start:
     with the rest random); ``record`` holds the decisions taken in the deal, if any. A hand with
     the rest random is ``seat``'s and has no record: its declarations are played as if the seat
     won the auction at ``bid`` (``None``: each declaration's own bid value) with both others
-    passing. ``label`` names the deal in reports.
+    passing; with a ``bid`` given, consistent worlds are the deals on which it does win there (the
+    other seats' ceilings below ``bid`` as the tie rule implies, :func:`~skatsim.whatif.worlds.won_auction_bounds`).
+    ``label`` names the deal in reports.
     """
 
     hands: tuple[int, int, int]
@@ -128,7 +131,8 @@ def from_run(seed: int, game: int, params: np.ndarray | None = None, bots: str =
 
 def from_hand(cards: Sequence[int], seat: int = 0, skat: Sequence[int] = (), bid: int | None = None) -> Start:
     """Ten cards at ``seat`` (0 FH, 1 MH, 2 RH), the other 22 unknown (the skat's two fixed when
-    given): what :func:`skatsim.whatif.hand.evaluate_hand` rolls out."""
+    given): what :func:`skatsim.whatif.hand.evaluate_hand` rolls out. ``bid``: the seat won the
+    auction there (consistent worlds: the deals on which its bot, bidding up to ``bid``, would win it)."""
     hands = [0, 0, 0]
     hands[seat] = sum(1 << c for c in cards)
     return Start((hands[0], hands[1], hands[2]), sum(1 << c for c in skat), None, seat, bid, "hand")
@@ -485,13 +489,41 @@ def _voids(gt: int, cards: Sequence[int], seats: Sequence[int]) -> list[int]:
     return barred
 
 
-def _knowledge(start: Start, decisions: Sequence[Decision], played: _Played | None, decider: int) -> Knowledge:
-    """What ``decider`` knows at the (common) point of ``decisions``."""
+def _won_bid(start: Start, decisions: Sequence[Decision]) -> int | None:
+    """The bid a hand with the rest random won the auction at, when its decisions are played at a bid
+    given (``from_hand(..., bid=...)`` or ``Declare(..., bid=...)``, one for all): what its consistent
+    worlds condition on. ``None`` when no bid is given (each declaration at its own bid value)."""
+    bids = {
+        None if isinstance(d, Ceiling) else ((d.bid if isinstance(d, Declare) else None) or start.bid)
+        for d in decisions
+    }
+    if bids == {None}:
+        return None
+    if len(bids) > 1:
+        raise SkatsimError(
+            "what-if: consistent worlds for a hand with the rest random are those in which it won the auction "
+            "at the bid given: play every decision at one bid (a Ceiling is decided before the auction)"
+        )
+    return bids.pop()
+
+
+def _knowledge(
+    start: Start, decisions: Sequence[Decision], played: _Played | None, decider: int, consistent: bool = False
+) -> Knowledge:
+    """What ``decider`` knows at the (common) point of ``decisions`` (with ``consistent``, for a hand with
+    the rest random played at a bid given: that it won the auction there)."""
     others = [s for s in range(3) if s != decider]
-    if played is None:  # a hand with the rest random: the hand and a given skat
+    if played is None:  # a hand with the rest random: the hand and a given skat (and the auction it won)
         known_skat = start.skat
+        bid = _won_bid(start, decisions) if consistent else None
         return Knowledge(
-            decider, start.hands, known_skat, others[0], others[1], (10, 10, 2 - bin(known_skat).count("1"))
+            decider,
+            start.hands,
+            known_skat,
+            others[0],
+            others[1],
+            (10, 10, 2 - bin(known_skat).count("1")),
+            bounds=(None, None, None) if bid is None else tuple(won_auction_bounds(decider, bid)),
         )
     record = start.record
     assert record is not None
@@ -722,7 +754,7 @@ def plan(
         spec, order, allowed, ways = fixed_arrays(start.hands, start.skat)
     else:
         spec, order, allowed, ways = world_arrays(
-            _knowledge(start, decisions, played, decider), worlds == "consistent", max_tries
+            _knowledge(start, decisions, played, decider, worlds == "consistent"), worlds == "consistent", max_tries
         )
     return Query(
         seed=int(seed),

@@ -196,3 +196,23 @@ def bid_bounds(bids: tuple[tuple[int, int], ...]) -> list[tuple[int, int] | None
         if bidding.bid_step(state, seat, action):
             break
     return [(lo[s], hi[s]) if acted[s] else None for s in range(3)]
+
+
+def won_auction_bounds(seat: int, bid: int) -> list[tuple[int, int] | None]:
+    """Per seat, ``(lo, hi)`` on the other seats' ceilings under which ``seat``, bidding step by step up
+    to ``bid`` (:func:`skatsim.engine.bidding.bot_action`), wins the auction; ``None`` for ``seat``.
+    Holding wins ties (RULES.md §2: the earlier seat keeps priority on equal values): a seat before
+    ``seat`` would hold ``bid`` itself, so its ceiling is below ``bid``; a seat after it is held up to
+    ``bid``, so its highest bid is at most ``bid``: its ceiling is below the next bid value (no bound
+    above the last). What a hand with the rest random conditions its consistent worlds on when it
+    is played at ``bid`` (:func:`skatsim.whatif.rollouts.from_hand`)."""
+    above = int(bidding.next_bid(bid))
+    bounds: list[tuple[int, int] | None] = []
+    for other in range(3):
+        if other == seat:
+            bounds.append(None)
+        elif other < seat:
+            bounds.append((0, bid - 1))
+        else:
+            bounds.append((0, above - 1 if above > 0 else NO_BOUND))
+    return bounds
