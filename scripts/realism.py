@@ -25,17 +25,23 @@ hand and each bid level ``v`` (18, 48, 96):
 
 * **the best game worth at least v**: among the declarations the variant allows whose bid value
   counted from the ten cards (matadors, hand, announcements) is at least ``v``, the one with the
-  highest expected score on ``--pick-samples`` what-if rollouts each (the other 22 cards dealt at
-  random, the seat wins the auction at the game's bid value, with the skat the bot discards for the
-  game, the bots play it out: :mod:`skatsim.whatif`, as ``skatsim hand`` does). The hand counts at
+  highest expected score on ``--pick-samples`` what-if rollouts each (the seat wins the auction at
+  ``v``, with the skat the bot discards for the game, the bots play it out: :mod:`skatsim.whatif`)
+  on worlds (``--worlds``) in which the hand wins the auction at ``v``: the other 22 cards dealt at
+  random and kept only when the other seats' bid ceilings lie below ``v`` as the tie rule implies
+  for their seats (one before the hand's stays below ``v``, one after it bids at most ``v``:
+  ``from_hand(..., bid=v)`` with consistent worlds, :func:`skatsim.whatif.worlds.won_auction_bounds`),
+  what the seat knows when it plays at ``v``. ``--worlds uniform`` deals them at random instead,
+  one set of rollouts for every level with each declaration at its own bid value (as ``skatsim
+  hand`` does; the figures before the consistent worlds, reproducible). The hand counts at
   level ``v`` only when that game's bid value is exactly ``v`` (18: diamonds with or without 1;
   48: clubs with or without 3, clubs hand with or without 2, Grand with or without 1; 96: Grand
   with or without 3, Grand hand with or without 2, ...), because (2v + 50) / (3v + 100) is the
   break-even of a game worth ``v``: a hand whose best game is worth more reaches ``v`` at that
   game's (higher) break-even;
-* **its win probability**: the share of ``--samples`` further rollouts of that game, on worlds
-  independent of the ones that picked it (``scripts/regret.py``'s two sets: picking does not
-  flatter the estimate);
+* **its win probability**: the share of ``--samples`` further rollouts of that game at bid ``v``,
+  on worlds drawn alike but independent of the ones that picked it (``scripts/regret.py``'s two
+  sets: picking does not flatter the estimate);
 * **whether its ceiling reaches v**: the default bot's bid ceiling for the hand at its seat
   (:func:`skatsim.whatif.kernels.bid_limits`, the kernel the auction and the what-if checks use).
 
@@ -48,9 +54,10 @@ anyone has bid, which depends on the seat; above, a defender's expectation), und
 standard error is about 50 / sqrt(samples) points), which flattens the fit; the column "half the
 rollouts" repeats the fit with half of them, to show how far that moves the 50% point.
 
-``--worlds-check`` says how far the rollouts' uniform worlds read a declarer's chance from self-play:
+``--worlds-check`` says how far the rollouts' worlds read a declarer's chance from self-play:
 declarers of 30,000 self-play games (seed 5) who won the auction at 18 with diamonds or at 48 with
-clubs or Grand, their observed win rate against what 100 uniform rollouts give their hands.
+clubs or Grand, their observed win rate against what 100 rollouts give their hands, on uniform
+worlds and on worlds in which the hand wins the auction at the bid.
 """
 
 from __future__ import annotations
@@ -112,9 +119,15 @@ def break_even() -> None:
             print(f"| {name} | {v} | {label} | {p:.2f}% | {published:.2f}% | {adjusted:.2f}% | {p - published:+.2f} |")
 
 
-def _measure(name: str, hands: int, seed: int, pick: int, samples: int) -> dict[int, np.ndarray]:
+def _measure(
+    name: str, hands: int, seed: int, pick: int, samples: int, worlds: str = "consistent"
+) -> dict[int, np.ndarray]:
     """Per level, one row per hand counted there: win probability on ``samples`` rollouts, the same on
-    the first half of them, whether the ceiling reaches the level, the bots' value of passing."""
+    the first half of them, whether the ceiling reaches the level, the bots' value of passing.
+    ``worlds`` ``"uniform"``: the other 22 cards at random, one set of picking rollouts for every
+    level, each declaration at its own bid value; ``"consistent"``: per level ``v``, worlds in which
+    the hand wins the auction at ``v`` (the other seats' ceilings below it as the tie rule implies),
+    every declaration played at bid ``v``, for picking and scoring alike."""
     sys.path.insert(0, str(Path(__file__).parent))
     from regret import dealt_hands, declarer_scores, rollout_rows, set_seed
 
@@ -138,25 +151,38 @@ def _measure(name: str, hands: int, seed: int, pick: int, samples: int) -> dict[
         mask = int(deals[h // 3, seat])
         cards = [c for c in range(32) if mask >> c & 1]
         values = np.array([w.bid_value(d.game, d.flags, mask) for d in decisions])
-        start = w.from_hand(cards, seat)
-        means = declarer_scores(rollout_rows(start, decisions, params, pick, set_seed(h, 0)), params).mean(axis=0)
-        best = {}
-        for v in LEVELS:
-            k = int(np.argmax(np.where(values >= v, means, -np.inf)))
-            if values[k] == v:
-                best[v] = k
-        if not best:
-            continue
-        chosen = sorted(set(best.values()))
-        rows = rollout_rows(start, [decisions[k] for k in chosen], params, samples, set_seed(h, 1))
-        won = rows[:, :, COL_WON] == 1
-        for v, k in best.items():
-            j = chosen.index(k)
+        won_at: dict[int, np.ndarray] = {}  # per level counted: the best game's wins on the scoring rollouts
+        if worlds == "uniform":
+            start = w.from_hand(cards, seat)
+            means = declarer_scores(rollout_rows(start, decisions, params, pick, set_seed(h, 0)), params).mean(axis=0)
+            best = {}
+            for v in LEVELS:
+                k = int(np.argmax(np.where(values >= v, means, -np.inf)))
+                if values[k] == v:
+                    best[v] = k
+            if best:
+                chosen = sorted(set(best.values()))
+                rows = rollout_rows(start, [decisions[k] for k in chosen], params, samples, set_seed(h, 1))
+                for v, k in best.items():
+                    won_at[v] = rows[:, chosen.index(k), COL_WON] == 1
+        else:
+            for v in LEVELS:
+                if not (values == v).any():  # no game worth exactly v: the best worth at least v is worth more
+                    continue
+                eligible = np.flatnonzero(values >= v)
+                start = w.from_hand(cards, seat, bid=v)
+                picking = rollout_rows(
+                    start, [decisions[k] for k in eligible], params, pick, set_seed(h, 0), worlds=worlds
+                )
+                k = int(eligible[np.argmax(declarer_scores(picking, params).mean(axis=0))])
+                if values[k] == v:
+                    rows = rollout_rows(start, [decisions[k]], params, samples, set_seed(h, 1), worlds=worlds)
+                    won_at[v] = rows[:, 0, COL_WON] == 1
+        for v, won in won_at.items():
             passing = pass_value(bots[seat], np.uint32(mask), seat, v > LEVELS[0])
             if v == LEVELS[0]:  # the first bid: reached by beating either value of passing
                 passing = min(passing, pass_value(bots[seat], np.uint32(mask), seat, True))
-            half = won[: samples // 2, j].mean()
-            out[v].append((won[:, j].mean(), half, ceilings[h // 3, seat] >= v, passing))
+            out[v].append((won.mean(), won[: samples // 2].mean(), ceilings[h // 3, seat] >= v, passing))
     return {v: np.array(rows, dtype=np.float64).reshape(-1, 4) for v, rows in out.items()}
 
 
@@ -184,16 +210,21 @@ def _pct(x: float) -> str:
     return "n/a" if math.isnan(x) else f"{100 * x:.1f}%"
 
 
-def break_even_rollouts(hands: int, seed: int, pick: int, samples: int) -> None:
+def break_even_rollouts(hands: int, seed: int, pick: int, samples: int, worlds: str = "consistent") -> None:
     """The measured break-even per bid level (see the module doc), under tournament and official scoring."""
+    drawn = (
+        "the hand wins the auction at the level: the other seats' ceilings below it"
+        if worlds == "consistent"
+        else "the other 22 cards at random"
+    )
     print(
         f"Measured break-even: {hands:,} hands ({math.ceil(hands / 3):,} deals, seed {seed}), the best game "
         f"worth at least the level picked on {pick} rollouts per declaration, its win probability on "
-        f"{samples} others; default bots\n"
+        f"{samples} others; worlds {worlds} ({drawn}); default bots\n"
     )
     summary = []
     for name in BREAK_EVEN_VARIANTS:
-        measured = _measure(name, hands, seed, pick, samples)
+        measured = _measure(name, hands, seed, pick, samples, worlds)
         print(
             f"{name}: share of hands whose bid ceiling reaches the level (hands), by the win probability of "
             "their best game worth exactly the level\n"
@@ -232,10 +263,12 @@ def break_even_rollouts(hands: int, seed: int, pick: int, samples: int) -> None:
 
 
 def worlds_check(name: str, games: int, seed: int, samples: int = 100, per_level: int = 600) -> None:
-    """How far uniform worlds read the declarer's chance from what happens in self-play: for declarers
-    who won the auction at 18 with diamonds, and at 48 with clubs or Grand (with the skat), their
-    observed win rate against the mean win probability ``samples`` uniform rollouts give their hands.
-    The measured break-even bins hands by the latter; the bots' model is calibrated on the former."""
+    """How far the rollouts' worlds read the declarer's chance from what happens in self-play: for
+    declarers who won the auction at 18 with diamonds, and at 48 with clubs or Grand (with the skat),
+    their observed win rate against the mean win probability ``samples`` rollouts give their hands,
+    on uniform worlds and on worlds in which the hand wins the auction at the bid (the two worlds of
+    ``--break-even-rollouts``). The measured break-even bins hands by the latter; the bots' model is
+    calibrated on the former."""
     sys.path.insert(0, str(Path(__file__).parent))
     from regret import rollout_rows, self_play
 
@@ -247,19 +280,23 @@ def worlds_check(name: str, games: int, seed: int, samples: int = 100, per_level
     params = load_variant(Path(TOURNAMENT).with_name(f"{name}.yaml")).variant.params()
     rows, logs = self_play(params, games, seed)
     for bid, games_at, label in ((18, (0,), "diamonds"), (48, (3, GRAND), "clubs or Grand")):
-        observed, estimated = [], []
+        observed, estimated, consistent = [], [], []
         for i in np.flatnonzero((rows[:, COL_BID] == bid) & np.isin(rows[:, COL_GAME_TYPE], games_at)):
             if rows[i, COL_HAND] == 1 or len(observed) == per_level:
                 continue
             declarer = int(rows[i, COL_DECLARER])
             mask = w.from_record(record_from_log(rows[i], logs[i])).hands[declarer]
             start = w.from_hand([c for c in range(32) if mask >> c & 1], declarer)
-            out = rollout_rows(start, [w.Declare(int(rows[i, COL_GAME_TYPE]))], params, samples, int(i))
+            game = [w.Declare(int(rows[i, COL_GAME_TYPE]))]
+            out = rollout_rows(start, game, params, samples, int(i))
+            won_at = w.from_hand([c for c in range(32) if mask >> c & 1], declarer, bid=bid)
+            held = rollout_rows(won_at, game, params, samples, int(i), worlds="consistent")
             observed.append(rows[i, COL_WON] == 1)
             estimated.append((out[:, 0, COL_WON] == 1).mean())
+            consistent.append((held[:, 0, COL_WON] == 1).mean())
         print(
             f"| {name} | {bid} | {label} | {len(observed)} | {_pct(float(np.mean(observed)))} | "
-            f"{_pct(float(np.mean(estimated)))} |"
+            f"{_pct(float(np.mean(estimated)))} | {_pct(float(np.mean(consistent)))} |"
         )
 
 
@@ -279,14 +316,24 @@ def main() -> None:
     parser.add_argument("--pick-samples", type=int, default=32, help="rollouts per declaration picking the best game")
     parser.add_argument("--samples", type=int, default=400, help="rollouts measuring the best game's win probability")
     parser.add_argument(
+        "--worlds",
+        choices=("consistent", "uniform"),
+        default="consistent",
+        help="--break-even-rollouts: worlds in which the hand wins the auction at the level (default), "
+        "or the other 22 cards at random",
+    )
+    parser.add_argument(
         "--worlds-check",
         action="store_true",
-        help="self-play declarers' win rates at 18 and 48 against uniform rollouts of their hands",
+        help="self-play declarers' win rates at 18 and 48 against uniform and consistent rollouts of their hands",
     )
     args = parser.parse_args()
     if args.worlds_check:
-        print("| variant | bid | game | declarers | observed win rate | uniform rollouts' estimate |")
-        print("| --- | ---: | --- | ---: | ---: | ---: |")
+        print(
+            "| variant | bid | game | declarers | observed win rate | uniform rollouts' estimate "
+            "| consistent rollouts' estimate |"
+        )
+        print("| --- | ---: | --- | ---: | ---: | ---: | ---: |")
         for name in BREAK_EVEN_VARIANTS:
             worlds_check(name, 30_000, 5)
         return
@@ -294,7 +341,7 @@ def main() -> None:
         break_even()
         return
     if args.break_even_rollouts:
-        break_even_rollouts(args.hands, args.seed, args.pick_samples, args.samples)
+        break_even_rollouts(args.hands, args.seed, args.pick_samples, args.samples, args.worlds)
         return
     seats = parse_bots(args.bots)
     variant = load_variant(args.variant).variant

@@ -60,3 +60,4 @@ def test_the_rollout_break_even_prints_a_row_per_variant_and_level() -> None:
     published = [r[5] for r in rows]
     assert published == ["55.8%", "59.8%", "62.4%", "66.7%", "66.7%", "66.7%"]
     assert out.count("| 95-100% |") == 2  # a bin table per variant
+    assert "worlds consistent (the hand wins the auction at the level" in out  # the default yardstick
