@@ -2,7 +2,6 @@
 
     python scripts/calibrate_bots.py                       # the outcome model (calibration.json)
     python scripts/calibrate_bots.py --defence             # the defenders' model (calibration.json)
-    python scripts/calibrate_bots.py --auction             # the auction terms alone (calibration.json)
     python scripts/calibrate_bots.py variants/ramsch.yaml  # a variant's calibration, into the cache
     python scripts/calibrate_bots.py variants/*.yaml --ship  # the shipped variants' calibrations
 
@@ -12,10 +11,7 @@ bidding with the current model) plays every candidate game hand and with the ska
 one logistic regression per game class and situation gives the log-odds of winning, fitted
 twice (the second time on the hands a decision is about: a first-fit win probability above
 ``STRONG``), and on them the ordinal model of the other outcomes (Schneider, Schwarz, won or
-lost), and on top of its log-odds the auction term (per class, situation and auction bucket: how
-many of the declarer's opponents bid or held; :data:`skatsim.bots.winprob.AUCTION`; ``--auction``
-fits it alone on the coefficients the file holds). Run it twice or more so the auction and the
-model agree, then ``--defence``: the
+lost). Run it twice or more so the auction and the model agree, then ``--defence``: the
 defenders' estimate of the declarer's chance, fitted on the declared games of ordinary
 self-play with the new model. Both write ``skatsim/bots/calibration.json`` with the sample counts
 and observed rates, so the tables can be audited. Changing it changes every variant's calibration
@@ -47,7 +43,6 @@ from skatsim.bots.expected import prepare
 from skatsim.bots.handeval import (
     FEATURE_NAMES,
     FIRST_HOLDING_FEATURE,
-    N_AUCTION,
     N_CLASSES,
     N_FEATURES,
     N_SITUATIONS,
@@ -127,71 +122,19 @@ def outcome_model(x: np.ndarray, y: np.ndarray, row_of: np.ndarray) -> tuple[lis
     return summary, coefficients, outcomes
 
 
-def auction_model(
-    x: np.ndarray, y: np.ndarray, row_of: np.ndarray, bucket: np.ndarray, coefficients: np.ndarray
-) -> tuple[list, list[dict]]:
-    """Per class and situation, the log-odds each auction bucket adds to ``coefficients``' (a logistic
-    fit of one constant per bucket with their log-odds as offset, on the hands in play for a decision
-    as the coefficients' final fit: win probability above ``STRONG``). The coefficients stay the
-    model over all auctions, what the bid ceiling judges by before the auction is known."""
-    table, summary = [], []
-    for r in range(N_CLASSES * N_SITUATIONS):
-        sel = row_of == r
-        z = x[sel].astype(np.float64) @ coefficients[r]
-        strong = _sigmoid(z) > STRONG
-        won = (y[sel][strong] >= O_WON).astype(np.float64)
-        onehot = (bucket[sel][strong][:, None] == np.arange(N_AUCTION)[None, :]).astype(np.float64)
-        terms = fit_logistic(onehot, won, offset=z[strong])
-        table.append([round(float(v), 5) for v in terms])
-        counts = onehot.sum(axis=0)
-        rates = (onehot * won[:, None]).sum(axis=0) / np.maximum(counts, 1)
-        summary.append({"samples": [int(c) for c in counts], "win_rates": [round(float(v), 4) for v in rates]})
-        name = {"class": CLASS_NAMES[r // N_SITUATIONS], "situation": SITUATION_NAMES[r % N_SITUATIONS]}
-        print({**name, "auction": table[-1], **summary[-1]})
-    return table, summary
-
-
-def _card_play_samples(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Samples from auction winners: features, outcomes, model rows, auction buckets."""
+def card_play(args: argparse.Namespace) -> None:
+    """The outcome model: samples from auction winners, fits, ``calibration.json`` rewritten."""
     n = args.deals * SAMPLES_PER_DEAL
     x = np.zeros((n, N_FEATURES), dtype=np.float32)  # small counts, exact; a quarter of the memory
     y = np.zeros(n, dtype=np.int64)
     rows = np.zeros(n, dtype=np.int64)
-    bucket = np.zeros(n, dtype=np.int64)
     start = time.perf_counter()
-    bot, params = _default_rows()[0], official_params()
-    n = calibration_samples(np.uint64(args.seed), 0, args.deals, bot, params, x, y, rows, bucket)
+    n = calibration_samples(np.uint64(args.seed), 0, args.deals, _default_rows()[0], official_params(), x, y, rows)
+    x, y, rows = x[:n], y[:n], rows[:n]
     print(f"{n:,} samples from {args.deals:,} deals in {time.perf_counter() - start:.1f} s")
-    return x[:n], y[:n], rows[:n], bucket[:n]
-
-
-def _auction_entries(table: list, summary: list[dict]) -> dict:
-    return {
-        "auction": table,
-        "auction_rows": summary,
-        "auction_note": "per row (class x situation) the log-odds added per auction bucket: how many of the "
-        "declarer's two opponents bid or held (0, 1, 2); fitted on top of the coefficients",
-    }
-
-
-def auction_only(args: argparse.Namespace) -> None:
-    """The auction terms alone, on the coefficients ``calibration.json`` holds."""
-    x, y, rows, bucket = _card_play_samples(args)
-    data = json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
-    table, summary = auction_model(x, y, rows, bucket, np.array(data["coefficients"], dtype=np.float64))
-    data.update(_auction_entries(table, summary))
-    data.update({"auction_deals": args.deals, "auction_seed": args.seed})
-    _write(data)
-
-
-def card_play(args: argparse.Namespace) -> None:
-    """The outcome model: samples from auction winners, fits, ``calibration.json`` rewritten."""
-    x, y, rows, bucket = _card_play_samples(args)
     summary, coefficients, outcomes = outcome_model(x, y, rows)
     model = np.array(coefficients, dtype=np.float64)
     data = json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
-    data.update(_auction_entries(*auction_model(x, y, rows, bucket, model)))
-    data.update({"auction_deals": args.deals, "auction_seed": args.seed})
     data.update(
         {
             "note": "written by scripts/calibrate_bots.py; rows are class x situation, columns the features",
@@ -286,7 +229,6 @@ def main() -> None:
     parser.add_argument("--ramsch-deals", type=int, default=RAMSCH_DEALS)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--defence", action="store_true", help="fit the defenders' model")
-    parser.add_argument("--auction", action="store_true", help="fit the auction terms alone on the coefficients")
     parser.add_argument("--ship", action="store_true", help="write variants' calibrations into the package")
     args = parser.parse_args()
     if args.variants:
@@ -300,7 +242,7 @@ def main() -> None:
     else:
         args.deals = args.deals or 150_000
         args.seed = 2024 if args.seed is None else args.seed
-        auction_only(args) if args.auction else card_play(args)
+        card_play(args)
 
 
 if __name__ == "__main__":

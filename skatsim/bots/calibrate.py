@@ -37,7 +37,6 @@ from .handeval import (
     HAND_GAME,
     N_FEATURES,
     N_SITUATIONS,
-    auction_bucket,
     choose_discard,
     class_of,
     row_features,
@@ -58,16 +57,14 @@ def calibration_samples(
     x: np.ndarray,
     y: np.ndarray,
     row: np.ndarray,
-    auction: np.ndarray,
     only_class: int = -1,
 ) -> int:
     """Fill up to ``SAMPLES_PER_DEAL`` samples per deal: features ``x``, outcome ``y`` (``O_*`` of
-    :mod:`skatsim.bots.winprob`), model ``row`` and the auction's bucket
-    (:func:`skatsim.bots.handeval.auction_bucket`); returns the number of samples (deals that all
+    :mod:`skatsim.bots.winprob`) and model ``row``; returns the number of samples (deals that all
     pass give none). ``only_class`` >= 0 plays only that game class's candidates (the auction is
     always the official one). ``bot`` is a prepared row (:func:`skatsim.bots.expected.prepare`);
     ``params`` the rules the auction and the candidates are played under (the official ones)."""
-    return _samples(new_state(params), seed, first, n_deals, bot, x, y, row, auction, only_class)
+    return _samples(new_state(params), seed, first, n_deals, bot, x, y, row, only_class)
 
 
 @kernel
@@ -94,7 +91,6 @@ def _samples(
     x: np.ndarray,
     y: np.ndarray,
     row: np.ndarray,
-    auction: np.ndarray,
     only_class: int,
 ) -> int:
     """:func:`calibration_samples` in the deal state ``buf[0]`` (the array keeps its memory alive)."""
@@ -119,7 +115,6 @@ def _samples(
         d = bstate[bidding.DECLARER]
         if d < 0:
             continue
-        bucket = auction_bucket(bstate, d)
         for k in range(N_CANDIDATES):
             gt = _CANDIDATE_GT[k]
             ouvert = _CANDIDATE_OUVERT[k] == 1
@@ -140,7 +135,6 @@ def _samples(
                 play_cards(st, log)
                 declared_result(state, 0, False, st.params, result)
                 won = outcome_of(gt, result[WON], result[POINTS], result[TRICKS])
-                auction[s : s + 2 - hand] = bucket
                 if hand:
                     row_features(gt, hands[d], 0.0, d, f)
                     x[s, :] = f
@@ -194,16 +188,14 @@ def fit_logistic(
     iterations: int = 25,
     tolerance: float = 1e-8,
     start: np.ndarray | None = None,
-    offset: np.ndarray | None = None,
 ) -> np.ndarray:
     """Logistic regression by Newton's method with a small ridge penalty (no intercept added:
     feature 0 is the constant); stops after ``iterations`` or once no weight moves by ``tolerance``.
     ``start``: the weights to start from (zeros by default); the optimum is the same, reached in
-    fewer steps from a close start. ``offset``: log-odds added to every sample's ``x @ w`` (a model
-    fitted on top of another's log-odds)."""
+    fewer steps from a close start."""
     w = np.zeros(x.shape[1]) if start is None else np.array(start, dtype=np.float64)
     for _ in range(iterations):
-        z = np.clip(x @ w + (0.0 if offset is None else offset), -30, 30)
+        z = np.clip(x @ w, -30, 30)
         p = 1.0 / (1.0 + np.exp(-z))
         grad = x.T @ (p - y) + l2 * len(y) * w
         hess = (x * (p * (1 - p))[:, None]).T @ x + l2 * len(y) * np.eye(x.shape[1])

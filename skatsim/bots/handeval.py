@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel, lowest_bit, popcount
-from ..engine.bidding import BID_BY0
 from ..engine.cards import ACE, CARD_POINTS, JACK, KING, QUEEN, SUIT_MASKS, TEN
 from ..engine.gametypes import BASE_VALUE, GRAND, NULL, POWER, REVERSED, TRUMPS
 from ..engine.scoring import HAND, OUVERT, matadors, null_value
@@ -66,13 +65,6 @@ FIRST_GROUP_FEATURE = 14
 FIRST_HOLDING_FEATURE = FIRST_GROUP_FEATURE + GROUP_WIDTH * len(JACK_GROUPS)
 N_HOLDINGS = 128
 N_FEATURES = FIRST_HOLDING_FEATURE + N_HOLDINGS
-#: The auction as the declaration sees it (:func:`auction_bucket`): how many of the declarer's two
-#: opponents bid or held (0, 1, 2). Two early passes leave the defenders weaker cards than the
-#: self-play average, a contested auction stronger ones; the outcome model adds a log-odds term per
-#: class, situation and bucket (:data:`skatsim.bots.winprob.AUCTION`) where the auction is known.
-N_AUCTION = 3
-#: The auction not known yet (the bid ceiling): no term, the model as fitted over all auctions.
-NO_AUCTION = -1
 _GROUP_NAMES = tuple(
     f"{name}_{jacks}_jacks"
     for jacks in JACK_GROUPS
@@ -115,17 +107,6 @@ NULL_FEATURE_NAMES = (
     "unused",
     "unused",
 ) + ("unused",) * (N_FEATURES - FIRST_GROUP_FEATURE)
-
-
-@kernel
-def auction_bucket(bidding_state: np.ndarray, declarer: int) -> int:
-    """The auction bucket (:data:`N_AUCTION`) of a finished auction for ``declarer``: how many of the
-    other two seats bid or held a value (``bidding.BID_BY0``), 0 when both passed without one."""
-    n = 0
-    for seat in range(3):
-        if seat != declarer and bidding_state[BID_BY0 + seat] > 0:
-            n += 1
-    return n
 
 
 @kernel

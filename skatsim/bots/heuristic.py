@@ -71,7 +71,6 @@ from .handeval import (
     GRAND_CLASS,
     HAND_GAME,
     N_SITUATIONS,
-    NO_AUCTION,
     NULL_CLASS,
     NULL_OUVERT_CLASS,
     REVERSED_CLASS,
@@ -111,7 +110,7 @@ from .slots import (
     V_ZSTAR_FLOOR,
     V_ZSTAR_PASS,
 )
-from .winprob import HAND_GAPS, auction_z, game_logit, null_logits, outcome_probs, suit_logits, suit_logits_after
+from .winprob import HAND_GAPS, game_logit, null_logits, outcome_probs, suit_logits, suit_logits_after
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate); the last,
 # the reversed game, only where the variant allows it.
@@ -391,30 +390,9 @@ def _kept(bot: np.ndarray, cards: np.uint32, seat: int, k: int) -> bool:
 
 
 @kernel
-def _auction_z(k: int, situation: int, auction: int) -> float:
-    """What the auction (bucket ``auction``, ``NO_AUCTION``: not known) adds to candidate ``k``'s
-    log-odds in ``situation`` (:func:`skatsim.bots.winprob.auction_z`)."""
-    return auction_z(_CANDIDATE_CLASS[k] * N_SITUATIONS + situation, auction)
-
-
-@kernel
-def _add_auction(bot: np.ndarray, first: int, n: int, situation: int, auction: int) -> None:
-    """Add the auction's term (:func:`_auction_z`) to the log-odds ``bot[first + k]`` of the ``n``
-    candidates in ``situation``: the log-odds the bid ceiling keeps are those of any auction, the
-    declaration's those of the auction it won."""
-    if auction < 0:
-        return
-    for k in range(n):
-        bot[first + k] += _auction_z(k, situation, auction)
-
-
-@kernel
-def _fill_pickup_logits(
-    bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool, auction: int = NO_AUCTION
-) -> None:
+def _fill_pickup_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
     """The player's log-odds of every candidate with these ten cards, with the skat (``bot[V_LOGITS + k]``);
-    those the bid ceiling worked out already are taken from it (:func:`_kept`); the auction's term added
-    (bucket ``auction``)."""
+    those the bid ceiling worked out already are taken from it (:func:`_kept`)."""
     if _kept(bot, cards, seat, 0):  # the four suits are worked out together
         for k in range(4):
             bot[V_LOGITS + k] = bot[V_KEPT_Z + k]
@@ -427,16 +405,12 @@ def _fill_pickup_logits(
             bot[V_LOGITS + k] = bot[V_KEPT_Z + k]
         else:
             bot[V_LOGITS + k] = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
-    _add_auction(bot, V_LOGITS, _candidates(reversed_ok), BEFORE_PICKUP, auction)
 
 
 @kernel
-def _fill_hand_logits(
-    bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool, auction: int = NO_AUCTION
-) -> None:
+def _fill_hand_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
     """The player's log-odds of every candidate with these ten cards, hand
-    (``bot[V_LOGITS + N_CANDIDATES + k]``); those the bid ceiling worked out already are taken from it;
-    the auction's term added (bucket ``auction``)."""
+    (``bot[V_LOGITS + N_CANDIDATES + k]``); those the bid ceiling worked out already are taken from it."""
     if _kept(bot, cards, seat, N_CANDIDATES):  # the four suits are worked out together
         for k in range(4):
             bot[V_LOGITS + N_CANDIDATES + k] = bot[V_KEPT_Z + N_CANDIDATES + k]
@@ -449,32 +423,26 @@ def _fill_hand_logits(
             bot[V_LOGITS + N_CANDIDATES + k] = bot[V_KEPT_Z + N_CANDIDATES + k]
         else:
             bot[V_LOGITS + N_CANDIDATES + k] = _z(bot, k, HAND_GAME, cards, 0.0, seat)
-    _add_auction(bot, V_LOGITS + N_CANDIDATES, _candidates(reversed_ok), HAND_GAME, auction)
 
 
 @kernel
-def _fill_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool, auction: int = NO_AUCTION) -> None:
+def _fill_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
     """The player's log-odds of every candidate with these ten cards, with the skat
-    (``bot[V_LOGITS + k]``) and hand (``bot[V_LOGITS + N_CANDIDATES + k]``): what declaring weighs
-    (after the auction ``auction``)."""
-    _fill_pickup_logits(bot, cards, seat, reversed_ok, auction)
-    _fill_hand_logits(bot, cards, seat, reversed_ok, auction)
+    (``bot[V_LOGITS + k]``) and hand (``bot[V_LOGITS + N_CANDIDATES + k]``): what declaring weighs."""
+    _fill_pickup_logits(bot, cards, seat, reversed_ok)
+    _fill_hand_logits(bot, cards, seat, reversed_ok)
 
 
 @kernel
-def _hand_may_reach(bot: np.ndarray, reversed_ok: bool, auction: int = NO_AUCTION) -> bool:
+def _hand_may_reach(bot: np.ndarray, reversed_ok: bool) -> bool:
     """Whether some candidate's hand log-odds may reach the least hand threshold of its game, judged
     from its log-odds with the skat (``_fill_pickup_logits``) and the largest amount by which a hand's
     hand log-odds can exceed them (``_HAND_GAP``, an exact maximum over all hands): when none may, the
-    hand log-odds need not be worked out (:func:`_hand_worth_weighing` would skip every one). After the
-    auction ``auction`` both carry its term (:func:`_auction_z`), so the gap moves by their difference."""
+    hand log-odds need not be worked out (:func:`_hand_worth_weighing` would skip every one)."""
     for k in range(_candidates(reversed_ok)):
         cls = _CANDIDATE_CLASS[k]
         least = bot[V_ZMIN_PASS + least_slot(_CANDIDATE_GT[k], True, _CANDIDATE_OUVERT[k] == 1)]
-        gap = _HAND_GAP[cls]
-        if auction >= 0:
-            gap += _auction_z(k, HAND_GAME, auction) - _auction_z(k, BEFORE_PICKUP, auction)
-        if bot[V_LOGITS + k] + gap + _hand_bias(bot, cls) >= least:
+        if bot[V_LOGITS + k] + _HAND_GAP[cls] + _hand_bias(bot, cls) >= least:
             return True
     return False
 
@@ -674,13 +642,11 @@ def declare_after_pickup(
     bid: int,
     reversed_ok: bool,
     forced: np.uint32,
-    auction: int = NO_AUCTION,
 ) -> tuple[int, int, np.uint32]:
     """Game type, flags and discards after picking up the skat (``twelve`` cards): the candidate with
     the best expected score, and its two discards (``forced``: the discards already made, else 0 and
     the bot chooses per candidate). Games are weighed in the order of their bounds (:func:`_bound`)
-    until none beats the best. ``auction``: the auction's bucket (:func:`skatsim.bots.handeval.auction_bucket`),
-    whose term the log-odds carry (``NO_AUCTION``: none)."""
+    until none beats the best."""
     n = _candidates(reversed_ok)
     discard = forced
     # Grand's discards are two plain cards; a suit game's are the same unless one lies in its trump suit
@@ -705,7 +671,6 @@ def declare_after_pickup(
         else:
             bot[V_LOGITS + k] = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
         bot[V_LOGITS + N_CANDIDATES + k] = discard
-    _add_auction(bot, V_LOGITS, n, AFTER_PICKUP, auction)
     _fill_mats(bot, n, twelve)
     _fill_bounds(bot, n, False, V_LOGITS)
     k = _best_by_bounds(bot, params, n, AFTER_PICKUP, False, bid, V_LOGITS, -1, -1e18, 0)[0]
@@ -721,28 +686,25 @@ def declare(
     seat: int,
     bid: int,
     reversed_ok: bool = False,
-    auction: int = NO_AUCTION,
 ) -> tuple[int, int, np.uint32]:
     """Hand or pickup, discards and declaration: returns ``(game_type, flags, declarer_skat)``.
 
     Hand when the best hand game (:func:`_best_hand_game`, announcements included) is worth more than
     what picking up promises (:func:`_pickup_estimate`); else the best game after the pickup with
     its discards (:func:`declare_after_pickup`). ``reversed_ok``: the variant allows the reversed game.
-    ``auction``: the auction's bucket (:func:`skatsim.bots.handeval.auction_bucket`): every log-odds
-    carries its term (``NO_AUCTION``: none, the model over all auctions).
     """
-    _fill_pickup_logits(bot, hand, seat, reversed_ok, auction)
+    _fill_pickup_logits(bot, hand, seat, reversed_ok)
     # the hand log-odds only where some may reach a hand threshold (else no hand game is worth
     # weighing unless no game with the skat is, and then they are worked out too)
-    reach = _hand_may_reach(bot, reversed_ok, auction)
+    reach = _hand_may_reach(bot, reversed_ok)
     if reach:
-        _fill_hand_logits(bot, hand, seat, reversed_ok, auction)
+        _fill_hand_logits(bot, hand, seat, reversed_ok)
     else:  # below every least hand threshold: what _hand_worth_weighing needs of them
         for k in range(_candidates(reversed_ok)):
             bot[V_LOGITS + N_CANDIDATES + k] = -1e9
     worth = _hand_worth_weighing(bot, hand, bid, reversed_ok)
     if worth and not reach:
-        _fill_hand_logits(bot, hand, seat, reversed_ok, auction)
+        _fill_hand_logits(bot, hand, seat, reversed_ok)
     if worth:
         _fill_mats(bot, _candidates(reversed_ok), hand)
         _fill_bounds(bot, _candidates(reversed_ok), False, V_LOGITS)  # the games with the skat
@@ -752,22 +714,15 @@ def declare(
             k, flags, _ = _best_hand_game(bot, params, bid, reversed_ok, pickup)
             if k >= 0:
                 return _CANDIDATE_GT[k], flags, skat
-    return declare_after_pickup(bot, params, hand | skat, seat, bid, reversed_ok, np.uint32(0), auction)
+    return declare_after_pickup(bot, params, hand | skat, seat, bid, reversed_ok, np.uint32(0))
 
 
 @kernel
 def declare_hand(
-    bot: np.ndarray,
-    params: np.ndarray,
-    hand: np.uint32,
-    seat: int,
-    bid: int,
-    reversed_ok: bool,
-    auction: int = NO_AUCTION,
+    bot: np.ndarray, params: np.ndarray, hand: np.uint32, seat: int, bid: int, reversed_ok: bool
 ) -> tuple[int, int]:
-    """The hand game to declare when the bot plays hand although it would not have chosen to (after
-    the auction ``auction``, as :func:`declare`)."""
-    _fill_logits(bot, hand, seat, reversed_ok, auction)
+    """The hand game to declare when the bot plays hand although it would not have chosen to."""
+    _fill_logits(bot, hand, seat, reversed_ok)
     _fill_mats(bot, _candidates(reversed_ok), hand)
     k, flags, _ = _best_hand_game(bot, params, bid, reversed_ok, -1e18)
     return _CANDIDATE_GT[k], flags

@@ -30,7 +30,7 @@ from ..engine.rules import RAMSCH_DURCHMARSCH, REVERSED_ALLOWED, SCHIEBE_JACKS
 from ..engine.scoring import HAND
 from ..engine.state import DealState
 from . import HEURISTIC, N_PREPARED, PIMC, RANDOM, RECORDED, cardplay, expected, heuristic, pimc, random_bot
-from .handeval import auction_bucket, choose_discard
+from .handeval import choose_discard
 from .slots import N_BOT_PARAMS, N_CALIB, X_WORLDS
 
 #: "No decision": the player has none to give (the recorded player, asked beyond its record).
@@ -125,14 +125,7 @@ def bid_limit(st: DealState, seat: int) -> int:
 def _plan(st: DealState, seat: int) -> None:
     """The heuristic declarer's whole declaration, worked out once: hand or pickup, discards, game."""
     gt, flags, dskat = heuristic.declare(
-        st.bots[seat],
-        st.params,
-        st.hands[seat],
-        st.skat[0],
-        seat,
-        st.bidding[bidding.BID],
-        _reversed_ok(st),
-        auction_bucket(st.bidding, seat),
+        st.bots[seat], st.params, st.hands[seat], st.skat[0], seat, st.bidding[bidding.BID], _reversed_ok(st)
     )
     _remember(st, seat, gt, flags, dskat)
 
@@ -169,14 +162,7 @@ def discard(st: DealState, seat: int) -> int:
     if kind == HEURISTIC or kind == PIMC:
         if st.memo[seat, _PLAN] != 1 or st.memo[seat, _PLAN_FLAGS] & HAND:
             gt, flags, dskat = heuristic.declare_after_pickup(
-                st.bots[seat],
-                st.params,
-                twelve,
-                seat,
-                st.bidding[bidding.BID],
-                _reversed_ok(st),
-                np.uint32(0),
-                auction_bucket(st.bidding, seat),
+                st.bots[seat], st.params, twelve, seat, st.bidding[bidding.BID], _reversed_ok(st), np.uint32(0)
             )
             _remember(st, seat, gt, flags, dskat)
         return st.memo[seat, _PLAN_SKAT]
@@ -212,18 +198,10 @@ def declare(st: DealState, seat: int, picked_up: bool, dskat: np.uint32) -> tupl
                 return st.memo[seat, _PLAN_GT], st.memo[seat, _PLAN_FLAGS]
         if picked_up:
             gt, flags, _ = heuristic.declare_after_pickup(
-                bot,
-                st.params,
-                st.hands[seat] | dskat,
-                seat,
-                st.bidding[bidding.BID],
-                _reversed_ok(st),
-                dskat,
-                auction_bucket(st.bidding, seat),
+                bot, st.params, st.hands[seat] | dskat, seat, st.bidding[bidding.BID], _reversed_ok(st), dskat
             )
             return gt, flags
-        bid, auction = st.bidding[bidding.BID], auction_bucket(st.bidding, seat)
-        return heuristic.declare_hand(bot, st.params, st.hands[seat], seat, bid, _reversed_ok(st), auction)
+        return heuristic.declare_hand(bot, st.params, st.hands[seat], seat, st.bidding[bidding.BID], _reversed_ok(st))
     return NONE, 0
 
 

@@ -43,7 +43,6 @@ from .handeval import (
     FIRST_HOLDING_FEATURE,
     GROUP_WIDTH,
     JACK_GROUPS,
-    N_AUCTION,
     N_CLASSES,
     N_FEATURES,
     N_SITUATIONS,
@@ -106,12 +105,6 @@ def load_outcome_models(path: Path = CALIBRATION_FILE) -> np.ndarray:
     """Outcome-model table (``N_CLASSES * N_SITUATIONS`` rows of ``N_OUTCOME_COEFFICIENTS``) from a
     calibration file."""
     return _load_table(path, "outcome_models", N_OUTCOME_COEFFICIENTS, "outcome-model")
-
-
-def load_auction(path: Path = CALIBRATION_FILE) -> np.ndarray:
-    """Auction table (``N_CLASSES * N_SITUATIONS`` rows of ``handeval.N_AUCTION``: the log-odds a
-    declaration adds per auction bucket) from a calibration file."""
-    return _load_table(path, "auction", N_AUCTION, "auction")
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -233,11 +226,6 @@ COEFFICIENTS = load_model()
 TABLES = tabulate(COEFFICIENTS)
 HAND_GAPS = load_hand_gaps()
 OUTCOME_MODELS = load_outcome_models()
-#: Per model row and auction bucket (:func:`skatsim.bots.handeval.auction_bucket`), what the auction
-#: adds to the log-odds: fitted on top of :data:`COEFFICIENTS` (their log-odds an offset), which stay
-#: the model over all auctions, so that where the auction is not known yet (the bid ceiling) the model
-#: is what it was without the term.
-AUCTION = load_auction()
 OUTCOME_P = outcome_table(OUTCOME_MODELS)
 _BYTE = np.uint32(0xFF)
 
@@ -245,15 +233,6 @@ _BYTE = np.uint32(0xFF)
 #: The logistic function on the grid of :data:`OUTCOME_P`: the chance of winning at each grid point.
 WIN_P = outcome_table(np.zeros((1, N_OUTCOME_COEFFICIENTS)))[0, :, 3:].sum(axis=1)
 WIN_P.flags.writeable = False
-
-
-@kernel
-def auction_z(row: int, auction: int) -> float:
-    """What auction bucket ``auction`` adds to the log-odds of model row ``row`` (class x situation):
-    :data:`AUCTION`, 0 when the auction is not known (``handeval.NO_AUCTION``)."""
-    if auction < 0:
-        return 0.0
-    return AUCTION[row, auction]
 
 
 @kernel
