@@ -31,7 +31,17 @@ hand and each bid level ``v`` (18, 48, 96):
   random and kept only when the other seats' bid ceilings lie below ``v`` as the tie rule implies
   for their seats (one before the hand's stays below ``v``, one after it bids at most ``v``:
   ``from_hand(..., bid=v)`` with consistent worlds, :func:`skatsim.whatif.worlds.won_auction_bounds`),
-  what the seat knows when it plays at ``v``. ``--worlds uniform`` deals them at random instead,
+  what the seat knows when it plays at ``v``; and, with ``--worlds reached`` (the default), only
+  when the others also push the hand to ``v`` or near it: one of their ceilings reaches a bid from
+  :data:`REACHED` (44 for 48, 84 for 96: the bid values whose published break-even is within half a
+  point of ``v``'s) to ``v`` as the tie rule implies for its seat (a seat after the hand's reaches
+  the bid, one before it the bid value below, as the hand bids above what it held:
+  ``from_hand(..., bid=v, reached=...)``, :func:`skatsim.whatif.worlds.reached_auction_reach`);
+  at 18 nobody needs to push, so the worlds are the consistent ones. Such worlds are rare for some
+  hands: at most :data:`REACH_TRIES` worlds are drawn per rollout, a rollout that finds none is
+  dropped, and a hand whose first 4 picking (or scoring) rollouts, or half of all of them, find none
+  has no world at that level (the cost is printed). ``--worlds consistent`` leaves the push out (the figures
+  before, reproducible). ``--worlds uniform`` deals them at random instead,
   one set of rollouts for every level with each declaration at its own bid value (as ``skatsim
   hand`` does; the figures before the consistent worlds, reproducible). The hand counts at
   level ``v`` only when that game's bid value is exactly ``v`` (18: diamonds with or without 1;
@@ -57,7 +67,8 @@ rollouts" repeats the fit with half of them, to show how far that moves the 50% 
 ``--worlds-check`` says how far the rollouts' worlds read a declarer's chance from self-play:
 declarers of 30,000 self-play games (seed 5) who won the auction at 18 with diamonds or at 48 with
 clubs or Grand, their observed win rate against what 100 rollouts give their hands, on uniform
-worlds and on worlds in which the hand wins the auction at the bid.
+worlds, on worlds in which the hand wins the auction at the bid, and on those in which the others
+also push it there (from 44, and from 48 itself).
 """
 
 from __future__ import annotations
@@ -119,15 +130,27 @@ def break_even() -> None:
             print(f"| {name} | {v} | {label} | {p:.2f}% | {published:.2f}% | {adjusted:.2f}% | {p - published:+.2f} |")
 
 
+#: ``--worlds reached``: per level, the lowest bid the others push the hand to (the bid values whose
+#: published break-even is within half a point of the level's: 44, 45, 46 and 48 for 48; 84 to 96 for 96).
+#: At 18 nobody needs to push: the consistent worlds.
+REACHED = {48: 44, 96: 84}
+#: ``--worlds reached``: worlds drawn at most per rollout; a rollout that finds none is dropped, and a hand
+#: whose first 4 picking (or scoring) rollouts, or half of them, find none has no world at that level.
+REACH_TRIES = 2000
+
+
 def _measure(
-    name: str, hands: int, seed: int, pick: int, samples: int, worlds: str = "consistent"
-) -> dict[int, np.ndarray]:
+    name: str, hands: int, seed: int, pick: int, samples: int, worlds: str = "reached"
+) -> tuple[dict[int, np.ndarray], dict[int, tuple[int, int, int, int, int]]]:
     """Per level, one row per hand counted there: win probability on ``samples`` rollouts, the same on
-    the first half of them, whether the ceiling reaches the level, the bots' value of passing.
+    the first half of them, whether the ceiling reaches the level, the bots' value of passing; and the
+    rejection cost per level (hands tried, hands without a world, rollouts asked for, rollouts that
+    found no world or were not run, worlds drawn in all).
     ``worlds`` ``"uniform"``: the other 22 cards at random, one set of picking rollouts for every
     level, each declaration at its own bid value; ``"consistent"``: per level ``v``, worlds in which
     the hand wins the auction at ``v`` (the other seats' ceilings below it as the tie rule implies),
-    every declaration played at bid ``v``, for picking and scoring alike."""
+    every declaration played at bid ``v``, for picking and scoring alike; ``"reached"``: the same,
+    and the others push it to a bid from :data:`REACHED` to ``v`` (one of their ceilings gets there)."""
     sys.path.insert(0, str(Path(__file__).parent))
     from regret import dealt_hands, declarer_scores, rollout_rows, set_seed
 
@@ -146,6 +169,33 @@ def _measure(
     bid_limits(params, kinds, bots, deals, ceilings)
     decisions: list = [w.Declare(gt, flags) for gt, flags in declarations(params)]
     out: dict[int, list[tuple[float, float, bool, float]]] = {v: [] for v in LEVELS}
+    cost = {v: [0, 0, 0, 0, 0] for v in LEVELS}
+
+    def rows_found(start: w.Start, chosen: list, n: int, rseed: int, low: int | None) -> np.ndarray:
+        """The rows of the rollouts that found a world (all of them without ``low``); adds to the level's cost."""
+        v = start.bid
+        if low is None:
+            rows, _, tries = w.plan(
+                start, chosen, params, DEFAULT_BOTS, samples=n, seed=rseed, worlds="consistent"
+            ).block(0, n)
+            parts = [(rows, tries)]
+        else:
+            query = w.plan(
+                start, chosen, params, DEFAULT_BOTS, samples=n, seed=rseed, worlds="consistent", max_tries=REACH_TRIES
+            )
+            rows, _, tries = query.block(0, min(4, n), missing_ok=True)
+            parts = [(rows, tries)]
+            if (tries > 0).any() and n > 4:
+                rows, _, tries = query.block(4, n - 4, missing_ok=True)
+                parts.append((rows, tries))
+        rows = np.concatenate([p[0] for p in parts])
+        tries = np.concatenate([p[1] for p in parts])
+        missed = int((tries == 0).sum())
+        cost[v][2] += n
+        cost[v][3] += missed + n - tries.size
+        cost[v][4] += int(tries.sum()) + missed * REACH_TRIES
+        return rows[tries > 0]
+
     for h in range(hands):
         seat = h % 3
         mask = int(deals[h // 3, seat])
@@ -170,20 +220,27 @@ def _measure(
                 if not (values == v).any():  # no game worth exactly v: the best worth at least v is worth more
                     continue
                 eligible = np.flatnonzero(values >= v)
-                start = w.from_hand(cards, seat, bid=v)
-                picking = rollout_rows(
-                    start, [decisions[k] for k in eligible], params, pick, set_seed(h, 0), worlds=worlds
-                )
+                low = REACHED.get(v) if worlds == "reached" else None
+                start = w.from_hand(cards, seat, bid=v, reached=low)
+                cost[v][0] += 1
+                picking = rows_found(start, [decisions[k] for k in eligible], pick, set_seed(h, 0), low)
+                if 2 * len(picking) < pick:
+                    cost[v][1] += 1
+                    continue
                 k = int(eligible[np.argmax(declarer_scores(picking, params).mean(axis=0))])
                 if values[k] == v:
-                    rows = rollout_rows(start, [decisions[k]], params, samples, set_seed(h, 1), worlds=worlds)
+                    rows = rows_found(start, [decisions[k]], samples, set_seed(h, 1), low)
+                    if 2 * len(rows) < samples:
+                        cost[v][1] += 1
+                        continue
                     won_at[v] = rows[:, 0, COL_WON] == 1
         for v, won in won_at.items():
             passing = pass_value(bots[seat], np.uint32(mask), seat, v > LEVELS[0])
             if v == LEVELS[0]:  # the first bid: reached by beating either value of passing
                 passing = min(passing, pass_value(bots[seat], np.uint32(mask), seat, True))
-            out[v].append((won.mean(), won[: samples // 2].mean(), ceilings[h // 3, seat] >= v, passing))
-    return {v: np.array(rows, dtype=np.float64).reshape(-1, 4) for v, rows in out.items()}
+            out[v].append((won.mean(), won[: won.size // 2].mean(), ceilings[h // 3, seat] >= v, passing))
+    measured = {v: np.array(rows, dtype=np.float64).reshape(-1, 4) for v, rows in out.items()}
+    return measured, {v: tuple(c) for v, c in cost.items()}  # type: ignore[misc]
 
 
 def _fifty(p: np.ndarray, reach: np.ndarray) -> float:
@@ -210,21 +267,25 @@ def _pct(x: float) -> str:
     return "n/a" if math.isnan(x) else f"{100 * x:.1f}%"
 
 
-def break_even_rollouts(hands: int, seed: int, pick: int, samples: int, worlds: str = "consistent") -> None:
+def break_even_rollouts(hands: int, seed: int, pick: int, samples: int, worlds: str = "reached") -> None:
     """The measured break-even per bid level (see the module doc), under tournament and official scoring."""
-    drawn = (
-        "the hand wins the auction at the level: the other seats' ceilings below it"
-        if worlds == "consistent"
-        else "the other 22 cards at random"
-    )
+    drawn = {
+        "reached": "the others push the hand to the level and it wins the auction there: one of their ceilings "
+        f"reaches {', '.join(f'{lo}..{v}' for v, lo in REACHED.items())} as the tie rule implies for its seat, "
+        f"both below the level; at {LEVELS[0]} as consistent; at most {REACH_TRIES:,} worlds drawn per rollout",
+        "consistent": "the hand wins the auction at the level: the other seats' ceilings below it",
+        "uniform": "the other 22 cards at random",
+    }[worlds]
     print(
         f"Measured break-even: {hands:,} hands ({math.ceil(hands / 3):,} deals, seed {seed}), the best game "
         f"worth at least the level picked on {pick} rollouts per declaration, its win probability on "
         f"{samples} others; worlds {worlds} ({drawn}); default bots\n"
     )
     summary = []
+    costs = []
     for name in BREAK_EVEN_VARIANTS:
-        measured = _measure(name, hands, seed, pick, samples, worlds)
+        measured, cost = _measure(name, hands, seed, pick, samples, worlds)
+        costs.extend((name, v, *cost[v]) for v in LEVELS)
         print(
             f"{name}: share of hands whose bid ceiling reaches the level (hands), by the win probability of "
             "their best game worth exactly the level\n"
@@ -260,15 +321,28 @@ def break_even_rollouts(hands: int, seed: int, pick: int, samples: int, worlds: 
             f"| {name} | {v} | {n:,} | {_pct(fifty)} [{_pct(lo)}, {_pct(hi)}] | {_pct(half_fifty)} | "
             f"{_pct(published)} | {pass_mean} | {_pct(adjusted)} | {d1} | {d2} |"
         )
+    if worlds == "uniform":
+        return
+    print(
+        "\n| variant | level | hands tried | hands without a world | rollouts | rollouts without a world "
+        "| worlds drawn per world kept |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, v, tried, none, asked, missed, drawn_all in costs:
+        kept = asked - missed
+        per = f"{drawn_all / kept:.1f}" if kept else "n/a"
+        print(f"| {name} | {v} | {tried:,} | {none:,} | {asked:,} | {missed:,} | {per} |")
 
 
 def worlds_check(name: str, games: int, seed: int, samples: int = 100, per_level: int = 600) -> None:
     """How far the rollouts' worlds read the declarer's chance from what happens in self-play: for
     declarers who won the auction at 18 with diamonds, and at 48 with clubs or Grand (with the skat),
     their observed win rate against the mean win probability ``samples`` rollouts give their hands,
-    on uniform worlds and on worlds in which the hand wins the auction at the bid (the two worlds of
-    ``--break-even-rollouts``). The measured break-even bins hands by the latter; the bots' model is
-    calibrated on the former."""
+    on uniform worlds, on worlds in which the hand wins the auction at the bid, and on those in which
+    the others also push it there (the three worlds of ``--break-even-rollouts``: from
+    :data:`REACHED`, and from the bid itself; a declarer none of whose rollouts finds such a world
+    in 100,000 draws is left out of those two columns, their counts in brackets). The measured
+    break-even bins hands by the reached worlds; the bots' model is calibrated on the uniform ones."""
     sys.path.insert(0, str(Path(__file__).parent))
     from regret import rollout_rows, self_play
 
@@ -280,7 +354,11 @@ def worlds_check(name: str, games: int, seed: int, samples: int = 100, per_level
     params = load_variant(Path(TOURNAMENT).with_name(f"{name}.yaml")).variant.params()
     rows, logs = self_play(params, games, seed)
     for bid, games_at, label in ((18, (0,), "diamonds"), (48, (3, GRAND), "clubs or Grand")):
-        observed, estimated, consistent = [], [], []
+        observed: list[bool] = []
+        estimated: list[float] = []
+        consistent: list[float] = []
+        reached: list[float] = []
+        exact: list[float] = []
         for i in np.flatnonzero((rows[:, COL_BID] == bid) & np.isin(rows[:, COL_GAME_TYPE], games_at)):
             if rows[i, COL_HAND] == 1 or len(observed) == per_level:
                 continue
@@ -294,9 +372,18 @@ def worlds_check(name: str, games: int, seed: int, samples: int = 100, per_level
             observed.append(rows[i, COL_WON] == 1)
             estimated.append((out[:, 0, COL_WON] == 1).mean())
             consistent.append((held[:, 0, COL_WON] == 1).mean())
+            for low, means in ((REACHED.get(bid), reached), (bid, exact)):
+                pushed = w.from_hand([c for c in range(32) if mask >> c & 1], declarer, bid=bid, reached=low)
+                query = w.plan(
+                    pushed, game, params, samples=samples, seed=int(i), worlds="consistent", max_tries=100_000
+                )
+                got, _, tries = query.block(0, samples, missing_ok=True)
+                if (tries > 0).any():
+                    means.append((got[tries > 0, 0, COL_WON] == 1).mean())
         print(
             f"| {name} | {bid} | {label} | {len(observed)} | {_pct(float(np.mean(observed)))} | "
-            f"{_pct(float(np.mean(estimated)))} | {_pct(float(np.mean(consistent)))} |"
+            f"{_pct(float(np.mean(estimated)))} | {_pct(float(np.mean(consistent)))} | "
+            f"{_pct(float(np.mean(reached)))} ({len(reached)}) | {_pct(float(np.mean(exact)))} ({len(exact)}) |"
         )
 
 
@@ -317,23 +404,25 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=400, help="rollouts measuring the best game's win probability")
     parser.add_argument(
         "--worlds",
-        choices=("consistent", "uniform"),
-        default="consistent",
-        help="--break-even-rollouts: worlds in which the hand wins the auction at the level (default), "
+        choices=("reached", "consistent", "uniform"),
+        default="reached",
+        help="--break-even-rollouts: worlds in which the others push the hand to the level (44..48, 84..96) "
+        "and it wins the auction there (default), in which it wins the auction at the level, "
         "or the other 22 cards at random",
     )
     parser.add_argument(
         "--worlds-check",
         action="store_true",
-        help="self-play declarers' win rates at 18 and 48 against uniform and consistent rollouts of their hands",
+        help="self-play declarers' win rates at 18 and 48 against uniform, consistent and reached rollouts",
     )
     args = parser.parse_args()
     if args.worlds_check:
         print(
             "| variant | bid | game | declarers | observed win rate | uniform rollouts' estimate "
-            "| consistent rollouts' estimate |"
+            "| consistent rollouts' estimate | reached rollouts' estimate (declarers) "
+            "| reached exactly at the bid (declarers) |"
         )
-        print("| --- | ---: | --- | ---: | ---: | ---: | ---: |")
+        print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
         for name in BREAK_EVEN_VARIANTS:
             worlds_check(name, 30_000, 5)
         return

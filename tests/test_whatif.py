@@ -36,7 +36,7 @@ from skatsim.records.record import GameRecord, record_from_log
 from skatsim.variant import official_params
 from skatsim.whatif import kernels
 from skatsim.whatif.rollouts import _replayed
-from skatsim.whatif.worlds import NO_BOUND, bid_bounds, fill_counts, won_auction_bounds
+from skatsim.whatif.worlds import NO_BOUND, bid_bounds, fill_counts, reached_auction_reach, won_auction_bounds
 
 ROOT = Path(__file__).resolve().parent.parent
 ISS = ROOT / "tests" / "fixtures" / "iss" / "real_games.sgf"
@@ -201,6 +201,74 @@ def test_won_auction_bounds_are_the_auction_won() -> None:
                     limits[others[0]], limits[others[1]] = a, b
                     inside = all(lo <= c <= hi for c, (lo, hi) in zip((a, b), (bounds[o] for o in others), strict=True))
                     assert (_wins(limits) == seat) == inside, (seat, v, a, b)
+
+
+def _auction(limits: list[int]) -> tuple[int, int]:
+    """The declarer and final bid of an auction whose seats bid step by step up to ``limits``."""
+    state = np.zeros(bidding.N_FIELDS, dtype=np.int64)
+    bidding.run_bidding(state, np.array(limits, dtype=np.int64))
+    return int(state[bidding.DECLARER]), int(state[bidding.BID])
+
+
+def test_reached_auction_reach_is_the_auction_pushed_to_the_window() -> None:
+    """A seat bidding up to ``v`` wins the auction at a bid from ``low`` to ``v`` exactly when the others'
+    ceilings lie inside :func:`won_auction_bounds` and one of them reaches its value of
+    :func:`reached_auction_reach` (a seat after it ``low`` itself, one before it the bid value below)."""
+    grid = [0, 17, 18, 20, 36, 39, 40, 43, 44, 45, 46, 47, 48, 49, 50, 80, 81, 83, 84, 88, 90, 95, 96, 98, 99, 120]
+    for seat in range(3):
+        for v, low in ((48, 44), (48, 48), (96, 84), (96, 96), (20, 20)):
+            bounds = won_auction_bounds(seat, v)
+            reach = reached_auction_reach(seat, low)
+            assert reach[seat] == 0
+            others = [s for s in range(3) if s != seat]
+            for a in grid:
+                for b in grid:
+                    limits = [v, v, v]
+                    limits[others[0]], limits[others[1]] = a, b
+                    declarer, bid = _auction(limits)
+                    inside = all(lo <= c <= hi for c, (lo, hi) in zip((a, b), (bounds[o] for o in others), strict=True))
+                    pushed = any(c >= reach[o] for c, o in zip((a, b), others, strict=True))
+                    assert (declarer == seat and low <= bid <= v) == (inside and pushed), (seat, v, low, a, b)
+    assert reached_auction_reach(1, 18) == [0, 0, 0]  # the first bid: nobody needs to push
+
+
+def test_a_hand_pushed_to_a_bid_meets_worlds_in_which_the_auction_got_there() -> None:
+    """``from_hand(cards, seat, bid=v, reached=low)`` with consistent worlds: in every world the engine's
+    auction, the seat bidding up to ``v`` and the others by their bots' ceilings, ends with the seat
+    declaring at a bid from ``low`` to ``v`` (the break-even's default yardstick at 48); the worlds
+    without ``reached`` do not all get there (so the check has teeth). A rollout that finds no such
+    world within the tries raises, or with ``missing_ok`` comes back with 0 worlds drawn."""
+    cards = [parse_card(c) for c in "DJ HA HT H9 SA S7 D9 D8 C7 C8".split()]
+    kinds, bot_params = bot_arrays(parse_bots("heuristic"), PARAMS)
+    bots = seam.prepare(kinds, bot_params, PARAMS)
+    hands = np.zeros(3, dtype=np.uint32)
+    for seat, v, low in ((0, 48, 44), (1, 48, 44), (2, 48, 44), (1, 48, 48), (0, 96, 84)):
+        bids = {}
+        for reached in (None, low):
+            start = w.from_hand(cards, seat, bid=v, reached=reached)
+            rows, errors, tries = w.plan(start, [w.Declare(0)], samples=100, seed=4, worlds="consistent").block(0, 100)
+            assert (errors == 0).all() and (rows[:, 0, COL_DECLARER] == seat).all()
+            dealt = np.zeros((100, 3), dtype=np.uint32)
+            for i, packed in enumerate(rows[:, 0, COL_DEAL]):
+                unpack_deal(np.int64(packed), hands)
+                dealt[i] = hands
+                assert int(hands[seat]) == start.hands[seat]
+            ceilings = np.zeros(dealt.shape, dtype=np.int64)
+            kernels.bid_limits(PARAMS, kinds, bots, dealt, ceilings)
+            ceilings[:, seat] = v
+            outcome = [_auction(list(c)) for c in ceilings]
+            assert all(declarer == seat for declarer, _ in outcome)
+            bids[reached] = np.array([bid for _, bid in outcome])
+        assert ((bids[low] >= low) & (bids[low] <= v)).all(), (seat, v, low)
+        assert not (bids[None] >= low).all(), (seat, v, low)
+    start = w.from_hand(cards, 2, bid=96, reached=96)
+    query = w.plan(start, [w.Declare(4)], samples=20, seed=4, worlds="consistent", max_tries=1)
+    with pytest.raises(SkatsimError, match="no deal consistent"):
+        query.block(0, 20)
+    rows, errors, tries = query.block(0, 20, missing_ok=True)
+    assert (tries == 0).any() and ((tries == 0) == (errors[:, 0] == kernels.NO_WORLD)).all()
+    with pytest.raises(SkatsimError, match="reached needs a bid"):
+        w.from_hand(cards, 0, bid=44, reached=48)
 
 
 def test_a_hand_played_at_a_bid_meets_worlds_in_which_it_won_the_auction() -> None:

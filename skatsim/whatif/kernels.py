@@ -29,7 +29,9 @@ Then, in the *consistent* mode, a world is kept only if the bots would have done
 the record says (rejection): each other seat that bids by a ceiling
 (:func:`skatsim.bots.seam.bid_limit`) has a ceiling inside the bounds its bids and passes
 imply, and, seen from a defender, the declarer's player would have chosen hand or pickup
-and the game as declared.
+and the game as declared. A query may also ask that at least one of the checked seats' ceilings
+reaches a value of its own (``SP_REACH0``): the auction went at least that far (a hand with the rest
+random played at a bid the others pushed it to, :func:`skatsim.whatif.worlds.reached_auction_reach`).
 """
 
 from __future__ import annotations
@@ -73,7 +75,8 @@ SP_MAX_TRIES = 25  # worlds drawn at most per rollout in the consistent mode
 SP_POOL_BOT = 26  # 1: the pool's discards are its player's for the game (bin A holds all its unseen cards)
 SP_POOL_GT = 27  # the game the pool's declarer discarded for
 SP_POOL_BARRED = 28  # the cards his final hand cannot hold among its unseen ones (voids shown)
-N_SPEC = 29
+SP_REACH0 = 29  # + seat: a ceiling that pushes the auction far enough (0: none; all 0: no such condition)
+N_SPEC = 32
 
 FIXED, SAMPLE, CONSISTENT = 0, 1, 2
 BIN_A, BIN_B, BIN_S = 1, 2, 4
@@ -165,13 +168,22 @@ def _set_world(st: np.void, world: np.ndarray) -> None:
 
 @kernel
 def _bids_as_recorded(st: np.void, spec: np.ndarray) -> bool:
-    """Whether every checked seat's ceiling on its dealt hand lies within the bounds its bids imply."""
+    """Whether every checked seat's ceiling on its dealt hand lies within the bounds its bids imply and,
+    when some seat has a reach (``SP_REACH0``), at least one of them reaches it (a seat that does not bid
+    by a ceiling counts as reaching)."""
+    asked = False
+    reached = False
     for seat in range(3):
         if spec[SP_CHECK0 + seat]:
             limit = seam.bid_limit(st, seat)
             if limit >= 0 and (limit < spec[SP_LO0 + seat] or limit > spec[SP_HI0 + seat]):
                 return False
-    return True
+            reach = spec[SP_REACH0 + seat]
+            if reach > 0:
+                asked = True
+                if limit < 0 or limit >= reach:
+                    reached = True
+    return reached or not asked
 
 
 @kernel

@@ -47,7 +47,15 @@ from ..engine.tricks import legal_moves, trick_winner
 from ..errors import SkatsimError
 from ..variant import official_params
 from . import kernels as k
-from .worlds import MAX_TRIES, Knowledge, bid_bounds, fixed_arrays, won_auction_bounds, world_arrays
+from .worlds import (
+    MAX_TRIES,
+    Knowledge,
+    bid_bounds,
+    fixed_arrays,
+    reached_auction_reach,
+    won_auction_bounds,
+    world_arrays,
+)
 
 if TYPE_CHECKING:  # polars and the records are imported where used: a hand's evaluation needs neither
     import polars as pl
@@ -71,7 +79,9 @@ class Start:
     the rest random is ``seat``'s and has no record: its declarations are played as if the seat
     won the auction at ``bid`` (``None``: each declaration's own bid value) with both others
     passing; with a ``bid`` given, consistent worlds are the deals on which it does win there (the
-    other seats' ceilings below ``bid`` as the tie rule implies, :func:`~skatsim.whatif.worlds.won_auction_bounds`).
+    other seats' ceilings below ``bid`` as the tie rule implies, :func:`~skatsim.whatif.worlds.won_auction_bounds`),
+    and with ``reached`` too, those on which the others push it to a bid from ``reached`` to ``bid``
+    (one of their ceilings reaches that far, :func:`~skatsim.whatif.worlds.reached_auction_reach`).
     ``label`` names the deal in reports.
     """
 
@@ -81,6 +91,7 @@ class Start:
     seat: int | None = None
     bid: int | None = None
     label: str = ""
+    reached: int | None = None
 
     @property
     def complete(self) -> bool:
@@ -129,13 +140,18 @@ def from_run(seed: int, game: int, params: np.ndarray | None = None, bots: str =
     return from_record(record_from_log(rows[-1], logs[-1]), f"seed {seed} game {game}")
 
 
-def from_hand(cards: Sequence[int], seat: int = 0, skat: Sequence[int] = (), bid: int | None = None) -> Start:
+def from_hand(
+    cards: Sequence[int], seat: int = 0, skat: Sequence[int] = (), bid: int | None = None, reached: int | None = None
+) -> Start:
     """Ten cards at ``seat`` (0 FH, 1 MH, 2 RH), the other 22 unknown (the skat's two fixed when
     given): what :func:`skatsim.whatif.hand.evaluate_hand` rolls out. ``bid``: the seat won the
-    auction there (consistent worlds: the deals on which its bot, bidding up to ``bid``, would win it)."""
+    auction there (consistent worlds: the deals on which its bot, bidding up to ``bid``, would win it);
+    ``reached`` (at most ``bid``): and the others pushed the auction to at least that bid."""
+    if reached is not None and (bid is None or reached > bid):
+        raise SkatsimError("what-if: reached needs a bid at least as high (the auction reached it, won at the bid)")
     hands = [0, 0, 0]
     hands[seat] = sum(1 << c for c in cards)
-    return Start((hands[0], hands[1], hands[2]), sum(1 << c for c in skat), None, seat, bid, "hand")
+    return Start((hands[0], hands[1], hands[2]), sum(1 << c for c in skat), None, seat, bid, "hand", reached)
 
 
 # --------------------------------------------------------------------------- decisions
@@ -524,6 +540,9 @@ def _knowledge(
             others[1],
             (10, 10, 2 - bin(known_skat).count("1")),
             bounds=(None, None, None) if bid is None else tuple(won_auction_bounds(decider, bid)),
+            reach=(0, 0, 0)
+            if bid is None or start.reached is None
+            else tuple(reached_auction_reach(decider, start.reached)),  # type: ignore[arg-type]
         )
     record = start.record
     assert record is not None
@@ -623,10 +642,13 @@ class Query:
     bot_settings: tuple[str, ...]
     n_samples: int = 0
 
-    def block(self, first: int, count: int, jobs: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def block(
+        self, first: int, count: int, jobs: int = 1, missing_ok: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Rollouts ``first .. first + count - 1``: engine rows ``(count, K, layout.N_COLUMNS)``, error codes
         ``(count, K)`` and worlds drawn ``(count,)``, on ``jobs`` threads (the kernel releases the GIL;
-        the numbers do not depend on ``jobs``)."""
+        the numbers do not depend on ``jobs``). ``missing_ok``: a rollout that found no consistent world
+        within the query's tries is returned (worlds drawn 0, errors ``NO_WORLD``) instead of raising."""
         n_options = self.templates.shape[0]
         rows = np.zeros((count, n_options, layout.N_COLUMNS), dtype=np.int64)
         errors = np.zeros((count, n_options), dtype=np.int64)
@@ -656,11 +678,11 @@ class Query:
             with ThreadPoolExecutor(len(spans)) as pool:
                 for future in [pool.submit(part, lo, hi) for lo, hi in spans]:
                     future.result()
-        self._check(errors, tries, first)
+        self._check(errors, tries, first, missing_ok)
         return rows, errors, tries
 
-    def _check(self, errors: np.ndarray, tries: np.ndarray, first: int) -> None:
-        if np.any(tries == 0):
+    def _check(self, errors: np.ndarray, tries: np.ndarray, first: int, missing_ok: bool = False) -> None:
+        if np.any(tries == 0) and not missing_ok:
             i = int(np.argmax(tries == 0))
             raise SkatsimError(
                 f"what-if: no deal consistent with what {SEATS[self.decider]} knows found in "

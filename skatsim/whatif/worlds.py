@@ -36,6 +36,8 @@ class Knowledge:
     ``bounds[s]``: ``(lo, hi)`` on seat ``s``'s bidding ceiling implied by its bids, or ``None``
     (not checked); ``declaration``: ``(declarer, picked_up, game_type, ouvert, bid)`` to check
     the declarer's player against, or ``None``; ``game_type``: the game declared (-1 none yet).
+    ``reach[s]``: with some non-zero, at least one checked seat's ceiling must reach its own (the
+    auction went that far, :func:`reached_auction_reach`); 0 for a seat that cannot satisfy it.
     """
 
     decider: int
@@ -49,6 +51,7 @@ class Knowledge:
     bounds: tuple[tuple[int, int] | None, ...] = (None, None, None)
     declaration: tuple[int, int, int, int, int] | None = None
     game_type: int = -1
+    reach: tuple[int, int, int] = (0, 0, 0)
 
     @property
     def unknown(self) -> int:
@@ -147,6 +150,7 @@ def world_arrays(
         if bound is not None:
             spec[k.SP_CHECK0 + seat] = 1
             spec[k.SP_LO0 + seat], spec[k.SP_HI0 + seat] = bound
+            spec[k.SP_REACH0 + seat] = kn.reach[seat]
     spec[k.SP_SKAT] = kn.skat
     spec[k.SP_SEAT_A] = kn.seat_a
     spec[k.SP_SEAT_B] = kn.seat_b
@@ -216,3 +220,18 @@ def won_auction_bounds(seat: int, bid: int) -> list[tuple[int, int] | None]:
         else:
             bounds.append((0, above - 1 if above > 0 else NO_BOUND))
     return bounds
+
+
+def reached_auction_reach(seat: int, low: int) -> list[int]:
+    """Per seat, the lowest ceiling with which another seat pushes ``seat`` (bidding step by step, as
+    :func:`won_auction_bounds` lets it win) to play at ``low`` or above; 0 for ``seat``, and for all
+    when ``low`` is the first bid (nobody needs to push). Holding wins ties (RULES.md §2): a seat after
+    ``seat`` bids to it and is held, so the auction stops at that seat's highest bid value: its
+    ceiling must reach ``low``; a seat before it holds, so ``seat`` bids the next value above what
+    it held: its ceiling must reach the bid value below ``low``. With :func:`won_auction_bounds`, the
+    deals on which ``seat``, bidding up to ``bid``, wins the auction at a bid from ``low`` to ``bid``
+    are those in which some other seat's ceiling reaches its value here."""
+    below = int(bidding.BID_VALUES[bidding.BID_VALUES < low][-1]) if low > int(bidding.BID_VALUES[0]) else 0
+    if below == 0:
+        return [0, 0, 0]
+    return [0 if other == seat else (below if other < seat else low) for other in range(3)]
