@@ -53,11 +53,15 @@ def test_the_rollout_break_even_prints_a_row_per_variant_and_level() -> None:
     script = Path(__file__).resolve().parents[1] / "scripts" / "realism.py"
     args = ["--break-even-rollouts", "--hands", "24", "--pick-samples", "4", "--samples", "8"]
     out = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, check=True).stdout
-    rows = [line.split(" | ") for line in out.splitlines() if line.startswith(("| tournament |", "| official |"))]
+    lines = [line.split(" | ") for line in out.splitlines() if line.startswith(("| tournament |", "| official |"))]
+    rows, costs = lines[:6], lines[6:]  # the summary, then the reached worlds' rejection cost
+    assert [(r[0], r[1]) for r in costs] == [
+        (f"| {name}", str(v)) for name in ("tournament", "official") for v in (18, 48, 96)
+    ]
     assert [(r[0], r[1]) for r in rows] == [
         (f"| {name}", str(v)) for name in ("tournament", "official") for v in (18, 48, 96)
     ]
     published = [r[5] for r in rows]
     assert published == ["55.8%", "59.8%", "62.4%", "66.7%", "66.7%", "66.7%"]
     assert out.count("| 95-100% |") == 2  # a bin table per variant
-    assert "worlds consistent (the hand wins the auction at the level" in out  # the default yardstick
+    assert "worlds reached (the others push the hand to the level" in out  # the default yardstick
