@@ -229,7 +229,7 @@ def test_reached_auction_reach_is_the_auction_pushed_to_the_window() -> None:
                     inside = all(lo <= c <= hi for c, (lo, hi) in zip((a, b), (bounds[o] for o in others), strict=True))
                     pushed = any(c >= reach[o] for c, o in zip((a, b), others, strict=True))
                     assert (declarer == seat and low <= bid <= v) == (inside and pushed), (seat, v, low, a, b)
-    assert reached_auction_reach(1, 18) == [0, 0, 0]  # the first bid: nobody needs to push
+    assert reached_auction_reach(1, 18) == (0, 0, 0)  # the first bid: nobody needs to push
 
 
 def test_a_hand_pushed_to_a_bid_meets_worlds_in_which_the_auction_got_there() -> None:

@@ -540,9 +540,7 @@ def _knowledge(
             others[1],
             (10, 10, 2 - bin(known_skat).count("1")),
             bounds=(None, None, None) if bid is None else tuple(won_auction_bounds(decider, bid)),
-            reach=(0, 0, 0)
-            if bid is None or start.reached is None
-            else tuple(reached_auction_reach(decider, start.reached)),  # type: ignore[arg-type]
+            reach=(0, 0, 0) if bid is None or start.reached is None else reached_auction_reach(decider, start.reached),
         )
     record = start.record
     assert record is not None

@@ -222,7 +222,7 @@ def won_auction_bounds(seat: int, bid: int) -> list[tuple[int, int] | None]:
     return bounds
 
 
-def reached_auction_reach(seat: int, low: int) -> list[int]:
+def reached_auction_reach(seat: int, low: int) -> tuple[int, int, int]:
     """Per seat, the lowest ceiling with which another seat pushes ``seat`` (bidding step by step, as
     :func:`won_auction_bounds` lets it win) to play at ``low`` or above; 0 for ``seat``, and for all
     when ``low`` is the first bid (nobody needs to push). Holding wins ties (RULES.md §2): a seat after
@@ -233,5 +233,6 @@ def reached_auction_reach(seat: int, low: int) -> list[int]:
     are those in which some other seat's ceiling reaches its value here."""
     below = int(bidding.BID_VALUES[bidding.BID_VALUES < low][-1]) if low > int(bidding.BID_VALUES[0]) else 0
     if below == 0:
-        return [0, 0, 0]
-    return [0 if other == seat else (below if other < seat else low) for other in range(3)]
+        return (0, 0, 0)
+    reach = [0 if other == seat else (below if other < seat else low) for other in range(3)]
+    return (reach[0], reach[1], reach[2])
