@@ -232,6 +232,25 @@ def test_reached_auction_reach_is_the_auction_pushed_to_the_window() -> None:
     assert reached_auction_reach(1, 18) == (0, 0, 0)  # the first bid: nobody needs to push
 
 
+def _ceilings_in_worlds(rows: np.ndarray, start: w.Start, v: int) -> np.ndarray:
+    """The default bots' bid ceilings on each rollout's dealt hands, the hand's own seat bidding up to
+    ``v`` (and holding its own cards in every world)."""
+    seat = start.seat
+    assert seat is not None
+    kinds, bot_params = bot_arrays(parse_bots("heuristic"), PARAMS)
+    bots = seam.prepare(kinds, bot_params, PARAMS)
+    hands = np.zeros(3, dtype=np.uint32)
+    dealt = np.zeros((rows.shape[0], 3), dtype=np.uint32)
+    for i, packed in enumerate(rows[:, 0, COL_DEAL]):
+        unpack_deal(np.int64(packed), hands)
+        dealt[i] = hands
+        assert int(hands[seat]) == start.hands[seat]
+    ceilings = np.zeros(dealt.shape, dtype=np.int64)
+    kernels.bid_limits(PARAMS, kinds, bots, dealt, ceilings)
+    ceilings[:, seat] = v
+    return ceilings
+
+
 def test_a_hand_pushed_to_a_bid_meets_worlds_in_which_the_auction_got_there() -> None:
     """``from_hand(cards, seat, bid=v, reached=low)`` with consistent worlds: in every world the engine's
     auction, the seat bidding up to ``v`` and the others by their bots' ceilings, ends with the seat
@@ -239,24 +258,13 @@ def test_a_hand_pushed_to_a_bid_meets_worlds_in_which_the_auction_got_there() ->
     without ``reached`` do not all get there (so the check has teeth). A rollout that finds no such
     world within the tries raises, or with ``missing_ok`` comes back with 0 worlds drawn."""
     cards = [parse_card(c) for c in "DJ HA HT H9 SA S7 D9 D8 C7 C8".split()]
-    kinds, bot_params = bot_arrays(parse_bots("heuristic"), PARAMS)
-    bots = seam.prepare(kinds, bot_params, PARAMS)
-    hands = np.zeros(3, dtype=np.uint32)
     for seat, v, low in ((0, 48, 44), (1, 48, 44), (2, 48, 44), (1, 48, 48), (0, 96, 84)):
         bids = {}
         for reached in (None, low):
             start = w.from_hand(cards, seat, bid=v, reached=reached)
             rows, errors, tries = w.plan(start, [w.Declare(0)], samples=100, seed=4, worlds="consistent").block(0, 100)
             assert (errors == 0).all() and (rows[:, 0, COL_DECLARER] == seat).all()
-            dealt = np.zeros((100, 3), dtype=np.uint32)
-            for i, packed in enumerate(rows[:, 0, COL_DEAL]):
-                unpack_deal(np.int64(packed), hands)
-                dealt[i] = hands
-                assert int(hands[seat]) == start.hands[seat]
-            ceilings = np.zeros(dealt.shape, dtype=np.int64)
-            kernels.bid_limits(PARAMS, kinds, bots, dealt, ceilings)
-            ceilings[:, seat] = v
-            outcome = [_auction(list(c)) for c in ceilings]
+            outcome = [_auction(list(c)) for c in _ceilings_in_worlds(rows, start, v)]
             assert all(declarer == seat for declarer, _ in outcome)
             bids[reached] = np.array([bid for _, bid in outcome])
         assert ((bids[low] >= low) & (bids[low] <= v)).all(), (seat, v, low)
@@ -276,24 +284,13 @@ def test_a_hand_played_at_a_bid_meets_worlds_in_which_it_won_the_auction() -> No
     have let the seat, bidding up to ``v``, win the auction (the break-even's yardstick); uniform worlds
     do not (so the check has teeth). A Ceiling, decided before the auction, cannot share them."""
     cards = [parse_card(c) for c in "DJ HA HT H9 SA S7 D9 D8 C7 C8".split()]
-    kinds, bot_params = bot_arrays(parse_bots("heuristic"), PARAMS)
-    bots = seam.prepare(kinds, bot_params, PARAMS)
-    hands = np.zeros(3, dtype=np.uint32)
     for seat, v in ((0, 18), (1, 18), (2, 18), (2, 48)):
         start = w.from_hand(cards, seat, bid=v)
         won = {}
         for worlds in ("uniform", "consistent"):
             rows, errors, tries = w.plan(start, [w.Declare(0)], samples=200, seed=4, worlds=worlds).block(0, 200)
             assert (errors == 0).all() and (rows[:, 0, COL_DECLARER] == seat).all()
-            dealt = np.zeros((200, 3), dtype=np.uint32)
-            for i, packed in enumerate(rows[:, 0, COL_DEAL]):
-                unpack_deal(np.int64(packed), hands)
-                dealt[i] = hands
-                assert int(hands[seat]) == start.hands[seat]
-            ceilings = np.zeros(dealt.shape, dtype=np.int64)
-            kernels.bid_limits(PARAMS, kinds, bots, dealt, ceilings)
-            ceilings[:, seat] = v
-            won[worlds] = np.array([_wins(list(c)) == seat for c in ceilings])
+            won[worlds] = np.array([_wins(list(c)) == seat for c in _ceilings_in_worlds(rows, start, v)])
             if worlds == "consistent":
                 assert tries.max() > 1  # worlds were rejected
         assert won["consistent"].all(), (seat, v)
