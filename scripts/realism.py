@@ -141,7 +141,7 @@ REACH_TRIES = 2000
 
 def _measure(
     name: str, hands: int, seed: int, pick: int, samples: int, worlds: str = "reached"
-) -> tuple[dict[int, np.ndarray], dict[int, tuple[int, int, int, int, int]]]:
+) -> tuple[dict[int, np.ndarray], dict[int, tuple[int, ...]]]:
     """Per level, one row per hand counted there: win probability on ``samples`` rollouts, the same on
     the first half of them, whether the ceiling reaches the level, the bots' value of passing; and the
     rejection cost per level (hands tried, hands without a world, rollouts asked for, rollouts that
@@ -240,7 +240,7 @@ def _measure(
                 passing = min(passing, pass_value(bots[seat], np.uint32(mask), seat, True))
             out[v].append((won.mean(), won[: won.size // 2].mean(), ceilings[h // 3, seat] >= v, passing))
     measured = {v: np.array(rows, dtype=np.float64).reshape(-1, 4) for v, rows in out.items()}
-    return measured, {v: tuple(c) for v, c in cost.items()}  # type: ignore[misc]
+    return measured, {v: tuple(c) for v, c in cost.items()}
 
 
 def _fifty(p: np.ndarray, reach: np.ndarray) -> float:
@@ -364,16 +364,17 @@ def worlds_check(name: str, games: int, seed: int, samples: int = 100, per_level
                 continue
             declarer = int(rows[i, COL_DECLARER])
             mask = w.from_record(record_from_log(rows[i], logs[i])).hands[declarer]
-            start = w.from_hand([c for c in range(32) if mask >> c & 1], declarer)
+            cards = [c for c in range(32) if mask >> c & 1]
+            start = w.from_hand(cards, declarer)
             game = [w.Declare(int(rows[i, COL_GAME_TYPE]))]
             out = rollout_rows(start, game, params, samples, int(i))
-            won_at = w.from_hand([c for c in range(32) if mask >> c & 1], declarer, bid=bid)
+            won_at = w.from_hand(cards, declarer, bid=bid)
             held = rollout_rows(won_at, game, params, samples, int(i), worlds="consistent")
             observed.append(rows[i, COL_WON] == 1)
             estimated.append((out[:, 0, COL_WON] == 1).mean())
             consistent.append((held[:, 0, COL_WON] == 1).mean())
             for low, means in ((REACHED.get(bid), reached), (bid, exact)):
-                pushed = w.from_hand([c for c in range(32) if mask >> c & 1], declarer, bid=bid, reached=low)
+                pushed = w.from_hand(cards, declarer, bid=bid, reached=low)
                 query = w.plan(
                     pushed, game, params, samples=samples, seed=int(i), worlds="consistent", max_tries=100_000
                 )
