@@ -156,3 +156,96 @@ def test_middlehand_void_in_trumps_smears_onto_the_trick_his_partner_is_likely_t
     saved = state.copy()
     saved[play.POINTS0 + RH] = 31
     assert _choice(saved) == "D7"
+
+
+def _watched(
+    gt: int, declarer: int, fh: str, mh: str, rh: str, skat: str, played: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_state` with the ``voids`` every player keeps as the cards fall
+    (:func:`cardplay.note_voids`: voids shown, the declarer's plain cards)."""
+    state = _state(gt, declarer, fh, mh, rh, skat)
+    voids = np.zeros(3, dtype=np.int64)
+    for c in _cards(played):
+        cardplay.note_voids(state, int(play.to_move(state)), c, voids)
+        assert play.play_card(state, c) == play.OK
+    return state, voids
+
+
+def test_against_grand_a_defender_does_not_lead_back_the_suit_the_declarer_led() -> None:
+    """Grand, FH declares and leads D7; MH takes it with DA and leads, the declarer playing last: his
+    shortest suit, but not diamonds (DK, a king into the declarer's DT), which the declarer led: C7.
+    Without the declarer's lead noted (no ``voids`` kept) he leads DK."""
+    state, voids = _watched(
+        GRAND,
+        FH,
+        "HJ DJ DT D9 D7 SA ST HA HT CA",
+        "DA DK CJ SJ HK H9 H8 SK S9 C7",
+        "DQ D8 HQ H7 SQ S8 S7 CT CK CQ",
+        "C9 C8",
+        "D7 DA D8",
+    )
+    assert _choice(state, voids) == "C7"
+    assert _choice(state) == "DK"
+
+
+# Grand, RH declares, void in spades: FH leads.
+_F_FH = "SQ S9 S8 H9 H8 H7 D9 D8 C9 C8"
+_F_MH = "SA ST SK S7 HQ DQ D7 CA CT CK"
+_F_RH = "CJ SJ HJ DJ HA HT HK DA DT DK"
+
+
+def test_a_defender_forces_the_declarer_to_trump_with_a_low_card_of_his_void() -> None:
+    """Grand, RH declares and has shown a void in spades; FH, on lead with no master, leads a low
+    spade (S8), which the declarer must trump with a jack, instead of his shortest suit (D8). The same
+    in a suit game: hearts, RH void in clubs, FH leads C7 rather than D7."""
+    voids = np.zeros(3, dtype=np.int64)
+    voids[RH] = 1 << int(GROUP[GRAND, parse_card("S7")])
+    state = _state(GRAND, RH, _F_FH, _F_MH, _F_RH, "CQ C7")
+    assert _choice(state) == "D8"
+    assert _choice(state, voids) == "S8"
+    state = _state(
+        HEARTS,
+        RH,
+        "C9 C8 C7 SQ S9 S8 S7 D9 D8 D7",
+        "CA CT CK CQ SA ST SK DA DT DK",
+        "CJ SJ HJ DJ HA HT HK HQ H9 H8",
+        "H7 DQ",
+    )
+    assert _choice(state) == "D7"
+    voids[RH] = 1 << int(GROUP[HEARTS, parse_card("C7")])
+    assert _choice(state, voids) == "C7"
+
+
+def test_a_defender_with_only_the_declarers_void_suits_leads_his_shortest() -> None:
+    """Grand, MH declares (void in spades and hearts) and plays right after FH, who holds the four
+    jacks (no trump to force out) and only spades and hearts: from his shortest suit, S7, not the
+    cheapest side card (H7) as before."""
+    voids = np.zeros(3, dtype=np.int64)
+    voids[MH] = 1 << int(GROUP[GRAND, parse_card("S7")]) | 1 << int(GROUP[GRAND, parse_card("H7")])
+    state = _state(
+        GRAND,
+        MH,
+        "CJ SJ HJ DJ S8 S7 H9 H8 H7 HQ",
+        "CA CT CK CQ C9 C8 DA DT DK DQ",
+        "SA ST SK SQ S9 HA HT HK C7 D9",
+        "D8 D7",
+    )
+    assert _choice(state, voids) == "S7"
+
+
+def test_the_declarers_plain_cards_are_noted_above_the_void_bits() -> None:
+    """:func:`cardplay.note_voids` keeps, for the declarer, the plain groups he led and how many of
+    each he has played, above the void bits (which stay as before)."""
+    state, voids = _watched(
+        GRAND,
+        FH,
+        "HJ DJ DT D9 D7 SA ST HA HT CA",
+        "DA DK CJ SJ HK H9 H8 SK S9 C7",
+        "DQ D8 HQ H7 SQ S8 S7 CT CK CQ",
+        "C9 C8",
+        "D7 DA D8",
+    )
+    g = int(GROUP[GRAND, parse_card("D7")])
+    assert voids[FH] & 0xFF == 0 and voids[MH] == 0 and voids[RH] == 0
+    assert cardplay._declarer_long(voids, FH) == 1 << g
+    assert voids[FH] >> (cardplay._SHOWN + 4 * g) & 0xF == 1

@@ -6,7 +6,10 @@ group, kept by the simulator as cards fall). Plays are the habits of club
 players: the declarer pulls trumps while he holds the top one and cashes
 aces and tens once they are masters; defenders cash their aces, smear points
 onto a trick the partner has won, trump in only when it pays and lead
-through the declarer. While the defence lacks the 31 card points that save it
+through the declarer; a defender with no master to cash and no ruff to give his partner forces the
+declarer to trump, leading a low card (no ace or ten) of a suit the declarer is known void in, and
+against Grand does not lead a suit the declarer led or has played two cards of (``voids[declarer]``
+keeps his plain cards above the void bits). While the defence lacks the 31 card points that save it
 from Schneider, a defender banks every sure trick: he leads any master the
 declarer cannot ruff (kings too, not only aces and tens), and in middlehand,
 with the declarer behind him, he takes his partner's lead with a card the
@@ -63,6 +66,13 @@ _JACKS = np.uint32(JACKS)
 #: the trick, counts on his partner to take it: for a trump lead and for a side lead.
 _TRUMPS_ABOVE = 3
 _SIDE_ABOVE = 2
+#: Bits of ``voids[declarer]`` above the void bits (0..4) in which :func:`note_voids` keeps what the
+#: declarer's cards have shown every player: bit ``_LED + g``, he led plain group g; the four bits
+#: from ``_SHOWN + 4 g``, how many cards of group g he has played.
+_LED = 8
+_SHOWN = 16
+#: A Grand defender takes a plain group as the declarer's long one once he has played this many of it.
+_LONG_SHOWN = 2
 #: Per game type and set of plain groups (bit g = group g, as in ``voids``): the cards of those groups.
 _GROUP_SET_CARDS = np.array(
     [[sum(int(GROUP_MASK[gt, g]) for g in range(4) if groups >> g & 1) for groups in range(16)] for gt in range(8)],
@@ -229,6 +239,18 @@ def _for_31(state: np.ndarray, seat: int, declarer: int) -> bool:
 
 
 @kernel
+def _declarer_long(voids: np.ndarray, declarer: int) -> int:
+    """The plain groups in which the declarer has shown length (bit g = group g): he led the group,
+    or has played ``_LONG_SHOWN`` or more of its cards (kept by :func:`note_voids`)."""
+    v = voids[declarer]
+    out = int((v >> _LED) & 0xF)
+    for g in range(4):
+        if (v >> (_SHOWN + 4 * g)) & 0xF >= _LONG_SHOWN:
+            out |= 1 << g
+    return out
+
+
+@kernel
 def _defender_lead(
     gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarray, seat: int, declarer: int, for_31: bool
 ) -> int:
@@ -245,10 +267,20 @@ def _defender_lead(
     ruff = side & _GROUP_SET_CARDS[gt, voids[partner] & ~voids[declarer] & 0xF]
     if ruff:
         return cheapest(gt, ruff)
+    if unseen & trumps:
+        # force the declarer to trump: a low card (no ace or ten) of a group he is void in, while a
+        # trump is left unseen for him to ruff with
+        force = side & ~_ACES_TENS & _GROUP_SET_CARDS[gt, dv & 0xF]
+        if force:
+            return cheapest(gt, force)
     if side:
+        # against Grand, not a group the declarer led or has played two cards of (his long one)
+        shown = _declarer_long(voids, declarer) if gt == GRAND else 0
         if declarer == (seat + 1) % 3:
-            suit = _longest_suit(gt, side, voids[declarer])
+            suit = _longest_suit(gt, side, voids[declarer] | shown)
         else:
+            suit = _shortest_suit(gt, _outside_groups(gt, side, shown))
+        if not suit:
             suit = _shortest_suit(gt, side)
         if suit:
             return cheapest(gt, suit)
@@ -603,10 +635,18 @@ def choose_card(state: np.ndarray, seat: int, voids: np.ndarray, durchmarsch: bo
 
 @kernel
 def note_voids(state: np.ndarray, seat: int, c: int, voids: np.ndarray) -> None:
-    """Record a void shown by ``seat`` playing ``c`` to the current trick (before the card is applied)."""
+    """Record a void shown by ``seat`` playing ``c`` to the current trick (before the card is applied),
+    and, for the declarer, each plain card he plays: the group he led (bit ``_LED + g``) and how many
+    cards of it he has played (the four bits from ``_SHOWN + 4 g``)."""
+    gt = state[GT]
+    if seat == state[DECLARER]:
+        g = GROUP[gt, c]
+        if g != TRUMP_GROUP:
+            if state[N_IN_TRICK] == 0:
+                voids[seat] |= 1 << (_LED + g)
+            voids[seat] += 1 << (_SHOWN + 4 * g)
     if state[N_IN_TRICK] == 0:
         return
-    gt = state[GT]
     lg = GROUP[gt, state[TRICK0]]
     if GROUP[gt, c] != lg:
         voids[seat] |= 1 << lg

@@ -48,7 +48,8 @@ _FIELDS = [
     ("result", np.int64, result.N_FIELDS),  # a declared game's result (skatsim.engine.result)
     ("ramsch", np.int64, ramsch.N_RESULT),  # a Ramsch's result (skatsim.engine.ramsch)
     ("deck", np.int64, 32),  # scratch for dealing
-    ("voids", np.int64, 3),  # per seat, the plain groups it has shown void in (bit g: group g)
+    ("voids", np.int64, 3),  # per seat, the plain groups it has shown void in (bit g: group g); the declarer's
+    # entry also the plain groups he led and his cards played of each, from bit 8 (bots.cardplay.note_voids)
     ("ceiling", np.int64, 3),  # a bid ceiling forced on a seat (what-if); -1: the seat's player bids
     ("alike", np.int64, 1),  # seat_bots' players: -1 not seen yet, 0 rows differ, 1 one row for all and it is seated
     ("error", np.int64, N_ERROR),  # a recorded decision the rules refused (ERR_* fields)
