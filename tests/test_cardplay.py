@@ -171,19 +171,23 @@ def _watched(
     return state, voids
 
 
+# Grand, FH declares and leads D7; MH takes it with DA (the cards, then the skat and the cards played).
+_LED_BACK = (
+    GRAND,
+    FH,
+    "HJ DJ DT D9 D7 SA ST HA HT CA",
+    "DA DK CJ SJ HK H9 H8 SK S9 C7",
+    "DQ D8 HQ H7 SQ S8 S7 CT CK CQ",
+    "C9 C8",
+    "D7 DA D8",
+)
+
+
 def test_against_grand_a_defender_does_not_lead_back_the_suit_the_declarer_led() -> None:
     """Grand, FH declares and leads D7; MH takes it with DA and leads, the declarer playing last: his
     shortest suit, but not diamonds (DK, a king into the declarer's DT), which the declarer led: C7.
     Without the declarer's lead noted (no ``voids`` kept) he leads DK."""
-    state, voids = _watched(
-        GRAND,
-        FH,
-        "HJ DJ DT D9 D7 SA ST HA HT CA",
-        "DA DK CJ SJ HK H9 H8 SK S9 C7",
-        "DQ D8 HQ H7 SQ S8 S7 CT CK CQ",
-        "C9 C8",
-        "D7 DA D8",
-    )
+    state, voids = _watched(*_LED_BACK)
     assert _choice(state, voids) == "C7"
     assert _choice(state) == "DK"
 
@@ -236,15 +240,7 @@ def test_a_defender_with_only_the_declarers_void_suits_leads_his_shortest() -> N
 def test_the_declarers_plain_cards_are_noted_above_the_void_bits() -> None:
     """:func:`cardplay.note_voids` keeps, for the declarer, the plain groups he led and how many of
     each he has played, above the void bits (which stay as before)."""
-    state, voids = _watched(
-        GRAND,
-        FH,
-        "HJ DJ DT D9 D7 SA ST HA HT CA",
-        "DA DK CJ SJ HK H9 H8 SK S9 C7",
-        "DQ D8 HQ H7 SQ S8 S7 CT CK CQ",
-        "C9 C8",
-        "D7 DA D8",
-    )
+    state, voids = _watched(*_LED_BACK)
     g = int(GROUP[GRAND, parse_card("D7")])
     assert voids[FH] & 0xFF == 0 and voids[MH] == 0 and voids[RH] == 0
     assert cardplay._declarer_long(voids, FH) == 1 << g
