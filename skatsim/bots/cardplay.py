@@ -280,11 +280,9 @@ def _defender_lead(
             suit = _longest_suit(gt, side, voids[declarer] | shown)
         else:
             suit = _shortest_suit(gt, _outside_groups(gt, side, shown))
-        if not suit:
+        if not suit:  # every group skipped: the shortest, which a nonempty ``side`` always has
             suit = _shortest_suit(gt, side)
-        if suit:
-            return cheapest(gt, suit)
-        return cheapest(gt, side)
+        return cheapest(gt, suit)
     return lowest(gt, hand)
 
 
