@@ -12,7 +12,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .bots import bot_arrays
+from .bots import COMPILE_BOTS, bot_arrays
 from .engine.block import simulate_block
 from .engine.layout import LOG_WIDTH, N_COLUMNS
 from .records.record import record_from_log
@@ -24,7 +24,7 @@ def compile_simulation() -> None:
     the block of games, whatever the variant (the rules are a parameter vector) and the bots (but the
     searching ``pimc``, whose solver compiles at its first use), and a record's replay."""
     params = official_params()
-    kinds, bot_params = bot_arrays(("random",) * 3, params)
+    kinds, bot_params = bot_arrays(COMPILE_BOTS, params)
     rows = np.zeros((1, N_COLUMNS), dtype=np.int64)
     logs = np.zeros((1, LOG_WIDTH), dtype=np.int16)
     simulate_block(np.uint64(0), 0, kinds, bot_params, params, rows, logs)

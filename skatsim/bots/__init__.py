@@ -168,6 +168,9 @@ BOTS: dict[str, BotSpec] = {
 }
 #: The bots seated when ``--bots`` is not given.
 DEFAULT_BOTS = "heuristic"
+#: The cheapest seating that compiles every bot's kernels (a seat's kind is a run-time value of the
+#: same compiled block), with no calibration to load: what :mod:`skatsim.precompile` plays.
+COMPILE_BOTS = ("random",) * 3
 
 
 #: Parameters of the heuristic bot before its decisions followed the variant's scoring, and what

@@ -177,7 +177,7 @@ class ParsedLines:
             game_type=int(log[layout.LOG_GAME]) if declared else None,
             flags=int(log[layout.LOG_FLAGS]) if declared else 0,
             cards=tuple(int(c) for c in self.cards[i, :n_cards]),
-            end=None if end < 0 else EarlyEnd(layout.END_KINDS[end // 3], end % 3),
+            end=None if end < 0 else EarlyEnd.from_log_code(end),
         )
 
 

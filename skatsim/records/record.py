@@ -71,6 +71,16 @@ class EarlyEnd:
     kind: str
     seat: int
 
+    @property
+    def log_code(self) -> int:
+        """The action record's ``LOG_END`` slot for this end: ``kind * 3 + seat``."""
+        return layout.END_KINDS.index(self.kind) * 3 + self.seat
+
+    @classmethod
+    def from_log_code(cls, code: int) -> EarlyEnd:
+        """The end a ``LOG_END`` slot holds (``code >= 0``; a negative slot is no early end)."""
+        return cls(layout.END_KINDS[code // 3], code % 3)
+
 
 @dataclass(frozen=True)
 class GameRecord:
@@ -338,7 +348,7 @@ def action_record(record: GameRecord, params: np.ndarray) -> tuple[int, np.ndarr
     for k, c in enumerate(record.discards):
         log[layout.LOG_DISCARD + k] = c
     if record.end is not None:
-        log[layout.LOG_END] = layout.END_KINDS.index(record.end.kind) * 3 + record.end.seat
+        log[layout.LOG_END] = record.end.log_code
     log[layout.LOG_KIND] = 0
     log[layout.LOG_ROUND] = record.ramsch_round
     log[layout.LOG_BOCK] = record.bock
