@@ -481,16 +481,6 @@ def _fill_bounds(bot: np.ndarray, n: int, hand: bool, logits: int) -> None:
 
 
 @kernel
-def _next(bot: np.ndarray, n: int, done: int) -> int:
-    """The candidate with the largest bound (``bot[V_SCRATCH + k]``) not yet in ``done`` (bits); -1 none."""
-    best = -1
-    for k in range(n):
-        if not done >> k & 1 and (best < 0 or bot[V_SCRATCH + k] > bot[V_SCRATCH + best]):
-            best = k
-    return best
-
-
-@kernel
 def _best_by_bounds(
     bot: np.ndarray,
     params: np.ndarray,
@@ -511,8 +501,13 @@ def _best_by_bounds(
     candidates weighed) are where the search starts: (-1, floor, 0), or after a first step taken
     elsewhere (:func:`_pickup_estimate`)."""
     while True:
-        k = _next(bot, n, done)
-        if k < 0 or bot[V_SCRATCH + k] <= best:
+        # the candidate with the largest bound not yet in done (the first of equal ones); -1 none
+        k = -1
+        top = 0.0
+        for j in range(n):
+            if not done >> j & 1 and (k < 0 or bot[V_SCRATCH + j] > top):
+                k, top = j, bot[V_SCRATCH + j]
+        if k < 0 or top <= best:
             break
         done |= 1 << k
         gt = _CANDIDATE_GT[k]
