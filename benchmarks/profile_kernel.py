@@ -27,8 +27,9 @@ from pathlib import Path
 
 DUMPS = Path("/tmp/kernel-code")
 BLOCK = 65520
-#: Where the timed games start: a multiple of 36, so that a list variant's blocks start at a list's first deal.
-START = 36 * 277_778
+#: Where the timed games start (rounded up to whole lists for a list variant, whose blocks must start at a
+#: list's first deal).
+START = 10**7
 
 
 def _play(variant: str, games: int) -> None:
@@ -38,17 +39,20 @@ def _play(variant: str, games: int) -> None:
     from skatsim.bots import bot_arrays, parse_bots
     from skatsim.engine.block import simulate_block
     from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
+    from skatsim.engine.rules import LIST_LENGTH
+    from skatsim.run.chunks import whole_lists
     from skatsim.variant import load_variant
 
     params = load_variant(variant).variant.params()
+    start_at, block = whole_lists(START, params[LIST_LENGTH]), whole_lists(BLOCK, params[LIST_LENGTH])
     kinds, bot_params = bot_arrays(parse_bots("heuristic"), params)
-    rows = np.zeros((BLOCK, N_COLUMNS), dtype=np.int64)
+    rows = np.zeros((block, N_COLUMNS), dtype=np.int64)
     no_log = np.zeros((0, LOG_WIDTH), np.int16)
     simulate_block(np.uint64(1), 0, kinds, bot_params, params, rows[:3600], no_log)
     start = time.perf_counter()
-    for first in range(0, games, BLOCK):
-        n = min(BLOCK, games - first)
-        simulate_block(np.uint64(1), START + first, kinds, bot_params, params, rows[:n], no_log)
+    for first in range(0, games, block):
+        n = min(block, games - first)
+        simulate_block(np.uint64(1), start_at + first, kinds, bot_params, params, rows[:n], no_log)
     print(f"{variant}: {games / (time.perf_counter() - start):,.0f} games/s")
 
 
