@@ -73,6 +73,9 @@ _LED = 8
 _SHOWN = 16
 #: A Grand defender takes a plain group as the declarer's long one once he has played this many of it.
 _LONG_SHOWN = 2
+#: Without the top trump the declarer draws trumps while he holds at least as many as the defenders
+#: less this many (before: only while he held more than they; one fewer draws more often and wins more).
+_DRAW_SPARE = 1
 #: Per game type and set of plain groups (bit g = group g, as in ``voids``): the cards of those groups.
 _GROUP_SET_CARDS = np.array(
     [[sum(int(GROUP_MASK[gt, g]) for g in range(4) if groups >> g & 1) for groups in range(16)] for gt in range(8)],
@@ -155,6 +158,15 @@ def _longest_suit(gt: int, mask: np.uint32, skip_groups: int) -> np.uint32:
 
 
 @kernel
+def _draw_card(gt: int, mine: np.uint32) -> int:
+    """The trump the declarer leads to draw trumps without the top one: his lowest, but not his trump
+    ten or ace while he holds another (led into a higher trump it is 10 or 11 card points for the
+    defence)."""
+    low = mine & ~_ACES_TENS
+    return lowest(gt, low if low else mine)
+
+
+@kernel
 def _declarer_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarray, seat: int) -> int:
     trumps = TRUMPS[gt]
     mine = hand & trumps
@@ -165,8 +177,8 @@ def _declarer_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarra
             return top
         if gt >= GRAND and popcount(mine) >= 2:
             return top  # jacks-only trumps: lead them from the top to draw the defenders' jacks
-        if popcount(mine) > popcount(theirs):
-            return lowest(gt, mine)
+        if popcount(mine) + _DRAW_SPARE >= popcount(theirs):
+            return _draw_card(gt, mine)
     side = hand & ~trumps
     opp_voids = voids[0] | voids[1] | voids[2]
     opp_voids &= ~voids[seat]
@@ -177,7 +189,7 @@ def _declarer_lead(gt: int, hand: np.uint32, unseen: np.uint32, voids: np.ndarra
     if cash:
         return richest(gt, cash)
     if mine and theirs and popcount(mine) >= 2:
-        return lowest(gt, mine)
+        return _draw_card(gt, mine)
     if side:
         short = _shortest_suit(gt, side)
         low = short & ~_masters(gt, short & _ACES_TENS, unseen)
@@ -201,12 +213,43 @@ def _take_or_duck(
 
 
 @kernel
+def _ruff_card(
+    gt: int, lg: int, legal: np.uint32, win: np.uint32, unseen: np.uint32, pts: int, last: bool
+) -> np.uint32:
+    """The trump (a one-card mask) with which the declarer, void in the led side group, ruffs, or none
+    (then :func:`_declarer_follow` as before): his trump ten; else his trump ace unless it is a master
+    (then it takes a trick anyway); else his richest trump below the jacks, which he keeps for trump
+    control. The ten and ace bank 10 and 11 card points a defender's jack would otherwise catch. Last
+    to a trick without card points he ruffs only with the ten or such an ace."""
+    if lg == TRUMP_GROUP or legal & GROUP_MASK[gt, lg] & ~TRUMPS[gt]:
+        return np.uint32(0)
+    ruff = win & TRUMPS[gt]
+    if ruff & np.uint32(TENS):
+        return ruff & np.uint32(TENS)
+    ace = ruff & np.uint32(ACES)
+    if ace and not is_master(gt, lowest_bit(ace), unseen):
+        return ace
+    if last and pts == 0:
+        return np.uint32(0)
+    plain = ruff & ~_JACKS
+    return bit(richest(gt, plain)) if plain else np.uint32(0)
+
+
+@kernel
 def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint32, voids: np.ndarray) -> int:
     gt = state[GT]
     best, _, pts = _trick_state(state)
     lg = GROUP[gt, state[TRICK0]]
     win = beaters(gt, legal, best)
-    if state[N_IN_TRICK] == 2:
+    last = state[N_IN_TRICK] == 2
+    if win:
+        # ruff with the ten, a non-master ace or the richest trump below the jacks: last, or second
+        # with the defender behind him not known void in the led group (he could overruff)
+        ruff = _ruff_card(gt, lg, legal, win, unseen, pts, last)
+        nxt = seat + 1 if seat < 2 else 0
+        if ruff and (last or not (voids[nxt] >> lg) & 1):
+            return lowest_bit(ruff)
+    if last:
         if win:
             c = lowest(gt, win)
             if pts > 0 or GROUP[gt, c] != TRUMP_GROUP:
