@@ -213,26 +213,13 @@ def _take_or_duck(
 
 
 @kernel
-def _ruff_card(
-    gt: int, lg: int, legal: np.uint32, win: np.uint32, unseen: np.uint32, pts: int, last: bool
-) -> np.uint32:
+def _ruff_card(gt: int, lg: int, legal: np.uint32, win: np.uint32) -> np.uint32:
     """The trump (a one-card mask) with which the declarer, void in the led side group, ruffs, or none
-    (then :func:`_declarer_follow` as before): his trump ten; else his trump ace unless it is a master
-    (then it takes a trick anyway); else his richest trump below the jacks, which he keeps for trump
-    control. The ten and ace bank 10 and 11 card points a defender's jack would otherwise catch. Last
-    to a trick without card points he ruffs only with the ten or such an ace."""
+    (then :func:`_declarer_follow` as before): his trump ten, which banks 10 card points a defender's
+    jack would otherwise catch."""
     if lg == TRUMP_GROUP or legal & GROUP_MASK[gt, lg] & ~TRUMPS[gt]:
         return np.uint32(0)
-    ruff = win & TRUMPS[gt]
-    if ruff & np.uint32(TENS):
-        return ruff & np.uint32(TENS)
-    ace = ruff & np.uint32(ACES)
-    if ace and not is_master(gt, lowest_bit(ace), unseen):
-        return ace
-    if last and pts == 0:
-        return np.uint32(0)
-    plain = ruff & ~_JACKS
-    return bit(richest(gt, plain)) if plain else np.uint32(0)
+    return win & TRUMPS[gt] & np.uint32(TENS)
 
 
 @kernel
@@ -243,9 +230,9 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
     win = beaters(gt, legal, best)
     last = state[N_IN_TRICK] == 2
     if win:
-        # ruff with the ten, a non-master ace or the richest trump below the jacks: last, or second
-        # with the defender behind him not known void in the led group (he could overruff)
-        ruff = _ruff_card(gt, lg, legal, win, unseen, pts, last)
+        # ruff with the ten: last, or second with the defender behind him not known void in the
+        # led group (he could overruff)
+        ruff = _ruff_card(gt, lg, legal, win)
         nxt = seat + 1 if seat < 2 else 0
         if ruff and (last or not (voids[nxt] >> lg) & 1):
             return lowest_bit(ruff)
