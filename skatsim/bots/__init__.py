@@ -89,17 +89,17 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
         -10.0,
         10.0,
     ),
-    BotParam("null_bias", 0.18, "log-odds added to the bot's chance in every Null (> 0: trusts Null)", -10.0, 10.0),
+    BotParam("null_bias", 0.59, "log-odds added to the bot's chance in every Null (> 0: trusts Null)", -10.0, 10.0),
     BotParam(
         "suit_bias",
-        0.08,
+        -0.21,
         "log-odds added to the bot's chance in every suit game (> 0: trusts suit games)",
         -10.0,
         10.0,
     ),
     BotParam(
         "ouvert_bias",
-        -0.3,
+        -0.56,
         "log-odds added to the bot's chance in Null ouvert, on top of null_bias",
         -10.0,
         10.0,
@@ -113,7 +113,7 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "grand_bid_bias",
-        -0.14,
+        -0.54,
         "log-odds added to Grand estimates when deciding how high to bid (< 0: bid up to a Grand's "
         "value only with a safer hand, so fewer auctions end in a Grand the hand cannot carry)",
         -10.0,
@@ -121,14 +121,14 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "null_hand_bias",
-        -0.6,
+        -0.76,
         "log-odds added to the bot's chance in Null hand and Null ouvert hand (on top of null_bias and ouvert_bias)",
         -10.0,
         10.0,
     ),
     BotParam(
         "null_bid_bias",
-        0.23,
+        -0.12,
         "log-odds added to Null estimates when deciding how high to bid (> 0: bid a Null's value on "
         "hopes, and play the Null the auction leaves, hand if it must)",
         -10.0,

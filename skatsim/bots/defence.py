@@ -24,7 +24,7 @@ from ..engine.scoring import HAND, OUVERT, null_value
 from .handeval import N_CLASSES, class_of, mirror
 from .slots import N_SCRATCH, V_SCRATCH
 
-N_DEFENCE_FEATURES = 10
+N_DEFENCE_FEATURES = 12
 assert N_DEFENCE_FEATURES <= N_SCRATCH
 FEATURE_NAMES = (
     "bias",
@@ -37,6 +37,8 @@ FEATURE_NAMES = (
     "bid_multiplier",
     "hand",
     "leads_first",
+    "no_trumps",
+    "trumps_past_share",
 )
 NULL_FEATURE_NAMES = (
     "bias",
@@ -48,6 +50,8 @@ NULL_FEATURE_NAMES = (
     "hand",
     "ouvert",
     "leads_first",
+    "unused",
+    "unused",
     "unused",
 )
 
@@ -111,6 +115,10 @@ def features(gt: int, flags: int, hand: np.uint32, bid: int, leads_first: bool, 
     out[7] = bid / BASE_VALUE[gt] if bid > 0 else 0.0
     out[8] = 1.0 if flags & HAND else 0.0
     out[9] = 1.0 if leads_first else 0.0
+    # The declarer's chance is not monotone in a defender's trumps: with none, his partner holds them
+    # all; past his share (3 of a suit game's 11, 1 of a Grand's 4 jacks) every trump is a trick.
+    out[10] = 1.0 if trumps == 0 else 0.0
+    out[11] = max(0.0, popcount(trumps) - (1.0 if trump == GRAND else 3.0))
 
 
 @kernel
