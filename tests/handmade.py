@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from skatsim.engine import rules
-from skatsim.engine.cards import parse_card, to_mask
+from skatsim.bots import cardplay
+from skatsim.engine import play, rules
+from skatsim.engine.cards import iss_name, parse_card, to_mask
 from skatsim.records.record import GameResult
 from skatsim.variant import official_params
 
@@ -43,3 +44,19 @@ def params(**changes: int) -> np.ndarray:
 def expect(evaluation: GameResult, **expected: object) -> None:
     """Compare a subset of an evaluation's fields with exact values, all at once."""
     assert {key: getattr(evaluation, key) for key in expected} == expected
+
+
+def in_play(gt: int, declarer: int, fh: str, mh: str, rh: str, skat: str, played: str = "") -> np.ndarray:
+    """A game ``gt`` in play with these hands and skat, after the cards ``played`` (in order, FH leading)."""
+    state = np.zeros(play.N_FIELDS, dtype=np.int64)
+    hands = np.array([mask(fh), mask(mh), mask(rh)], dtype=np.uint32)
+    play.new_play(state, gt, 0, declarer, hands, mask(skat))
+    for c in cards(played):
+        assert play.play_card(state, c) == play.OK
+    return state
+
+
+def bot_card(state: np.ndarray, voids: np.ndarray | None = None) -> str:
+    """The card the heuristic bot plays for the seat to move (no voids known unless given), in ISS notation."""
+    seat = int(play.to_move(state))
+    return iss_name(cardplay.choose_card(state, seat, np.zeros(3, dtype=np.int64) if voids is None else voids))

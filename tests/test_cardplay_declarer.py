@@ -3,31 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
-from handmade import cards as _cards
-from handmade import mask as _mask
+from handmade import bot_card as _choice
+from handmade import in_play as _state
 
-from skatsim.bots import cardplay
-from skatsim.engine import play
-from skatsim.engine.cards import iss_name, parse_card
+from skatsim.engine.cards import parse_card
 from skatsim.engine.gametypes import GROUP
 from skatsim.engine.gametypes import HEARTS_GAME as HEARTS
 
 FH, MH, RH = 0, 1, 2
-
-
-def _state(gt: int, declarer: int, fh: str, mh: str, rh: str, skat: str, played: str = "") -> np.ndarray:
-    """A game in play with these hands, after the cards ``played`` (in order, FH leading)."""
-    state = np.zeros(play.N_FIELDS, dtype=np.int64)
-    hands = np.array([_mask(fh), _mask(mh), _mask(rh)], dtype=np.uint32)
-    play.new_play(state, gt, 0, declarer, hands, _mask(skat))
-    for c in _cards(played):
-        assert play.play_card(state, c) == play.OK
-    return state
-
-
-def _choice(state: np.ndarray, voids: np.ndarray | None = None) -> str:
-    seat = int(play.to_move(state))
-    return iss_name(cardplay.choose_card(state, seat, np.zeros(3, dtype=np.int64) if voids is None else voids))
 
 
 # Hearts; the declarer's hand (void in spades, ST S8 put away), the spade leader's and the other defender's.
