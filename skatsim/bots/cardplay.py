@@ -213,11 +213,11 @@ def _take_or_duck(
 
 
 @kernel
-def _ruff_card(gt: int, lg: int, legal: np.uint32, win: np.uint32) -> np.uint32:
-    """The trump (a one-card mask) with which the declarer, void in the led side group, ruffs, or none
-    (then :func:`_declarer_follow` as before): his trump ten, which banks 10 card points a defender's
-    jack would otherwise catch."""
-    if lg == TRUMP_GROUP or legal & GROUP_MASK[gt, lg] & ~TRUMPS[gt]:
+def _ruff_card(gt: int, lg: int, win: np.uint32) -> np.uint32:
+    """The trump (a one-card mask) with which the declarer ruffs a led side group, or none (then
+    :func:`_declarer_follow` as before): his trump ten, which banks 10 card points a defender's jack
+    would otherwise catch. A trump among his winners ``win`` means he is void in that group."""
+    if lg == TRUMP_GROUP:
         return np.uint32(0)
     return win & TRUMPS[gt] & np.uint32(TENS)
 
@@ -229,12 +229,12 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
     lg = GROUP[gt, state[TRICK0]]
     win = beaters(gt, legal, best)
     last = state[N_IN_TRICK] == 2
+    nxt = seat + 1 if seat < 2 else 0
+    behind_void = (voids[nxt] >> lg) & 1  # the defender behind him has shown a void in the led group
     if win:
-        # ruff with the ten: last, or second with the defender behind him not known void in the
-        # led group (he could overruff)
-        ruff = _ruff_card(gt, lg, legal, win)
-        nxt = seat + 1 if seat < 2 else 0
-        if ruff and (last or not (voids[nxt] >> lg) & 1):
+        # ruff with the ten: last, or second with the defender behind him not known void (he could overruff)
+        ruff = _ruff_card(gt, lg, win)
+        if ruff and (last or not behind_void):
             return lowest_bit(ruff)
     if last:
         if win:
@@ -243,8 +243,7 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
                 return c
         return cheapest(gt, legal)
     if win:
-        nxt = seat + 1 if seat < 2 else 0
-        ruff_risk = lg != TRUMP_GROUP and (voids[nxt] >> lg) & 1 and (unseen & TRUMPS[gt]) != 0
+        ruff_risk = lg != TRUMP_GROUP and behind_void and (unseen & TRUMPS[gt]) != 0
         return _take_or_duck(gt, legal, win, win & TRUMPS[gt] if ruff_risk else win, unseen, pts, True)
     return cheapest(gt, legal)
 

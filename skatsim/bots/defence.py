@@ -117,8 +117,8 @@ def features(gt: int, flags: int, hand: np.uint32, bid: int, leads_first: bool, 
     out[9] = 1.0 if leads_first else 0.0
     # The declarer's chance is not monotone in a defender's trumps: with none, his partner holds them
     # all; past his share (3 of a suit game's 11, 1 of a Grand's 4 jacks) every trump is a trick.
-    out[10] = 1.0 if trumps == 0 else 0.0
-    out[11] = max(0.0, popcount(trumps) - (1.0 if trump == GRAND else 3.0))
+    out[10] = 1.0 if out[1] == 0 else 0.0
+    out[11] = max(0.0, out[1] - (1.0 if trump == GRAND else 3.0))
 
 
 @kernel
