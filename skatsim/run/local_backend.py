@@ -95,9 +95,12 @@ class LocalBackend:
         finally:
             AT_ONCE.pop()
             if not finished:  # stopped early (Ctrl-C, an error): stop the workers now, keep what is written
-                # (the pool fails the futures still pending itself: cancelling them here too trips loky)
                 _kill_workers(executor)  # now, not later in the pool's own thread: the process may exit first
-                executor.shutdown(wait=False, kill_workers=True)
+                # The pool finds its workers dead and fails the pending futures itself. Not
+                # ``kill_workers=True``: that drops the pending work items but not their queued ids,
+                # and loky's manager thread then dies on a KeyError, its traceback on stderr; nor
+                # cancelling the futures here, which trips loky the same way.
+                executor.shutdown(wait=False)
                 self._executor = None
 
     def _pool(self) -> Any:
