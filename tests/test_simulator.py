@@ -15,7 +15,7 @@ from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
 from skatsim.engine.layout import ROW_COLUMNS as COLUMNS
 from skatsim.engine.rules import LIST_LENGTH
 from skatsim.engine.tricks import card_points
-from skatsim.frames import block_frame
+from skatsim.frames import TRANSPOSE_ROWS, _raw, block_frame
 from skatsim.records.record import GameRecord, record_from_log, replay
 from skatsim.schema import RESULT_COLUMNS, rule_column_names
 from skatsim.variant import load_variant, official_params
@@ -97,6 +97,14 @@ def test_rows_do_not_depend_on_how_games_are_split() -> None:
     assert np.array_equal(whole, np.vstack([first, rest]))
     logged, _ = simulate(bots, 600, log=True)
     assert np.array_equal(whole, logged)
+
+
+@pytest.mark.parametrize("n", [1, TRANSPOSE_ROWS - 1, TRANSPOSE_ROWS, 2 * TRANSPOSE_ROWS + 5])
+def test_the_raw_frame_holds_every_row_column_by_column(n: int) -> None:
+    rows, _ = simulate(("heuristic", "random", "heuristic"), n)
+    frame = _raw(rows)
+    assert frame.columns == list(COLUMNS) and frame.height == n
+    assert np.array_equal(frame.to_numpy(), rows)
 
 
 def test_rows_depend_on_the_seed() -> None:
