@@ -1,7 +1,5 @@
 """``python -m skatsim`` runs the command line."""
 
-import sys
+from .cli import console
 
-from .cli import main
-
-sys.exit(main())
+console()
