@@ -6,6 +6,7 @@ which needs a run long enough to be interrupted mid-way.
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import json
 import os
@@ -258,6 +259,18 @@ def test_the_local_pool_is_the_backends_own_and_stops_with_it(tmp_path: Path) ->
         pids = list(backend._executor._processes)
         assert len(paths) == 4 and len(pids) == 2 and all(_alive(pid) for pid in pids)
     assert backend._executor is None and not any(_alive(pid) for pid in pids)
+
+
+def test_a_backend_expecting_several_chunks_starts_its_workers_on_entry_and_for_one_none() -> None:
+    several = LocalBackend(2)
+    several.expect_chunks(2)
+    with several:  # the workers start beside the kernel loading here, and freeze what their imports made
+        assert len(several._executor._processes) == 2
+        assert several._executor.submit(gc.get_freeze_count).result() > 10_000
+    one = LocalBackend(2)
+    one.expect_chunks(1)
+    with one:
+        assert one._executor is None
 
 
 def test_a_pool_that_ends_with_chunks_unfinished_is_an_error_not_a_wait(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -721,6 +721,8 @@ def execute_runs(
         for plan in plans:
             runs.append(_open_run(plan))
         _check_space(runs, force)
+        if isinstance(backend, LocalBackend):
+            backend.expect_chunks(sum(run.manifest.n_chunks - len(run.done) for run in runs))
         with ExitStack() as session:
             starting = time.perf_counter()
             with _starting(progress):
