@@ -273,6 +273,19 @@ def test_a_backend_expecting_several_chunks_starts_its_workers_on_entry_and_for_
         assert one._executor is None
 
 
+def test_processes_started_while_the_pool_starts_ignore_ctrl_c_and_the_parent_gets_its_handler_back() -> None:
+    # the workers inherit the ignored SIGINT, so a Ctrl-C while they import cannot end them with a traceback
+    before = signal.getsignal(signal.SIGINT)
+    with local_backend._sigint_ignored():
+        child = subprocess.run(
+            [sys.executable, "-c", "import signal; print(signal.getsignal(signal.SIGINT) == signal.SIG_IGN)"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    assert child.stdout.strip() == "True" and signal.getsignal(signal.SIGINT) is before
+
+
 def test_a_pool_that_ends_with_chunks_unfinished_is_an_error_not_a_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     class Ended:  # a pool whose manager thread is gone: it will never finish what it was given
         _executor_manager_thread = None

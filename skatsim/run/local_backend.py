@@ -24,8 +24,10 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import contextmanager
 from itertools import chain, islice
 from typing import Any
 
@@ -79,7 +81,7 @@ class LocalBackend:
 
     def __enter__(self) -> LocalBackend:
         if self.jobs > 1 and self._chunks > 1:
-            self._pool().submit(int)  # a task that does nothing: the pool starts its workers now
+            self._pool()
         warm_up()  # compile (or load) the kernel once here, so the workers load numba's disk cache
         return self
 
@@ -119,11 +121,16 @@ class LocalBackend:
                 self._executor = None
 
     def _pool(self) -> Any:
-        """This backend's worker pool, started on first use."""
+        """This backend's worker pool, its workers started on first use, with Ctrl-C ignored while they
+        are started (a few milliseconds): they inherit that, so one pressed while they import (about a
+        second) cannot end them with a traceback; the parent alone stops them."""
         if self._executor is None:
             from joblib.externals.loky import ProcessPoolExecutor  # imported here: only parallel runs need it
 
-            self._executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker)
+            executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker)
+            with _sigint_ignored():
+                executor.submit(int)  # a task that does nothing: the pool starts its workers now
+            self._executor = executor
         return self._executor
 
 
@@ -139,6 +146,20 @@ def _finished(executor: Any, pending: set[Future[str]]) -> tuple[set[Future[str]
             return done, still
         if not alive:
             raise SkatsimError("the worker processes stopped answering (their pool ended with chunks unfinished)")
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored for the block (main thread only; elsewhere a no-op). A process started in it
+    inherits the ignoring, and Python keeps an ignored SIGINT ignored when it starts."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _kill_workers(executor: Any) -> None:
