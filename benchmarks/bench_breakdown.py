@@ -8,10 +8,11 @@ Stages, each timed alone on the same block of games (best of ``--repeats``, CPU 
 this process with every thread, so other load on the machine counts less than in wall time):
 
 * **kernel**: :func:`skatsim.engine.block.simulate_block`, the default bots;
-* **columns**: the int64 row matrix turned into one contiguous array per column (one transpose);
+* **columns**: the int64 row matrix turned into one contiguous array per column (transposed in
+  blocks of rows, :func:`skatsim.frames._columns`);
 * **typing**: the typed polars frame of :func:`skatsim.frames.block_frame` (casts, enums,
   nulls, discard names, bot and variant columns), beyond the columns;
-* **encoding**: Parquet encoding and zstd compression into memory;
+* **encoding**: Parquet encoding and zstd compression into memory, at the chunk files' level;
 * **file**: the chunk file written atomically (temporary file, fsync, rename) beyond encoding;
 * **start-up** (per run, not per game): a new interpreter importing the run path, and loading the
   compiled kernels from numba's cache.
@@ -34,7 +35,7 @@ from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
 from skatsim.engine.block import simulate_block
 from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
 from skatsim.frames import _raw, block_frame
-from skatsim.run.chunks import write_parquet_atomic
+from skatsim.run.chunks import ZSTD_LEVEL, write_parquet_atomic
 from skatsim.variant import official_params
 
 
@@ -81,7 +82,7 @@ def main() -> None:
             ),
             "columns": cpu(lambda: _raw(rows), repeats),
             "typing": cpu(lambda: block_frame(rows, bots, "official", params), repeats),
-            "encoding": cpu(lambda: frame.write_parquet(io.BytesIO()), repeats),
+            "encoding": cpu(lambda: frame.write_parquet(io.BytesIO(), compression_level=ZSTD_LEVEL), repeats),
             "file": cpu(lambda: write_parquet_atomic(frame, path), repeats),
         }
     stages["typing"] -= stages["columns"]
