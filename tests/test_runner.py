@@ -14,7 +14,9 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -271,6 +273,33 @@ def test_a_backend_expecting_several_chunks_starts_its_workers_on_entry_and_for_
     one.expect_chunks(1)
     with one:
         assert one._executor is None
+
+
+class _Pool:
+    """A stand-in for the loky pool: runs what it is given at once, and records it."""
+
+    _executor_manager_thread = threading.main_thread()  # alive: the watchdog finds the pool working
+    _processes: dict[int, object] = {}
+
+    def __init__(self) -> None:
+        self.given: list[str] = []
+
+    def submit(self, fn: Callable[[str], str], spec: str) -> Future[str]:
+        self.given.append(spec)
+        future: Future[str] = Future()
+        future.set_result(fn(spec))
+        return future
+
+
+def test_chunks_run_in_the_parent_until_a_worker_has_started_then_in_the_pool() -> None:
+    backend = LocalBackend(2)
+    backend._executor, backend._started = _Pool(), Future()
+    specs = ["a", "b", "c"]
+    assert list(backend.map_unordered(str.upper, specs)) == ["A", "B", "C"]
+    assert backend._executor.given == []  # no worker had started: all three ran here
+    backend._started.set_result(0)
+    assert sorted(backend.map_unordered(str.upper, iter(specs))) == ["A", "B", "C"]
+    assert backend._executor.given == specs  # a worker has started: all three went to the pool
 
 
 def test_processes_started_while_the_pool_starts_ignore_ctrl_c_and_the_parent_gets_its_handler_back() -> None:

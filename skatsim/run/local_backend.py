@@ -63,6 +63,7 @@ class LocalBackend:
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
         self._executor: Any = None
+        self._started: Future[int] | None = None
         self._chunks = 0
 
     def expect_chunks(self, chunks: int) -> None:
@@ -100,7 +101,13 @@ class LocalBackend:
         finished = False
         AT_ONCE.append(lambda: _kill_workers(executor))
         try:
-            for spec in chain(head, specs):
+            specs = chain(head, specs)
+            for spec in specs:  # while the workers start (about a second), this process runs chunks itself
+                if self._started is None or self._started.done():
+                    specs = chain([spec], specs)
+                    break
+                yield fn(spec)
+            for spec in specs:
                 pending.add(executor.submit(fn, spec))
                 while len(pending) >= IN_FLIGHT_PER_WORKER * self.jobs:
                     done, pending = _finished(executor, pending)
@@ -128,8 +135,8 @@ class LocalBackend:
             from joblib.externals.loky import ProcessPoolExecutor  # imported here: only parallel runs need it
 
             executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker)
-            with _sigint_ignored():
-                executor.submit(int)  # a task that does nothing: the pool starts its workers now
+            with _sigint_ignored():  # a task that does nothing, done once a worker has started
+                self._started = executor.submit(int)
             self._executor = executor
         return self._executor
 
