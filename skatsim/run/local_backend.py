@@ -8,7 +8,9 @@ results come back as they finish; and a stopped run (Ctrl-C, an error) kills its
 workers at once instead of waiting for their chunks. Workers ignore SIGINT (a
 terminal sends it to the whole process group): the parent alone decides. One job
 runs the chunks in this process, without a pool, each chunk's file written by a second
-thread while the next chunk's kernel runs (:func:`skatsim.run.chunks.run_in_turn`).
+thread while the next chunk's kernel runs (:func:`skatsim.run.chunks.run_in_turn`). With more
+jobs this process also runs chunks while the workers start (they import for about a second),
+and a run the runner says holds several chunks starts them on entry, beside its kernel loading.
 
 Each backend owns its pool, started at its first parallel map and stopped when the
 backend is left (or :meth:`LocalBackend.shut_down`), and its workers never leave on
