@@ -171,6 +171,35 @@ def order_moves(work: np.ndarray, f: int, ctx: int, h0: np.uint32, h1: np.uint32
     g = f + start  # the list starts at g + MOVES
     n = 0
     m = reps
+    if nin == 2 and (ctx & (GOOD_FOR_DEFENDERS | ENDS_ON_DECLARER)) == 0:
+        # The third seat: _score's last case with the trick's top card worked out once, not per move.
+        d = (ctx >> (GT_SHIFT + 3)) & 3
+        top = t0
+        top_seat = leader
+        if beats(gt, t0, t1):
+            top = t1
+            top_seat = leader + 1 if leader < 2 else 0
+        wins = (P_GROUP_MASK[gt, P_GROUP[gt, top]] | P_GROUP_MASK[gt, TRUMP_GROUP]) & above(top)
+        if mover != d and top_seat != d:
+            wins = ~np.uint32(0)
+        base = P_POINTS[gt, t0] + P_POINTS[gt, t1]
+        while m:
+            c = lowest_bit(m)
+            m &= m - _ONE
+            if c == first:
+                score = 1 << 14
+            elif wins >> np.uint32(c) & _ONE:
+                score = 3000 + 32 * (base + P_POINTS[gt, c]) - c + (1 << 13)
+            else:
+                score = 1000 - 32 * (base + P_POINTS[gt, c]) - c + (1 << 13)
+            key = score * 32 + c
+            k = n
+            while k > 0 and work[g + MOVES + k - 1] < key:  # insertion sort, best first
+                work[g + MOVES + k] = work[g + MOVES + k - 1]
+                k -= 1
+            work[g + MOVES + k] = key
+            n += 1
+        return n
     while m:
         c = lowest_bit(m)
         m &= m - _ONE
