@@ -38,7 +38,7 @@ from .solver_eval import (
     unplayed,
 )
 from .solver_order import MOVES, equivalence_classes, order_moves
-from .solver_tables import P_POINTS, canonical, from_canonical, to_canonical
+from .solver_tables import P_GROUP, P_GROUP_MASK, P_POINTS, canonical, from_canonical, to_canonical
 
 # Fields of the ``work`` array (:func:`new_work`): counters, then the search stack.
 NODES = 0  # search nodes (positions entered), summed over solves until the caller resets it
@@ -61,7 +61,8 @@ H0, H1, H2, LEAD, NIN, T0, T1, REST, ALPHA, BETA, A0, B0, BEST, BEST_CARD, CARD,
 # MOVES + i: the i-th move to try (solver_order.MOVES = 18, at most ten)
 KEY0, KEY1, HKEY0, HKEY1 = 28, 29, 30, 31  # the node's table key and hint key (uint64 bits)
 PENDING = 32  # 1 while only the suggested move is listed: the others are ordered when it has not cut
-FRAME = 33
+VALUES = 33  # VALUES + i: the fail-soft value the i-th move gave (see _bounded_by_sibling)
+FRAME = 43
 MAX_DEPTH = 32  # 30 card plays at most, plus the root
 #: The move hints (best lead per trick structure, best second-seat answer per structure after the lead)
 #: live in a small direct-mapped table at the end of ``work`` (2**15 slots, 256 KiB: it stays in the
@@ -433,6 +434,46 @@ def _three_tricks_at(work: np.ndarray, ctx: int, h0: np.uint32, h1: np.uint32, h
 
 
 @kernel
+def _bounded_by_sibling(
+    work: np.ndarray, f: int, k: int, c: int, gt: int, others: np.uint32, maximise: bool, alpha: int, beta: int
+) -> int:
+    """A fail-soft value for the ``k``-th move ``c`` of the node at frame ``f`` without searching it, or
+    ``-_INF`` when its siblings tried so far do not settle it.
+
+    Two cards of the mover's hand in one group with no card of another seat (in a hand or in the current
+    trick) between them win and lose against the same cards for the rest of the game: exchanging their
+    names in any continuation changes no trick winner and moves only their points, so the values after
+    playing either differ by at most the difference ``delta`` of their points. A sibling ``j`` searched
+    before left a fail-soft value ``v_j`` that bounds its true value from the side the node needs: at a
+    max node, which did not cut, ``v_j`` is exact or an upper bound; at a min node exact or a lower bound. So
+    at a max node ``v_j + delta <= alpha`` proves ``c`` cannot raise the value above alpha, and
+    ``v_j + delta`` is an upper bound of ``c``'s value (fail-soft); at a min node ``v_j - delta >= beta``
+    likewise. The tightest such bound is returned."""
+    g = P_GROUP_MASK[gt, P_GROUP[gt, c]]
+    out = -_INF
+    for j in range(k):
+        cj = work[f + MOVES + j] & 31
+        if (g >> np.uint32(cj)) & _ONE == 0:
+            continue
+        lo = min(c, cj)
+        hi = max(c, cj)
+        between = ((_ONE << np.uint32(hi)) - _ONE) & ~((_ONE << np.uint32(lo + 1)) - _ONE)
+        if others & between:
+            continue
+        delta = abs(P_POINTS[gt, c] - P_POINTS[gt, cj])
+        vj = work[f + VALUES + j]
+        if maximise:
+            v = vj + delta
+            if v <= alpha and (out == -_INF or v < out):
+                out = v
+        else:
+            v = vj - delta
+            if v >= beta and v > out:
+                out = v
+    return out
+
+
+@kernel
 def _second_key(
     ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, t0: int
 ) -> tuple[np.uint64, np.uint64, np.uint32]:
@@ -604,6 +645,21 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 # Try the next move; a child position is entered on the next turn of the loop.
                 c = work[f + MOVES + k] & 31
                 work[f + NEXT] = k + 1
+                sibling = -_INF
+                if k > 0 and sp > 0 and not trick_mode:
+                    # A sibling may settle this move (not at the root: little gain there, and its moves
+                    # are reported to the caller).
+                    mover = leader + nin
+                    if mover >= 3:
+                        mover -= 3
+                    hand = seat_hand(h0, h1, h2, mover)
+                    if hand & P_GROUP_MASK[gt, P_GROUP[gt, c]] & ~(_ONE << np.uint32(c)):
+                        others = (h0 | h1 | h2) & ~hand
+                        if nin >= 1:
+                            others |= _ONE << np.uint32(t0)
+                        if nin == 2:
+                            others |= _ONE << np.uint32(t1)
+                        sibling = _bounded_by_sibling(work, f, k, c, gt, others, mover == d, alpha, beta)
                 bit = _ONE << np.uint32(c)
                 n0 = h0 & ~bit
                 n1 = h1 & ~bit
@@ -615,7 +671,12 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 if nin == 2:
                     winner, g, ends = close_trick(ctx, leader, t0, t1, c)
                 in_hands = popcount(h0 | h1 | h2)
-                if nin == 2 and not ends and (in_hands == 7 or in_hands == 10):
+                if sibling != -_INF:
+                    # A sibling's value settles this move (see _bounded_by_sibling): no search.
+                    ret = sibling
+                    card = c
+                    gain = 0
+                elif nin == 2 and not ends and (in_hands == 7 or in_hands == 10):
                     # The child is a two- or three-trick position at a trick boundary: its exact (cached)
                     # value here, no frame.
                     work[NODES] += 1
@@ -683,6 +744,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             )
         # Fold the child's value ``gain + ret`` into the current node.
         v = gain + ret
+        work[f + VALUES + work[f + NEXT] - 1] = v
         if sp == 0:
             # A root move's value: the child was searched inside the root's window, which only narrows
             # (root_alpha <= alpha < beta <= root_beta), so v >= root_beta is a lower bound reaching
