@@ -258,9 +258,9 @@ highest_bit = _bit_intrinsic(
 
 @intrinsic
 def prefetch_row(typingctx, arr, row):  # type: ignore[no-untyped-def]
-    """Ask the CPU to bring row ``row`` of the C-contiguous 2-D array ``arr`` into its caches (LLVM
-    ``prefetch``, a hint: no effect on any value, no fault on any address)."""
-    if not (isinstance(arr, types.Array) and arr.ndim == 2 and isinstance(row, types.Integer)):
+    """Ask the CPU to bring row ``row`` of the C-contiguous 2-D array ``arr`` (element ``row`` of a 1-D
+    one) into its caches (LLVM ``prefetch``, a hint: no effect on any value, no fault on any address)."""
+    if not (isinstance(arr, types.Array) and arr.ndim in (1, 2) and isinstance(row, types.Integer)):
         return None
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]

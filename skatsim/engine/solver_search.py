@@ -630,8 +630,18 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         work[f + N_MOVES] = 1
                         work[f + PENDING] = 1
                     else:
-                        work[f + N_MOVES] = order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, -1, 0)
+                        n_moves = order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, -1, 0)
+                        work[f + N_MOVES] = n_moves
                         work[f + PENDING] = 0
+                        if nin == 2 and n_moves > 1 and popcount(h0 | h1 | h2) == 10:
+                            # The children are three-trick positions, looked up in their cache one after
+                            # another: fetch every child's slot now, so that the misses overlap.
+                            for j in range(n_moves):
+                                c = work[f + MOVES + j] & 31
+                                winner, g, ends = close_trick(ctx, leader, t0, t1, c)
+                                x = ~(_ONE << np.uint32(c))
+                                w0, w1 = _key(ctx, h0 & x, h1 & x, h2 & x, winner)
+                                prefetch_row(work, THREE + 2 * np.int64(_hash(w0, w1) >> np.uint64(64 - THREE_BITS)))
                     work[f + NEXT] = 0
                     best = -_INF if mover == d else _INF
                     best_card = -1
