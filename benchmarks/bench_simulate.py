@@ -8,8 +8,8 @@ The kernel figure times :func:`skatsim.engine.block.simulate_block` alone in thi
 process after a warm-up (compilation excluded). The end-to-end figure times
 :func:`skatsim.run.runner.run_simulation` from the call to the last chunk file
 written, everything included (worker start, typed frames, Parquet, manifest).
-Peak memory is the maximum resident set size of this process and of the
-largest worker (``getrusage``; workers are shut down first so they count).
+Peak memory is the maximum resident set size of this process (one of the jobs: it runs
+chunks too) and of the largest worker (``getrusage``; workers are shut down first so they count).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
 from skatsim.engine.block import simulate_block
 from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
 from skatsim.run.chunks import BLOCK, warm_up
+from skatsim.run.local_backend import LocalBackend
 from skatsim.run.runner import run_simulation
 from skatsim.variant import load_variant
 
@@ -70,7 +71,7 @@ def peak_rss() -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1_000_000, help="games end to end (default 1,000,000)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: CPUs)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="jobs, as simulate --jobs")
     parser.add_argument("--bots", default=DEFAULT_BOTS, help=f"bots, one or FH,MH,RH (default {DEFAULT_BOTS})")
     parser.add_argument("--kernel-games", type=int, default=500_000, help="games for the kernel-only timing")
     parser.add_argument("--seed", type=int, default=1)
@@ -84,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(out, ignore_errors=True)
     own, worker = peak_rss()
+    workers = LocalBackend(args.jobs).workers  # worker processes beside this one
     kernel = kernel_rate(args.kernel_games, seats, params, args.seed)
 
     print(f"skatsim {__version__}, bots {','.join(seats)}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
@@ -93,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         ("end to end seconds", f"{seconds:.2f}", "Parquet files and manifest written"),
         ("Parquet written", f"{size / MIB:,.1f} MiB", f"{size / args.games:.1f} bytes/game"),
         ("peak RSS, main process", f"{own:,.0f} MiB", ""),
-        ("peak RSS, largest worker", f"{worker:,.0f} MiB", f"total <= {own + args.jobs * worker:,.0f} MiB"),
+        ("peak RSS, largest worker", f"{worker:,.0f} MiB", f"total <= {own + workers * worker:,.0f} MiB"),
     ]
     width = max(len(row[0]) for row in table)
     for name, value, note in table:

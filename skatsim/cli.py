@@ -45,7 +45,13 @@ OPEN_HAND_OPTION = click.option(
     help="Also solve each declared game open-handed after the discard: columns open_hand_points and "
     "open_hand_won (slow: a few games a second per job, docs/solver.md).",
 )
-JOBS_OPTION = click.option("--jobs", type=click.IntRange(min=1), help="Worker processes; default: the number of CPUs.")
+JOBS_OPTION = click.option(
+    "--jobs",
+    metavar="J",
+    type=click.IntRange(min=1),
+    help="Processes running games: this one and J - 1 workers (--backend dask: a local cluster of J workers); "
+    "default: the number of CPUs.",
+)
 BOTS_OPTION = click.option(
     "--bots",
     default=DEFAULT_BOTS,

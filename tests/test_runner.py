@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -255,7 +255,7 @@ def _alive(pid: int) -> bool:
 
 def test_the_local_pool_is_the_backends_own_and_stops_with_it(tmp_path: Path) -> None:
     plan = plan_run(VARIANT, 4_000, 1, str(tmp_path), chunk_size=1_000)
-    backend = LocalBackend(2)
+    backend = LocalBackend(3)  # two workers and this process
     with backend:
         paths = list(backend.map_unordered(run_chunk, (plan.spec(plan.fresh, i, str(tmp_path)) for i in range(4))))
         pids = list(backend._executor._processes)
@@ -264,7 +264,7 @@ def test_the_local_pool_is_the_backends_own_and_stops_with_it(tmp_path: Path) ->
 
 
 def test_a_backend_expecting_several_chunks_starts_its_workers_on_entry_and_for_one_none() -> None:
-    several = LocalBackend(2)
+    several = LocalBackend(3)
     several.expect_chunks(2)
     with several:  # the workers start beside the kernel loading here, and freeze what their imports made
         assert len(several._executor._processes) == 2
@@ -276,30 +276,32 @@ def test_a_backend_expecting_several_chunks_starts_its_workers_on_entry_and_for_
 
 
 class _Pool:
-    """A stand-in for the loky pool: runs what it is given at once, and records it."""
+    """A stand-in for the loky pool: one worker, a thread, slower than this process; records what it was given."""
 
     _executor_manager_thread = threading.main_thread()  # alive: the watchdog finds the pool working
     _processes: dict[int, object] = {}
 
     def __init__(self) -> None:
         self.given: list[str] = []
+        self.thread = ThreadPoolExecutor(1)
 
     def submit(self, fn: Callable[[str], str], spec: str) -> Future[str]:
         self.given.append(spec)
-        future: Future[str] = Future()
-        future.set_result(fn(spec))
-        return future
+        return self.thread.submit(lambda: (time.sleep(0.02), fn(spec))[1])
 
 
-def test_chunks_run_in_the_parent_until_a_worker_has_started_then_in_the_pool() -> None:
-    backend = LocalBackend(2)
-    backend._executor, backend._started = _Pool(), Future()
-    specs = ["a", "b", "c"]
-    assert list(backend.map_unordered(str.upper, specs)) == ["A", "B", "C"]
-    assert backend._executor.given == []  # no worker had started: all three ran here
-    backend._started.set_result(0)
-    assert sorted(backend.map_unordered(str.upper, iter(specs))) == ["A", "B", "C"]
-    assert backend._executor.given == specs  # a worker has started: all three went to the pool
+@pytest.mark.parametrize("here", [True, False])
+def test_this_process_runs_the_chunks_its_workers_have_no_room_for_when_it_is_a_job(here: bool) -> None:
+    backend = LocalBackend(2, here=here)
+    backend._executor = _Pool()
+    specs = [f"c{k}" for k in range(12)]
+    assert sorted(backend.map_unordered(str.upper, specs)) == sorted(s.upper() for s in specs)
+    given = backend._executor.given
+    assert len(given) == len(set(given))  # a chunk runs once, wherever
+    if here:  # one worker with two in flight: the rest ran here while it slept
+        assert backend.workers == 1 and 2 <= len(given) < len(specs)
+    else:
+        assert backend.workers == 2 and given == specs
 
 
 def test_processes_started_while_the_pool_starts_ignore_ctrl_c_and_the_parent_gets_its_handler_back() -> None:

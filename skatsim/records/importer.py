@@ -511,7 +511,7 @@ def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, sho
         return manifest
     reader = _Reader(source, manifest, storage.absolute(out), done)
     indices = DoneChunks()
-    backend = LocalBackend(jobs)
+    backend = LocalBackend(jobs, here=False)  # this process reads and unpacks the source
     results = backend.map_unordered(import_chunk, reader.specs())
     stopped: tuple[str, bool] | None = None
     last_write = time.monotonic()

@@ -8,9 +8,10 @@ results come back as they finish; and a stopped run (Ctrl-C, an error) kills its
 workers at once instead of waiting for their chunks. Workers ignore SIGINT (a
 terminal sends it to the whole process group): the parent alone decides. One job
 runs the chunks in this process, without a pool, each chunk's file written by a second
-thread while the next chunk's kernel runs (:func:`skatsim.run.chunks.run_in_turn`). With more
-jobs this process also runs chunks while the workers start (they import for about a second),
-and a run the runner says holds several chunks starts them on entry, beside its kernel loading.
+thread while the next chunk's kernel runs (:func:`skatsim.run.chunks.run_in_turn`). With more,
+this process is one of the jobs: ``jobs - 1`` workers, and it runs a chunk itself whenever each
+worker has its two (so while they start, importing for about a second, it is already at work);
+a run the runner says holds several chunks starts its workers on entry, beside its kernel loading.
 
 Each backend owns its pool, started at its first parallel map and stopped when the
 backend is left (or :meth:`LocalBackend.shut_down`), and its workers never leave on
@@ -62,10 +63,13 @@ class LocalBackend:
     A context manager: entering compiles the kernel here, leaving stops the workers.
     """
 
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, here: bool = True) -> None:
+        """``jobs`` processes run chunks; ``here``: this one among them (``jobs - 1`` workers). A caller
+        whose own thread has other work (the ISS importer reads and unpacks its source) passes
+        ``False``: then ``jobs`` workers, and this process only hands out chunks."""
         self.jobs = jobs
+        self.here = here
         self._executor: Any = None
-        self._started: Future[int] | None = None
         self._chunks = 0
 
     def expect_chunks(self, chunks: int) -> None:
@@ -91,29 +95,36 @@ class LocalBackend:
     def __exit__(self, *exc: object) -> None:
         self.shut_down()
 
+    @property
+    def workers(self) -> int:
+        """Worker processes of a parallel map: ``jobs``, less this process when it is one of them."""
+        return self.jobs - 1 if self.here else self.jobs
+
     def map_unordered(self, fn: Callable[[Any], str], specs: Iterable[ChunkJob]) -> Iterator[str]:
-        """Run chunks over ``jobs`` processes, at most two per worker in flight, yielding paths as they finish."""
+        """Run chunks over ``jobs`` processes, at most two per worker in flight, yielding paths as they
+        finish: a chunk that finds every worker with its two runs here, when this process is a job."""
         specs = iter(specs)
         head = list(islice(specs, 2))
         if self.jobs <= 1 or len(head) <= 1:
             yield from run_in_turn(chain(head, specs)) if fn is run_chunk else map(fn, chain(head, specs))
             return
         executor = self._pool()
+        limit = IN_FLIGHT_PER_WORKER * self.workers
         pending: set[Future[str]] = set()
         finished = False
         AT_ONCE.append(lambda: _kill_workers(executor))
         try:
-            specs = chain(head, specs)
-            for spec in specs:  # while the workers start (about a second), this process runs chunks itself
-                if self._started is None or self._started.done():
-                    specs = chain([spec], specs)
-                    break
-                yield fn(spec)
-            for spec in specs:
-                pending.add(executor.submit(fn, spec))
-                while len(pending) >= IN_FLIGHT_PER_WORKER * self.jobs:
+            for spec in chain(head, specs):
+                while len(pending) >= limit and not self.here:
                     done, pending = _finished(executor, pending)
                     yield from (_local_result(future) for future in done)
+                if len(pending) < limit:
+                    pending.add(executor.submit(fn, spec))
+                else:
+                    yield fn(spec)  # every worker has its two: this process runs this one
+                done = {future for future in pending if future.done()}
+                pending -= done
+                yield from (_local_result(future) for future in done)
             while pending:
                 done, pending = _finished(executor, pending)
                 yield from (_local_result(future) for future in done)
@@ -136,9 +147,9 @@ class LocalBackend:
         if self._executor is None:
             from joblib.externals.loky import ProcessPoolExecutor  # imported here: only parallel runs need it
 
-            executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker)
-            with _sigint_ignored():  # a task that does nothing, done once a worker has started
-                self._started = executor.submit(int)
+            executor = ProcessPoolExecutor(max_workers=self.workers, initializer=_start_worker)
+            with _sigint_ignored():
+                executor.submit(int)  # a task that does nothing: the pool starts its workers now
             self._executor = executor
         return self._executor
 
