@@ -13,7 +13,7 @@ this process is one of the jobs: ``jobs - 1`` workers, and it runs a chunk itsel
 worker has its two (so while they start, importing for about a second, it is already at work);
 a run the runner says holds several chunks starts its workers on entry, beside its kernel loading.
 
-Each backend owns its pool, started at its first parallel map and stopped when the
+Each backend owns its pool, started on entry or at its first parallel map and stopped when the
 backend is left (or :meth:`LocalBackend.shut_down`), and its workers never leave on
 their own. Not joblib's process-wide reusable pool: its workers leave after 10 idle
 seconds, a map that begins as they leave makes loky warn from its manager thread, and
@@ -58,9 +58,11 @@ def _start_worker() -> None:
 
 
 class LocalBackend:
-    """Worker processes on this machine (a loky process pool, as joblib uses); one job runs in this process.
+    """Chunks in this process and in worker processes on this machine (a loky process pool, as joblib
+    uses); one job runs in this process alone.
 
-    A context manager: entering compiles the kernel here, leaving stops the workers.
+    A context manager: entering compiles the kernel here (and starts the workers of a run of several
+    chunks), leaving stops the workers.
     """
 
     def __init__(self, jobs: int, here: bool = True) -> None:
