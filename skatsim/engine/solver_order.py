@@ -192,23 +192,24 @@ def order_moves(work: np.ndarray, f: int, ctx: int, h0: np.uint32, h1: np.uint32
                 score = 3000 + 32 * (base + P_POINTS[gt, c]) - c + (1 << 13)
             else:
                 score = 1000 - 32 * (base + P_POINTS[gt, c]) - c + (1 << 13)
-            key = score * 32 + c
-            k = n
-            while k > 0 and work[g + MOVES + k - 1] < key:  # insertion sort, best first
-                work[g + MOVES + k] = work[g + MOVES + k - 1]
-                k -= 1
-            work[g + MOVES + k] = key
+            _insert(work, g + MOVES, n, score * 32 + c)
             n += 1
         return n
     while m:
         c = lowest_bit(m)
         m &= m - _ONE
         score = 1 << 14 if c == first else _score(ctx, h0, h1, h2, leader, nin, t0, t1, c) + (1 << 13)
-        key = score * 32 + c
-        k = n
-        while k > 0 and work[g + MOVES + k - 1] < key:  # insertion sort, best first
-            work[g + MOVES + k] = work[g + MOVES + k - 1]
-            k -= 1
-        work[g + MOVES + k] = key
+        _insert(work, g + MOVES, n, score * 32 + c)
         n += 1
     return n
+
+
+@kernel
+def _insert(work: np.ndarray, at: int, n: int, key: int) -> None:
+    """Insert ``key`` among the ``n`` keys from ``work[at]`` on, kept best (largest) first: an
+    insertion sort, for the few moves of a position."""
+    k = n
+    while k > 0 and work[at + k - 1] < key:
+        work[at + k] = work[at + k - 1]
+        k -= 1
+    work[at + k] = key
