@@ -56,6 +56,13 @@ def unplayed(ctx: int, hand_after: np.uint32) -> int:
 
 
 @kernel
+def seat_to_move(leader: int, nin: int) -> int:
+    """The seat to move when ``leader`` led and ``nin`` cards of the trick are played."""
+    seat = leader + nin
+    return seat - 3 if seat >= 3 else seat
+
+
+@kernel
 def seat_hand(h0: np.uint32, h1: np.uint32, h2: np.uint32, seat: int) -> np.uint32:
     """The hand of a seat."""
     return h0 if seat == 0 else (h1 if seat == 1 else h2)

@@ -9,7 +9,17 @@ import numpy as np
 
 from .._jit import highest_bit, kernel, lowest_bit, popcount
 from .gametypes import TRUMP_GROUP
-from .solver_eval import ENDS_ON_DECLARER, GOOD_FOR_DEFENDERS, GT_SHIFT, TRICK_MODE, above, beats, can_beat, seat_hand
+from .solver_eval import (
+    ENDS_ON_DECLARER,
+    GOOD_FOR_DEFENDERS,
+    GT_SHIFT,
+    TRICK_MODE,
+    above,
+    beats,
+    can_beat,
+    seat_hand,
+    seat_to_move,
+)
 from .solver_tables import P_BELOW, P_GROUP, P_GROUP_MASK, P_POINTS
 
 #: Offset of the move list in a stack frame of :func:`skatsim.engine.solver_search.search`: at most ten
@@ -26,9 +36,7 @@ def _null_score(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     card (highest such first), else low; leads are low cards first."""
     gt = (ctx >> GT_SHIFT) & 7
     d = (ctx >> (GT_SHIFT + 3)) & 3
-    mover = leader + nin
-    if mover >= 3:
-        mover -= 3
+    mover = seat_to_move(leader, nin)
     rank = popcount(P_BELOW[gt, c])
     if nin == 0:
         return 1000 - rank
@@ -55,9 +63,7 @@ def _score(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, n
     the search depends on it, never its result."""
     gt = (ctx >> GT_SHIFT) & 7
     d = (ctx >> (GT_SHIFT + 3)) & 3
-    mover = leader + nin
-    if mover >= 3:
-        mover -= 3
+    mover = seat_to_move(leader, nin)
     nxt = mover + 1 if mover < 2 else 0
     third = nxt + 1 if nxt < 2 else 0
     if (ctx & GOOD_FOR_DEFENDERS) != 0 or (ctx & ENDS_ON_DECLARER) != 0:
@@ -148,9 +154,7 @@ def order_moves(work: np.ndarray, f: int, ctx: int, h0: np.uint32, h1: np.uint32
     ``first`` (if it is one of them), then by :func:`_score`.
     """
     gt = (ctx >> GT_SHIFT) & 7
-    mover = leader + nin
-    if mover >= 3:
-        mover -= 3
+    mover = seat_to_move(leader, nin)
     hand = seat_hand(h0, h1, h2, mover)
     if nin == 0:
         moves = hand

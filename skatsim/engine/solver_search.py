@@ -32,6 +32,7 @@ from .solver_eval import (
     last_trick,
     legal,
     seat_hand,
+    seat_to_move,
     sure_points,
     top_trump_points,
     two_tricks,
@@ -524,9 +525,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             # A new node: bounds, the last two tricks, the table; else its moves.
             entering = False
             work[NODES] += 1
-            mover = leader + nin
-            if mover >= 3:
-                mover -= 3
+            mover = seat_to_move(leader, nin)
             hand = seat_hand(h0, h1, h2, mover)
             if trick_mode:
                 upper = popcount(hand)
@@ -659,9 +658,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 if k > 0 and sp > 0 and not trick_mode:
                     # A sibling may settle this move (not at the root: little gain there, and its moves
                     # are reported to the caller).
-                    mover = leader + nin
-                    if mover >= 3:
-                        mover -= 3
+                    mover = seat_to_move(leader, nin)
                     hand = seat_hand(h0, h1, h2, mover)
                     if hand & P_GROUP_MASK[gt, P_GROUP[gt, c]] & ~(_ONE << np.uint32(c)):
                         others = (h0 | h1 | h2) & ~hand
@@ -763,9 +760,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 work[ROOT_HIGH] |= np.int64(1) << np.int64(card)
             elif v <= root_alpha:
                 work[ROOT_LOW] |= np.int64(1) << np.int64(card)
-        mover = leader + nin
-        if mover >= 3:
-            mover -= 3
+        mover = seat_to_move(leader, nin)
         if mover == d:
             if v > best:
                 best = v
