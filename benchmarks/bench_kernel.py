@@ -20,15 +20,19 @@ import numpy as np
 from skatsim.bots import bot_arrays, parse_bots
 from skatsim.engine.block import simulate_block
 from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
+from skatsim.engine.rules import TABLE_PLAYERS
 from skatsim.variant import load_variant
 
 BLOCK = 65520
+#: Where repetition ``r`` starts: ``(r + 1) * START``, a multiple of every list length up to 16 deals
+#: (a list variant's block must start at a list's first deal), as ``bench_ab.py``'s rounds.
+START = 14 * 720_720
 
 
 def main() -> None:
     path, games, reps = sys.argv[1], int(float(sys.argv[2])), int(sys.argv[3])
     params = load_variant(path).variant.params()
-    seats = parse_bots("heuristic")
+    seats = parse_bots("heuristic", int(params[TABLE_PLAYERS]))
     try:
         kinds, bot_params = bot_arrays(seats, params)
     except TypeError:  # a checkout from before the bots read the variant
@@ -41,7 +45,7 @@ def main() -> None:
         start = time.perf_counter()
         for first in range(0, games, BLOCK):
             n = min(BLOCK, games - first)
-            simulate_block(np.uint64(1), (r + 1) * 10**7 + first, kinds, bot_params, params, rows[:n], no_log)
+            simulate_block(np.uint64(1), (r + 1) * START + first, kinds, bot_params, params, rows[:n], no_log)
         best = min(best, time.perf_counter() - start)
     print(f"{path}: {games / best:,.0f} games/s")
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from skatsim.bots import bot_arrays
 from skatsim.engine.block import simulate_block
-from skatsim.engine.layout import COLUMNS, LOG_WIDTH, N_COLUMNS
+from skatsim.engine.layout import COL_GAME_TYPE, LOG_WIDTH, N_COLUMNS
 from skatsim.variant import official_params
 
 
@@ -40,7 +40,7 @@ def main() -> None:
         start = time.perf_counter()
         simulate_block(np.uint64(args.seed), r * args.games, kinds, bots, params, rows, no_log)
         best = min(best, time.perf_counter() - start)
-    played = int((rows[:, COLUMNS.index("game_type")] >= 0).sum())
+    played = int((rows[:, COL_GAME_TYPE] >= 0).sum())
     print(f"random legal play, one core, best of {args.repeats} x {args.games:,} games")
     print(f"  all deals:    {args.games / best:>12,.0f} games/s ({best / args.games * 1e9:.0f} ns each)")
     print(f"  played games: {played / best:>12,.0f} games/s ({played / args.games:.1%} of deals were played)")

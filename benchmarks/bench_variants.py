@@ -34,17 +34,17 @@ import numpy as np
 from skatsim.bots import bot_arrays, parse_bots
 from skatsim.engine.block import simulate_block
 from skatsim.engine.gametypes import RAMSCH, REVERSED
-from skatsim.engine.layout import COLUMNS, LOG_WIDTH, N_COLUMNS
-from skatsim.engine.rules import LIST_LENGTH, LIST_SCORING
+from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS, ROW_COLUMNS
+from skatsim.engine.rules import LIST_LENGTH, LIST_SCORING, TABLE_PLAYERS
 from skatsim.run.chunks import BLOCK
 from skatsim.variant import load_variant
 
 ROOT = Path(__file__).resolve().parents[1]
-COL = {name: k for k, name in enumerate(COLUMNS)}
+COL = {name: k for k, name in enumerate(ROW_COLUMNS)}
 NO_LOG = np.zeros((0, LOG_WIDTH), dtype=np.int16)
 
 
-def simulate(params: np.ndarray, games: int, bots: tuple[str, str, str], seed: int) -> tuple[np.ndarray, float]:
+def simulate(params: np.ndarray, games: int, bots: tuple[str, ...], seed: int) -> tuple[np.ndarray, float]:
     """Rows of ``games`` games and the kernel's games per second (after a warm-up on other games)."""
     kinds, bot_params = bot_arrays(bots, params)
     length = int(params[LIST_LENGTH])
@@ -67,10 +67,11 @@ def _share(mask: np.ndarray, among: np.ndarray | None = None) -> float | None:
 
 
 def list_spread(rows: np.ndarray, params: np.ndarray) -> float | None:
-    """Standard deviation of a player's total over a complete list (players rotate through the seats)."""
+    """Standard deviation of a player's total over a complete list (players rotate through the seats);
+    None at a four-player table, whose dealer sits out with list points of his own."""
     length = int(params[LIST_LENGTH])
     n_lists = rows.shape[0] // length if length else 0
-    if n_lists == 0:
+    if n_lists == 0 or params[TABLE_PLAYERS] != 3:
         return None
     prefix = "list_points_" if params[LIST_SCORING] else "score_"
     seats = np.stack([rows[: n_lists * length, COL[prefix + s]] for s in ("fh", "mh", "rh")], axis=1)
@@ -115,7 +116,6 @@ def main() -> None:
     parser.add_argument("--bots", default="heuristic")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    bots = parse_bots(args.bots)
     paths = sorted((ROOT / "variants").glob("*.yaml"), key=lambda p: (p.stem != "official", p.stem))
     header = ["variant", "games/s", "vs official", "ramsch", "jungfrau", "durchm.", "pushes", "kontra", "re"]
     header += ["bock", "reversed", "list sd"]
@@ -123,6 +123,7 @@ def main() -> None:
     official = None
     for path in paths:
         params = load_variant(path).variant.params()
+        bots = parse_bots(args.bots, int(params[TABLE_PLAYERS]))
         rows, speed = simulate(params, args.games, bots, args.seed)
         official = official or speed
         r = rates(rows, params)
@@ -133,7 +134,7 @@ def main() -> None:
         )
         print(f"  {path.stem}: {speed:,.0f} games/s", file=sys.stderr)
     widths = [max(len(row[i]) for row in [header, *lines]) for i in range(len(header))]
-    print(f"{args.games:,} games per variant, bots {','.join(bots)}, seed {args.seed}, {os.cpu_count()} CPUs; 1 core")
+    print(f"{args.games:,} games per variant, bots {args.bots}, seed {args.seed}, {os.cpu_count()} CPUs; 1 core")
     for row in [header, *lines]:
         print(
             "  ".join(
