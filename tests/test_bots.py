@@ -115,6 +115,36 @@ def test_bid_thresholds_are_where_the_expected_score_meets_the_value_of_passing(
     assert _prepared("official")[0][slots.V_PASS] == 0.0
 
 
+@pytest.mark.parametrize("name", ["official", "ramsch", "pub"])
+def test_the_first_bid_ladder_answers_as_the_expected_score(name: str) -> None:
+    """The first-bid question read off the ladder of thresholds (``heuristic._worth_opening``) gives the
+    answer of the expected score itself, for candidate games, log-odds and values of passing drawn
+    at random, half of them at a rung's own value; the rungs rise from the floor, and without a Ramsch
+    the seats' values of passing are rungs."""
+    bot, params = _prepared(name)
+    rungs = bot[slots.V_RUNGS : slots.V_RUNGS + slots.N_RUNGS]
+    used = rungs[rungs < 1e9]
+    assert used[0] == bot[slots.V_OPEN_FLOOR] and (np.diff(used) >= 0).all()
+    if name == "official":
+        assert {0.0, bot[slots.V_PASS] * (1 - bot[slots.CAL_ALL_PASS_MH])} <= set(used)
+    rng = np.random.default_rng(7)
+    for _ in range(3000):
+        k = int(rng.integers(0, heuristic.N_CANDIDATES))
+        hand = bool(rng.integers(0, 2))
+        gt, ouvert = int(heuristic._CANDIDATE_GT[k]), heuristic._CANDIDATE_OUVERT[k] == 1
+        mat = int(rng.integers(1, 5))
+        open_value = float(rng.choice(used)) if rng.random() < 0.5 else float(rng.uniform(used[0], used[-1] + 10))
+        z = float(rng.normal(1.5, 2.0))
+        cls = heuristic._CANDIDATE_CLASS[k]
+        situation = HAND_GAME if hand else BEFORE_PICKUP
+        exact = expected(bot, params, cls, situation, gt, heuristic._flags(k, hand), mat, 0, z) >= open_value
+        slot = threshold_slot(gt, hand, ouvert, mat)
+        rung = heuristic._rung_of(bot, open_value)
+        assert heuristic._worth_opening(bot, params, k, hand, z, mat, slot, open_value, rung) == exact
+        if z < heuristic._least(bot, heuristic.least_slot(gt, hand, ouvert), True, rung):
+            assert not exact  # a candidate the ceiling passes over is not worth opening
+
+
 # ---------------------------------------------------------------- single decisions change with the scoring
 
 

@@ -66,6 +66,8 @@ from .slots import (
     N_OUTCOMES,
     N_PREPARED,
     N_RAMSCH_FEATURES,
+    N_RUNGS,
+    N_THRESHOLDS,
     P_LOSS_AVERSION,
     V_BONUS_DOUBLES,
     V_BOUND_LOSE,
@@ -76,13 +78,14 @@ from .slots import (
     V_OPEN_FLOOR,
     V_PASS,
     V_RAMSCH,
+    V_RUNGS,
     V_TOP_LEVEL,
     V_WON,
     V_WON_BONUS,
-    V_ZMIN_FLOOR,
     V_ZMIN_PASS,
-    V_ZSTAR_FLOOR,
+    V_ZMIN_RUNGS,
     V_ZSTAR_PASS,
+    V_ZSTAR_RUNGS,
 )
 from .winprob import O_WON, Z_MAX, Z_MIN, outcome_probs, win_probability
 
@@ -99,6 +102,10 @@ _SCHWARZ = np.array([1, 0, 0, 0, 0, 1], dtype=np.bool_)
 #: A bid threshold that no log-odds reach, and one that every log-odds reaches.
 NEVER = 1e9
 ALWAYS = -1e9
+#: How far below a bid threshold (:func:`_threshold`) the log-odds must lie to be worth less for sure:
+#: more than the bisection's last interval, (Z_MAX - Z_MIN) / 2**30 (2.2e-8), whose lower end is worth
+#: less.
+BELOW_THRESHOLD = 1e-6
 
 # Threshold slots (see threshold_slot): games with the skat, then hand; per game its matadors 1..
 _GAME_SLOTS = np.array([0, 11, 22, 33, 44, -1, -1, 48], dtype=np.int64)  # by game type; Null apart
@@ -351,14 +358,42 @@ def _bounds(bot: np.ndarray, params: np.ndarray) -> None:
 
 
 @kernel
-def ramsch_floor(bot: np.ndarray) -> float:
-    """A lower bound of the Ramsch model over every hand: each feature at its least helpful count."""
+def ramsch_extreme(bot: np.ndarray, highest: bool) -> float:
+    """A bound of the Ramsch model over every hand: each feature at its least helpful count (a lower
+    bound), or with ``highest`` at its most helpful (an upper bound)."""
     w = bot[CAL_RAMSCH : CAL_RAMSCH + N_RAMSCH_FEATURES]
     most = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 3.0, 2.0, 4.0)
-    floor = w[0]
+    out = w[0]
     for k in range(1, N_RAMSCH_FEATURES):
-        floor += min(0.0, w[k] * most[k])
-    return floor
+        out += max(0.0, w[k] * most[k]) if highest else min(0.0, w[k] * most[k])
+    return out
+
+
+@kernel
+def _rungs(bot: np.ndarray) -> None:
+    """The values of passing before anyone has bid that the ladder of thresholds stands at
+    (``V_RUNGS``, ascending): with a Ramsch after an all-pass, evenly from the floor to the most
+    passing can then be worth; without one, the floor and the three values passing is worth at the
+    three seats (every first-bid question is then settled by a rung's thresholds), the rungs left
+    unused (``NEVER``: above every value)."""
+    floor = bot[V_OPEN_FLOOR]
+    for j in range(N_RUNGS):
+        bot[V_RUNGS + j] = NEVER
+    if bot[V_RAMSCH]:
+        top = max(bot[V_PASS], ramsch_extreme(bot, True))
+        for j in range(N_RUNGS):
+            bot[V_RUNGS + j] = floor + (top - floor) * j / (N_RUNGS - 1)
+        return
+    bot[V_RUNGS] = floor
+    for seat in range(3):
+        bot[V_RUNGS + 1 + seat] = open_pass_value(bot, seat, 0.0)
+    for j in range(1, 4):  # insertion sort: ascending
+        v = bot[V_RUNGS + j]
+        i = j
+        while i > 0 and bot[V_RUNGS + i - 1] > v:
+            bot[V_RUNGS + i] = bot[V_RUNGS + i - 1]
+            i -= 1
+        bot[V_RUNGS + i] = v
 
 
 @kernel
@@ -381,7 +416,7 @@ def prepare_row(bot: np.ndarray, source: np.ndarray, params: np.ndarray, scratch
     bot[V_KONTRA] = 1.0 if max_level(params) > 0 else 0.0
     bot[V_RAMSCH] = 1.0 if params[ALL_PASS] else 0.0
     bot[V_PASS] = bot[CAL_DEFENDER]
-    ramsch = ramsch_floor(bot) if params[ALL_PASS] else 0.0
+    ramsch = ramsch_extreme(bot, False) if params[ALL_PASS] else 0.0
     bot[V_OPEN_FLOOR] = min(0.0, bot[V_PASS], ramsch)
     for ann in range(3):  # which outcomes the engine counts as won under each announcement
         flags = (0, SCHNEIDER_ANNOUNCED, SCHNEIDER_ANNOUNCED | SCHWARZ_ANNOUNCED)[ann]
@@ -389,8 +424,14 @@ def prepare_row(bot: np.ndarray, source: np.ndarray, params: np.ndarray, scratch
             won = outcome(GRAND, flags, 0, np.uint32(0), _POINTS[o], _TRICKS[o], False, True)[0]
             bot[V_WON + ann * N_OUTCOMES + o] = 1.0 if won else 0.0
     _thresholds(bot, params, V_ZSTAR_PASS, V_ZMIN_PASS, bot[V_PASS])
-    _thresholds(bot, params, V_ZSTAR_FLOOR, V_ZMIN_FLOOR, bot[V_OPEN_FLOOR])
     _bounds(bot, params)
+    _rungs(bot)
+    for r in range(N_RUNGS):
+        if bot[V_RUNGS + r] == NEVER:  # an unused rung: no game reaches it
+            bot[V_ZSTAR_RUNGS + r * N_THRESHOLDS : V_ZSTAR_RUNGS + (r + 1) * N_THRESHOLDS] = NEVER
+            bot[V_ZMIN_RUNGS + r * N_LEAST : V_ZMIN_RUNGS + (r + 1) * N_LEAST] = NEVER
+        else:
+            _thresholds(bot, params, V_ZSTAR_RUNGS + r * N_THRESHOLDS, V_ZMIN_RUNGS + r * N_LEAST, bot[V_RUNGS + r])
 
 
 @allocating_kernel

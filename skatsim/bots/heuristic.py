@@ -55,6 +55,7 @@ from ..engine.tricks import card_points
 from . import defence, ramschmodel
 from .cardsel import bit, highest, lowest
 from .expected import (
+    BELOW_THRESHOLD,
     bound,
     expected,
     expected_at,
@@ -83,6 +84,9 @@ from .slots import (
     CAL_RAMSCH,
     CAL_RE_SHIFT,
     K_SHIFT_KONTRA,
+    N_LEAST,
+    N_RUNGS,
+    N_THRESHOLDS,
     P_GRAND_BIAS,
     P_GRAND_BID_BIAS,
     P_HAND_BIAS,
@@ -103,12 +107,13 @@ from .slots import (
     V_MATS,
     V_PASS,
     V_RAMSCH,
+    V_RUNGS,
     V_SCRATCH,
     V_WON_BONUS,
-    V_ZMIN_FLOOR,
     V_ZMIN_PASS,
-    V_ZSTAR_FLOOR,
+    V_ZMIN_RUNGS,
     V_ZSTAR_PASS,
+    V_ZSTAR_RUNGS,
 )
 from .winprob import HAND_GAPS, game_logit, null_logits, outcome_probs, suit_logits, suit_logits_after
 
@@ -238,20 +243,72 @@ def _weigh_bid(
     opens: bool,
     exact: bool,
     open_value: float,
+    rung: int,
 ) -> tuple[int, bool]:
     """Candidate ``k`` (hand or not, log-odds ``z``, ``mat`` matadors) against the ceiling so far and
-    the first-bid question (:func:`bid_ceilings`)."""
+    the first-bid question (:func:`bid_ceilings`; ``rung``: :func:`_rung_of` ``open_value``)."""
     gt = _CANDIDATE_GT[k]
     ouvert = _CANDIDATE_OUVERT[k] == 1
     slot = threshold_slot(gt, hand, ouvert, mat)
     if z >= bot[V_ZSTAR_PASS + slot]:
         limit = max(limit, _value(gt, mat, hand, ouvert))
         opens |= open_value <= bot[V_PASS]
-    if exact and not opens and z >= bot[V_ZSTAR_FLOOR + slot]:
-        situation = HAND_GAME if hand else BEFORE_PICKUP
-        cls = _CANDIDATE_CLASS[k]
-        opens = expected(bot, params, cls, situation, gt, _flags(k, hand), mat, 0, z) >= open_value
+    if exact and not opens and (rung < 0 or z >= bot[V_ZSTAR_RUNGS + rung * N_THRESHOLDS + slot] - BELOW_THRESHOLD):
+        opens = _worth_opening(bot, params, k, hand, z, mat, slot, open_value, rung)
     return limit, opens
+
+
+@kernel
+def _rung_of(bot: np.ndarray, open_value: float) -> int:
+    """The highest rung of the ladder of thresholds (``V_RUNGS``) at or below ``open_value``, -1 if
+    none is (no value of passing lies below the floor, the lowest rung)."""
+    r = -1
+    while r + 1 < N_RUNGS and bot[V_RUNGS + r + 1] <= open_value:
+        r += 1
+    return r
+
+
+@kernel
+def _least(bot: np.ndarray, ls: int, exact: bool, rung: int) -> float:
+    """The log-odds below which a candidate of least slot ``ls`` neither raises the ceiling nor, when the
+    first bid is in question (``exact``), is worth opening at the value of passing of ``rung``."""
+    if not exact:
+        return bot[V_ZMIN_PASS + ls]
+    if rung < 0:
+        return -math.inf
+    return min(bot[V_ZMIN_PASS + ls], bot[V_ZMIN_RUNGS + rung * N_LEAST + ls] - BELOW_THRESHOLD)
+
+
+@kernel
+def _worth_opening(
+    bot: np.ndarray,
+    params: np.ndarray,
+    k: int,
+    hand: bool,
+    z: float,
+    mat: int,
+    slot: int,
+    open_value: float,
+    rung: int,
+) -> bool:
+    """Whether candidate ``k`` (hand or not, log-odds ``z``, ``mat`` matadors, threshold ``slot``) is
+    worth more than passing before anyone has bid, ``open_value``: its expected score reaches it.
+
+    Read off the ladder of thresholds where it settles the question: an expected score rises with the
+    log-odds, so below the threshold of ``rung`` (:func:`_rung_of` ``open_value``: at or under it) the
+    game is worth less, and at or above the threshold of the rung over it, more. Only log-odds between
+    the two have their expected score worked out."""
+    if rung >= 0:
+        below = bot[V_ZSTAR_RUNGS + rung * N_THRESHOLDS + slot]
+        if z < below - BELOW_THRESHOLD:
+            return False
+        if bot[V_RUNGS + rung] == open_value and z >= below:
+            return True
+    if rung + 1 < N_RUNGS and z >= bot[V_ZSTAR_RUNGS + (rung + 1) * N_THRESHOLDS + slot]:
+        return True
+    situation = HAND_GAME if hand else BEFORE_PICKUP
+    cls = _CANDIDATE_CLASS[k]
+    return expected(bot, params, cls, situation, _CANDIDATE_GT[k], _flags(k, hand), mat, 0, z) >= open_value
 
 
 @kernel
@@ -276,8 +333,9 @@ def bid_ceilings(
     beats what the seat expects as a defender: its log-odds reach the block's threshold for that
     game and matadors (``V_ZSTAR_PASS``), with the skat or hand (one multiplier more); Grand estimates
     move by ``grand_bid_bias`` here, Null estimates by ``null_bid_bias``. The first bid is made when
-    some game is worth more than passing before anyone has bid (:func:`pass_value`), which only a
-    game above the block's floor (``V_ZSTAR_FLOOR``) can be: those are worked out exactly.
+    some game is worth more than passing before anyone has bid (:func:`pass_value`): read off the
+    block's thresholds against a ladder of such values where they settle it, else worked out exactly
+    (:func:`_worth_opening`).
     """
     limit = 0
     opens = False
@@ -285,7 +343,7 @@ def bid_ceilings(
     if first_word:
         open_value = pass_value(bot, cards, seat, False)
     exact = open_value != bot[V_PASS]  # else the first bid is a bid like any other
-    zmin = V_ZMIN_FLOOR if exact else V_ZMIN_PASS
+    rung = _rung_of(bot, open_value) if exact else -1
     n = _candidates(reversed_ok)
     _begin_kept(bot, cards, seat)
     suits = suit_logits(BEFORE_PICKUP, cards, seat)
@@ -305,9 +363,11 @@ def bid_ceilings(
             z += _bid_caution(bot, gt)
         bot[V_LOGITS + k] = z
         ouvert = _CANDIDATE_OUVERT[k] == 1
-        if z < bot[zmin + least_slot(gt, False, ouvert)]:
+        if z < _least(bot, least_slot(gt, False, ouvert), exact, rung):
             continue
-        limit, opens = _weigh_bid(bot, params, cards, k, False, z, _mat(gt, cards), limit, opens, exact, open_value)
+        limit, opens = _weigh_bid(
+            bot, params, cards, k, False, z, _mat(gt, cards), limit, opens, exact, open_value, rung
+        )
     # hand: only games whose hand log-odds can reach a threshold, and (no first bid in question) whose
     # hand value would raise the ceiling; the four suits' hand log-odds share their lookups
     hand_suits = (0.0, 0.0, 0.0, 0.0)
@@ -318,7 +378,7 @@ def bid_ceilings(
         gt = _CANDIDATE_GT[k]
         cls = _CANDIDATE_CLASS[k]
         ouvert = _CANDIDATE_OUVERT[k] == 1
-        least = bot[zmin + least_slot(gt, True, ouvert)]
+        least = _least(bot, least_slot(gt, True, ouvert), exact, rung)
         if bot[V_LOGITS + k] + _HAND_GAP[cls] + _hand_bias(bot, cls) < least:
             continue
         if k < 4:
@@ -343,7 +403,7 @@ def bid_ceilings(
         mat = _mat(gt, cards)
         if not (exact and not opens) and _value(gt, mat, True, ouvert) <= limit:
             continue
-        limit, opens = _weigh_bid(bot, params, cards, k, True, z, mat, limit, opens, exact, open_value)
+        limit, opens = _weigh_bid(bot, params, cards, k, True, z, mat, limit, opens, exact, open_value, rung)
     return limit, opens and first_word
 
 

@@ -54,10 +54,30 @@ def prepare(kinds: np.ndarray, bot_params: np.ndarray, params: np.ndarray) -> np
     scratch = np.zeros(3, dtype=np.int64)
     for row in range(kinds.shape[0]):
         if kinds[row] == HEURISTIC or kinds[row] == PIMC:  # the pimc bot bids and declares by the heuristic's row
-            expected.prepare_row(out[row], bot_params[row], params, scratch)
+            same = _same_bot(kinds, bot_params, row)
+            if same >= 0:  # a row prepared already: the same bot with the same parameters
+                out[row, :] = out[same, :]
+            else:
+                expected.prepare_row(out[row], bot_params[row], params, scratch)
         if kinds[row] == PIMC:
             out[row, X_WORLDS] = bot_params[row, N_BOT_PARAMS + N_CALIB]
     return out
+
+
+@kernel
+def _same_bot(kinds: np.ndarray, bot_params: np.ndarray, row: int) -> int:
+    """The first row before ``row`` with the same kind and parameters, -1 if none."""
+    for other in range(row):
+        if kinds[other] != kinds[row]:
+            continue
+        same = True
+        for k in range(bot_params.shape[1]):
+            if bot_params[other, k] != bot_params[row, k]:
+                same = False
+                break
+        if same:
+            return other
+    return -1
 
 
 @allocating_kernel

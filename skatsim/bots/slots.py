@@ -74,22 +74,19 @@ V_OPEN_FLOOR = V0 + 8  # the lowest value of passing before anyone has bid, over
 V_WON = V0 + 9
 N_OUTCOMES = 6
 #: Bid thresholds: the least (biased) log-odds at which a game, played with the skat or hand, is worth
-#: more than passing, per game and matadors. ``V_ZSTAR_PASS``: against ``V_PASS`` (a bid someone else
-#: has made); ``V_ZSTAR_FLOOR``: against ``V_OPEN_FLOOR`` (no game below it is worth a first bid).
-#: Index: :func:`skatsim.bots.expected.threshold_slot`.
+#: more than passing once someone has bid (``V_PASS``), per game and matadors (``V_ZSTAR_PASS``). Index:
+#: :func:`skatsim.bots.expected.threshold_slot`. Against the values of passing before anyone has bid:
+#: the ladder ``V_ZSTAR_RUNGS`` below.
 N_THRESHOLDS = 108
 V_ZSTAR_PASS = V_WON + 3 * N_OUTCOMES
-V_ZSTAR_FLOOR = V_ZSTAR_PASS + N_THRESHOLDS
-#: The least of those thresholds per game and way of playing (any matadors), ``V_ZMIN_PASS`` and
-#: ``V_ZMIN_FLOOR``: a game below it is not worth counting its matadors. Index
-#: :func:`skatsim.bots.expected.least_slot`.
+#: The least of those thresholds per game and way of playing (any matadors), ``V_ZMIN_PASS``: a game
+#: below it is not worth counting its matadors. Index :func:`skatsim.bots.expected.least_slot`.
 N_LEAST = 16
-V_ZMIN_PASS = V_ZSTAR_FLOOR + N_THRESHOLDS
-V_ZMIN_FLOOR = V_ZMIN_PASS + N_LEAST
+V_ZMIN_PASS = V_ZSTAR_PASS + N_THRESHOLDS
 #: Bound terms per threshold slot (:func:`skatsim.bots.expected.bound`): the utility of the best a win
 #: can score (``V_BOUND_WIN``) and of the least a loss costs (``V_BOUND_LOSE``), so that ranking the
 #: candidate games by an upper bound of their expected score costs one interpolation each.
-V_BOUND_WIN = V_ZMIN_FLOOR + N_LEAST
+V_BOUND_WIN = V_ZMIN_PASS + N_LEAST
 V_BOUND_LOSE = V_BOUND_WIN + N_THRESHOLDS
 #: Scratch: the seat's log-odds per candidate game while it works out its bids and its declaration,
 #: with the skat and hand (its kernels allocate nothing).
@@ -109,12 +106,23 @@ V_KEPT_CARDS = V_MATS + N_MATS
 V_KEPT_SEAT = V_KEPT_CARDS + 1
 V_KEPT_Z = V_KEPT_SEAT + 1
 N_KEPT_Z = 16
+#: Bid thresholds against a ladder of values of passing before anyone has bid: ``N_RUNGS`` values from
+#: ``V_OPEN_FLOOR`` (the first rung: no game below its thresholds is worth a first bid) up, ascending
+#: (``V_RUNGS``; without a Ramsch they include the three seats' own), and per rung ``N_THRESHOLDS``
+#: thresholds as ``V_ZSTAR_PASS`` (``V_ZSTAR_RUNGS + rung * N_THRESHOLDS``) and their ``N_LEAST`` least
+#: as ``V_ZMIN_PASS`` (``V_ZMIN_RUNGS + rung * N_LEAST``): the first-bid question, a game's expected
+#: score against the seat's value of passing, is read off the rungs next to that value
+#: (:func:`skatsim.bots.heuristic._worth_opening`).
+N_RUNGS = 12
+V_RUNGS = V_KEPT_Z + N_KEPT_Z
+V_ZSTAR_RUNGS = V_RUNGS + N_RUNGS
+V_ZMIN_RUNGS = V_ZSTAR_RUNGS + N_RUNGS * N_THRESHOLDS
 
 # --- 4. what other bots add (the pimc bot: the heuristic's row, then its worlds) ---------------------
 #: The pimc bot's worlds per card: the parameter :func:`skatsim.bots.bot_arrays` writes after the
 #: calibration (``N_EXTRA`` such parameters), copied here by :func:`skatsim.bots.seam.prepare`.
 N_EXTRA = 1
-X_WORLDS = V_KEPT_Z + N_KEPT_Z
+X_WORLDS = V_ZMIN_RUNGS + N_RUNGS * N_LEAST
 N_PREPARED = X_WORLDS + N_EXTRA
 
 # --- scratch for bots that search, kept in every deal state (kernels allocate nothing) ---------------
