@@ -14,7 +14,9 @@ table; otherwise its moves in the order of :mod:`skatsim.engine.solver_order`. P
 boundaries are stored in the table (:func:`new_table`) under their canonical hands
 (:func:`skatsim.engine.solver_tables.canonical`) with lower and upper bounds of their value and the best
 lead; "hint" entries keep the best lead (and the second seat's best answer to a lead) for every position
-of one trick structure, card points ignored, to order moves in positions the table has not seen.
+of one trick structure, card points ignored, to order moves in positions the table has not seen; and the
+bounds of the last positions stored under each trick structure bound every other position of that
+structure, up to the point differences of their cards (:func:`_quasi_probe`).
 """
 
 from __future__ import annotations
@@ -39,7 +41,17 @@ from .solver_eval import (
     unplayed,
 )
 from .solver_order import MOVES, equivalence_classes, order_moves
-from .solver_tables import P_GROUP, P_GROUP_MASK, P_POINTS, canonical, from_canonical, to_canonical
+from .solver_tables import (
+    P_BY_POINTS,
+    P_GROUP,
+    P_GROUP_MASK,
+    P_POINTS,
+    POINT_VALUES,
+    canonical,
+    from_canonical,
+    pext,
+    to_canonical,
+)
 
 # Fields of the ``work`` array (:func:`new_work`): counters, then the search stack.
 NODES = 0  # search nodes (positions entered), summed over solves until the caller resets it
@@ -86,7 +98,9 @@ TWO = HINTS + (1 << HINT_BITS)
 #: 2**17 for two tricks: fewer misses, no faster.)
 THREE_BITS = 16
 THREE = TWO + 2 * (1 << TWO_BITS)
-N_WORK = THREE + 2 * (1 << THREE_BITS)
+QUASI_BITS = 14
+QUASI = THREE + 2 * (1 << THREE_BITS)
+N_WORK = QUASI + 4 * (1 << QUASI_BITS)
 
 #: Table entry: two uint64 words, so that a bucket of :data:`WAYS` entries is one 64-byte cache line.
 #: Word 0 = the three hands as two 32-bit masks (seats 0 and 2 | seats 1 and 2 << 32; see
@@ -101,8 +115,10 @@ _B16 = np.uint64(0xFFFF)
 _KEY_BITS = np.uint64((1 << 17) - 1)
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_TAG27 = np.uint64((1 << 27) - 1)
 _ONE = np.uint32(1)
 _INF = 1 << 20
+_POINT_VALUES = np.array(POINT_VALUES, dtype=np.int64)
 
 
 #: Alignment of a table's first entry (:func:`aligned_zeros`): a 2 MiB boundary, so that the memory numpy
@@ -248,6 +264,88 @@ def _store(tt: np.ndarray, work: np.ndarray, w0: np.uint64, w1: np.uint64, lo: i
         | np.uint64(n) << np.uint64(53)
     )
     work[STORES] += 1
+
+
+@kernel
+def _point_shift(gt: int, live_a: np.uint32, live_b: np.uint32) -> tuple[int, int]:
+    """Pair the live cards of two positions in bit order (the i-th of ``live_a`` with the i-th of
+    ``live_b``) and return the sums of ``max(0, a - b)`` and ``max(0, b - a)`` over the pairs' card points
+    ``a``, ``b``: by thresholds, ``max(0, a - b)`` is the sum of the steps between point values that ``a``
+    reaches and ``b`` does not (``pext`` packs the cards at or above a threshold in live order)."""
+    up = 0
+    down = 0
+    m = np.uint32(0)
+    for j in range(len(POINT_VALUES) - 1, 0, -1):
+        m |= P_BY_POINTS[gt, j]
+        ga = pext(m, live_a)
+        gb = pext(m, live_b)
+        step = _POINT_VALUES[j] - _POINT_VALUES[j - 1]
+        up += step * popcount(ga & ~gb)
+        down += step * popcount(gb & ~ga)
+    return up, down
+
+
+@kernel
+def _quasi_probe(work: np.ndarray, gt: int, w0: np.uint64, w1: np.uint64, live: np.uint32) -> tuple[int, int]:
+    """Bounds (lower, upper) of the value of a trick-boundary position (live cards ``live``, hint key
+    ``w0, w1``) from stored positions of its trick structure; (-1, 128) when none is known.
+
+    A stored position B of the same structure (same leader and context, and its hands with every group
+    compressed to ranks equal to ours: checked on its own key, never on the hash alone) pairs its live
+    cards with ours in bit order: paired cards have the same owner, group and rank among the live cards
+    of their group. So every line of play in one position is a line in the other (same legal moves, same
+    trick winners, same early ends), and its values differ by the points of the paired cards the
+    declarer takes: by at most ``up`` = the sum of ``max(0, ours - B's)`` over all pairs, and at least
+    ``-down`` likewise. The minimax values then differ by as much, so ``lo_B - down <= value <= hi_B +
+    up``. The tightest bounds of the (at most two) stored positions are returned."""
+    h = _hash(w0, w1)
+    base = QUASI + 4 * np.int64(h >> np.uint64(64 - QUASI_BITS))
+    qlo = -1
+    qhi = 128
+    for k in range(2):
+        slot = base + 2 * k
+        e = np.uint64(work[slot + 1])
+        if e == 0 or e & _KEY_BITS != w1 or (e >> np.uint64(37)) != (h & _TAG27):
+            continue
+        b = np.uint64(work[slot])
+        lo32 = np.uint32(b & np.uint64(0xFFFFFFFF))
+        hi32 = np.uint32(b >> np.uint64(32))
+        b2 = lo32 & hi32
+        b0 = lo32 & ~b2
+        b1 = hi32 & ~b2
+        c0, c1, c2 = canonical(gt, 1, b0, b1, b2)
+        if np.uint64(c0 | c2) | np.uint64(c1 | c2) << np.uint64(32) != w0:
+            continue
+        up, down = _point_shift(gt, live, b0 | b1 | b2)
+        lo = np.int64((e >> np.uint64(17)) & _B7)
+        hi = np.int64((e >> np.uint64(24)) & _B7)
+        qlo = max(qlo, lo - down)
+        if hi != 127:
+            qhi = min(qhi, hi + up)
+    return qlo, qhi
+
+
+@kernel
+def _quasi_store(work: np.ndarray, w0: np.uint64, w1: np.uint64, key0: np.uint64, lo: int, hi: int) -> None:
+    """Keep the bounds ``lo <= value <= hi`` of the position with table key word ``key0`` under its trick
+    structure (hint key ``w0, w1``; :func:`_quasi_probe`): merged into its slot if it holds the same
+    position, else in the first slot of the set, the one there moving to the second (the older goes)."""
+    h = _hash(w0, w1)
+    base = QUASI + 4 * np.int64(h >> np.uint64(64 - QUASI_BITS))
+    lo = min(max(lo, 0), 127)
+    hi = min(max(hi, 0), 127)
+    tag = w1 | (h & _TAG27) << np.uint64(37)
+    e = np.uint64(work[base + 1])
+    if np.uint64(work[base]) == key0 and e & _KEY_BITS == w1:
+        lo = max(lo, np.int64((e >> np.uint64(17)) & _B7))
+        hi = min(hi, np.int64((e >> np.uint64(24)) & _B7))
+    else:
+        e = np.uint64(work[base + 3])
+        if not (np.uint64(work[base + 2]) == key0 and e & _KEY_BITS == w1):
+            work[base + 2] = work[base]
+            work[base + 3] = work[base + 1]
+        work[base] = np.int64(key0)
+    work[base + 1] = np.int64(tag | np.uint64(lo) << np.uint64(17) | np.uint64(hi) << np.uint64(24))
 
 
 @kernel
@@ -610,6 +708,14 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                             move = _hint_probe(work, w0, w1)
                             if move >= 0:
                                 first = from_canonical(gt, 1, h0 | h1 | h2, move)
+                        # Positions of the same trick structure bound this one up to their point differences.
+                        qlo, qhi = _quasi_probe(work, gt, w0, w1, h0 | h1 | h2)
+                        if qlo >= beta:
+                            ret = qlo
+                            done = True
+                        elif qhi <= alpha:
+                            ret = qhi
+                            done = True
                 elif nin == 1:
                     # The same for the second seat, by the structure after the lead.
                     w0, w1, live1 = _second_key(ctx, h0, h1, h2, leader, t0)
@@ -725,12 +831,18 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                     w0 = np.uint64(work[f + KEY0])
                     w1 = np.uint64(work[f + KEY1])
                     move = to_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, best_card) if best_card >= 0 else -1
+                    lo = 0
+                    hi = 127
                     if best <= a0:
-                        _store(tt, work, w0, w1, 0, best, move, n)
+                        hi = best
                     elif best >= b0:
-                        _store(tt, work, w0, w1, best, 127, move, n)
+                        lo = best
                     else:
-                        _store(tt, work, w0, w1, best, best, move, n)
+                        lo = best
+                        hi = best
+                    _store(tt, work, w0, w1, lo, hi, move, n)
+                    if not trick_mode:
+                        _quasi_store(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), w0, lo, hi)
                     if not trick_mode and best_card >= 0:
                         hint = to_canonical(gt, 1, h0 | h1 | h2, best_card)
                         _hint_store(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), hint)
