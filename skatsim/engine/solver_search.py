@@ -98,9 +98,16 @@ TWO = HINTS + (1 << HINT_BITS)
 #: 2**17 for two tricks: fewer misses, no faster.)
 THREE_BITS = 16
 THREE = TWO + 2 * (1 << TWO_BITS)
-QUASI_BITS = 14
+#: Bounds across card points ("quasi-symmetry", Kupferschmid & Helmert): for each trick structure (the hint
+#: key: suits compressed to ranks, card points ignored) the last positions stored in the table, with their
+#: bounds (:func:`_quasi_probe`): a set-associative cache after the three-trick one, 2**QUASI_BITS sets of
+#: QWAYS slots, newest first, of two words: the hint key's word 0 (the compressed hands), then its word 1
+#: (leader and context) | lower bound << 17 | upper bound << 24 | the live cards << 31. The structure and
+#: the live cards are the whole position, so a slot is never mistaken for another. 512 KiB.
+QUASI_BITS = 13
+QWAYS = 4
 QUASI = THREE + 2 * (1 << THREE_BITS)
-N_WORK = QUASI + 4 * (1 << QUASI_BITS)
+N_WORK = QUASI + 2 * QWAYS * (1 << QUASI_BITS)
 
 #: Table entry: two uint64 words, so that a bucket of :data:`WAYS` entries is one 64-byte cache line.
 #: Word 0 = the three hands as two 32-bit masks (seats 0 and 2 | seats 1 and 2 << 32; see
@@ -115,10 +122,10 @@ _B16 = np.uint64(0xFFFF)
 _KEY_BITS = np.uint64((1 << 17) - 1)
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
-_TAG27 = np.uint64((1 << 27) - 1)
+_LIVE_KEY = np.uint64(0xFFFFFFFF << 31) | _KEY_BITS
 _ONE = np.uint32(1)
 _INF = 1 << 20
-_POINT_VALUES = np.array(POINT_VALUES, dtype=np.int64)
+assert POINT_VALUES == (0, 2, 3, 4, 10, 11)  # the steps of _point_shift
 
 
 #: Alignment of a table's first entry (:func:`aligned_zeros`): a 2 MiB boundary, so that the memory numpy
@@ -267,21 +274,30 @@ def _store(tt: np.ndarray, work: np.ndarray, w0: np.uint64, w1: np.uint64, lo: i
 
 
 @kernel
-def _point_shift(gt: int, live_a: np.uint32, live_b: np.uint32) -> tuple[int, int]:
-    """Pair the live cards of two positions in bit order (the i-th of ``live_a`` with the i-th of
-    ``live_b``) and return the sums of ``max(0, a - b)`` and ``max(0, b - a)`` over the pairs' card points
-    ``a``, ``b``: by thresholds, ``max(0, a - b)`` is the sum of the steps between point values that ``a``
-    reaches and ``b`` does not (``pext`` packs the cards at or above a threshold in live order)."""
-    up = 0
-    down = 0
-    m = np.uint32(0)
-    for j in range(len(POINT_VALUES) - 1, 0, -1):
-        m |= P_BY_POINTS[gt, j]
-        ga = pext(m, live_a)
-        gb = pext(m, live_b)
-        step = _POINT_VALUES[j] - _POINT_VALUES[j - 1]
-        up += step * popcount(ga & ~gb)
-        down += step * popcount(gb & ~ga)
+def _point_ranks(gt: int, live: np.uint32) -> tuple[np.uint32, np.uint32, np.uint32, np.uint32, np.uint32]:
+    """For each card point value above 0 (2, 3, 4, 10, 11): the live cards worth at least that much, as a
+    mask over the live cards in bit order (bit i: the i-th live card; :func:`_point_shift`)."""
+    m5 = P_BY_POINTS[gt, 5]
+    m4 = m5 | P_BY_POINTS[gt, 4]
+    m3 = m4 | P_BY_POINTS[gt, 3]
+    m2 = m3 | P_BY_POINTS[gt, 2]
+    m1 = m2 | P_BY_POINTS[gt, 1]
+    return pext(m1, live), pext(m2, live), pext(m3, live), pext(m4, live), pext(m5, live)
+
+
+@kernel
+def _point_shift(
+    a: tuple[np.uint32, np.uint32, np.uint32, np.uint32, np.uint32],
+    b: tuple[np.uint32, np.uint32, np.uint32, np.uint32, np.uint32],
+) -> tuple[int, int]:
+    """Pair the live cards of two positions in bit order (the i-th with the i-th) and return the sums of
+    ``max(0, x - y)`` and ``max(0, y - x)`` over the pairs' card points ``x``, ``y``, from their
+    :func:`_point_ranks` ``a`` and ``b``: ``max(0, x - y)`` is the sum of the steps between point values
+    (2, 1, 1, 6, 1 up to 2, 3, 4, 10, 11) that ``x`` reaches and ``y`` does not."""
+    up = 2 * popcount(a[0] & ~b[0]) + popcount(a[1] & ~b[1]) + popcount(a[2] & ~b[2])
+    up += 6 * popcount(a[3] & ~b[3]) + popcount(a[4] & ~b[4])
+    down = 2 * popcount(b[0] & ~a[0]) + popcount(b[1] & ~a[1]) + popcount(b[2] & ~a[2])
+    down += 6 * popcount(b[3] & ~a[3]) + popcount(b[4] & ~a[4])
     return up, down
 
 
@@ -290,33 +306,28 @@ def _quasi_probe(work: np.ndarray, gt: int, w0: np.uint64, w1: np.uint64, live: 
     """Bounds (lower, upper) of the value of a trick-boundary position (live cards ``live``, hint key
     ``w0, w1``) from stored positions of its trick structure; (-1, 128) when none is known.
 
-    A stored position B of the same structure (same leader and context, and its hands with every group
-    compressed to ranks equal to ours: checked on its own key, never on the hash alone) pairs its live
-    cards with ours in bit order: paired cards have the same owner, group and rank among the live cards
-    of their group. So every line of play in one position is a line in the other (same legal moves, same
-    trick winners, same early ends), and its values differ by the points of the paired cards the
-    declarer takes: by at most ``up`` = the sum of ``max(0, ours - B's)`` over all pairs, and at least
-    ``-down`` likewise. The minimax values then differ by as much, so ``lo_B - down <= value <= hi_B +
-    up``. The tightest bounds of the (at most two) stored positions are returned."""
-    h = _hash(w0, w1)
-    base = QUASI + 4 * np.int64(h >> np.uint64(64 - QUASI_BITS))
+    A stored position B of the same trick structure (the same hint key: the same leader and context, and
+    hands that are the same once every group is compressed to ranks) pairs its live cards with ours in bit
+    order: paired cards have the same owner, group and rank among the live cards of their group. So every
+    line of play in one position is a line in the other (same legal moves, same trick winners, same early
+    ends), and its values differ by the points of the paired cards the declarer takes: by at most ``up`` =
+    the sum of ``max(0, ours - B's)`` over all pairs, and at least ``-down`` likewise. The minimax values
+    then differ by as much, so ``lo_B - down <= value <= hi_B + up``. The tightest bounds of the stored
+    positions are returned."""
+    base = QUASI + 2 * QWAYS * np.int64(_hash(w0, w1) >> np.uint64(64 - QUASI_BITS))
     qlo = -1
     qhi = 128
-    for k in range(2):
+    mine = (_ONE, _ONE, _ONE, _ONE, _ONE)
+    known = False
+    for k in range(QWAYS):
         slot = base + 2 * k
         e = np.uint64(work[slot + 1])
-        if e == 0 or e & _KEY_BITS != w1 or (e >> np.uint64(37)) != (h & _TAG27):
+        if np.uint64(work[slot]) != w0 or e & _KEY_BITS != w1 or e == 0:
             continue
-        b = np.uint64(work[slot])
-        lo32 = np.uint32(b & np.uint64(0xFFFFFFFF))
-        hi32 = np.uint32(b >> np.uint64(32))
-        b2 = lo32 & hi32
-        b0 = lo32 & ~b2
-        b1 = hi32 & ~b2
-        c0, c1, c2 = canonical(gt, 1, b0, b1, b2)
-        if np.uint64(c0 | c2) | np.uint64(c1 | c2) << np.uint64(32) != w0:
-            continue
-        up, down = _point_shift(gt, live, b0 | b1 | b2)
+        if not known:
+            mine = _point_ranks(gt, live)
+            known = True
+        up, down = _point_shift(mine, _point_ranks(gt, np.uint32(e >> np.uint64(31))))
         lo = np.int64((e >> np.uint64(17)) & _B7)
         hi = np.int64((e >> np.uint64(24)) & _B7)
         qlo = max(qlo, lo - down)
@@ -326,25 +337,26 @@ def _quasi_probe(work: np.ndarray, gt: int, w0: np.uint64, w1: np.uint64, live: 
 
 
 @kernel
-def _quasi_store(work: np.ndarray, w0: np.uint64, w1: np.uint64, key0: np.uint64, lo: int, hi: int) -> None:
-    """Keep the bounds ``lo <= value <= hi`` of the position with table key word ``key0`` under its trick
-    structure (hint key ``w0, w1``; :func:`_quasi_probe`): merged into its slot if it holds the same
-    position, else in the first slot of the set, the one there moving to the second (the older goes)."""
-    h = _hash(w0, w1)
-    base = QUASI + 4 * np.int64(h >> np.uint64(64 - QUASI_BITS))
+def _quasi_store(work: np.ndarray, w0: np.uint64, w1: np.uint64, live: np.uint32, lo: int, hi: int) -> None:
+    """Keep the bounds ``lo <= value <= hi`` of the position with live cards ``live`` under its trick
+    structure (hint key ``w0, w1``; :func:`_quasi_probe`), in the first slot of its set: merged with the
+    slot holding the same position if there is one (which leaves the set), else the last slot leaves."""
+    base = QUASI + 2 * QWAYS * np.int64(_hash(w0, w1) >> np.uint64(64 - QUASI_BITS))
     lo = min(max(lo, 0), 127)
     hi = min(max(hi, 0), 127)
-    tag = w1 | (h & _TAG27) << np.uint64(37)
-    e = np.uint64(work[base + 1])
-    if np.uint64(work[base]) == key0 and e & _KEY_BITS == w1:
-        lo = max(lo, np.int64((e >> np.uint64(17)) & _B7))
-        hi = min(hi, np.int64((e >> np.uint64(24)) & _B7))
-    else:
-        e = np.uint64(work[base + 3])
-        if not (np.uint64(work[base + 2]) == key0 and e & _KEY_BITS == w1):
-            work[base + 2] = work[base]
-            work[base + 3] = work[base + 1]
-        work[base] = np.int64(key0)
+    tag = w1 | np.uint64(live) << np.uint64(31)
+    m = QWAYS - 1
+    for k in range(QWAYS):
+        e = np.uint64(work[base + 2 * k + 1])
+        if np.uint64(work[base + 2 * k]) == w0 and e & _LIVE_KEY == tag:
+            lo = max(lo, np.int64((e >> np.uint64(17)) & _B7))
+            hi = min(hi, np.int64((e >> np.uint64(24)) & _B7))
+            m = k
+            break
+    for k in range(m, 0, -1):
+        work[base + 2 * k] = work[base + 2 * k - 2]
+        work[base + 2 * k + 1] = work[base + 2 * k - 1]
+    work[base] = np.int64(w0)
     work[base + 1] = np.int64(tag | np.uint64(lo) << np.uint64(17) | np.uint64(hi) << np.uint64(24))
 
 
@@ -682,40 +694,42 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             if not done:
                 first = -1
                 if nin == 0:
-                    w0 = np.uint64(work[f + KEY0])
-                    w1 = np.uint64(work[f + KEY1])
-                    found, lo, hi, move = _probe(tt, w0, w1)
-                    if found:
-                        work[HITS] += 1
-                        if lo >= beta or lo == hi:
-                            ret = lo
-                            done = True
-                        elif hi <= alpha:
-                            ret = hi
-                            done = True
-                        else:
-                            alpha = max(alpha, lo)
-                            beta = min(beta, hi)
-                            if move >= 0:
-                                first = from_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, move)
-                    if not trick_mode and not done:
-                        # A position of the same trick structure (other card points) suggests a lead.
+                    if not trick_mode:
+                        # Positions of the same trick structure bound this one up to their point
+                        # differences (asked first: in cache, where the table's probe is a miss).
                         k0, k1, k2 = canonical(gt, 1, h0, h1, h2)
-                        w0, w1 = _key(ctx | HINT, k0, k1, k2, leader)
-                        work[f + HKEY0] = np.int64(w0)
-                        work[f + HKEY1] = np.int64(w1)
-                        if first < 0:
-                            move = _hint_probe(work, w0, w1)
-                            if move >= 0:
-                                first = from_canonical(gt, 1, h0 | h1 | h2, move)
-                        # Positions of the same trick structure bound this one up to their point differences.
-                        qlo, qhi = _quasi_probe(work, gt, w0, w1, h0 | h1 | h2)
+                        hw0, hw1 = _key(ctx | HINT, k0, k1, k2, leader)
+                        work[f + HKEY0] = np.int64(hw0)
+                        work[f + HKEY1] = np.int64(hw1)
+                        qlo, qhi = _quasi_probe(work, gt, hw0, hw1, h0 | h1 | h2)
                         if qlo >= beta:
                             ret = qlo
                             done = True
                         elif qhi <= alpha:
                             ret = qhi
                             done = True
+                    if not done:
+                        w0 = np.uint64(work[f + KEY0])
+                        w1 = np.uint64(work[f + KEY1])
+                        found, lo, hi, move = _probe(tt, w0, w1)
+                        if found:
+                            work[HITS] += 1
+                            if lo >= beta or lo == hi:
+                                ret = lo
+                                done = True
+                            elif hi <= alpha:
+                                ret = hi
+                                done = True
+                            else:
+                                alpha = max(alpha, lo)
+                                beta = min(beta, hi)
+                                if move >= 0:
+                                    first = from_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, move)
+                    if not trick_mode and not done and first < 0:
+                        # A position of the same trick structure (other card points) suggests a lead.
+                        move = _hint_probe(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]))
+                        if move >= 0:
+                            first = from_canonical(gt, 1, h0 | h1 | h2, move)
                 elif nin == 1:
                     # The same for the second seat, by the structure after the lead.
                     w0, w1, live1 = _second_key(ctx, h0, h1, h2, leader, t0)
@@ -842,7 +856,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         hi = best
                     _store(tt, work, w0, w1, lo, hi, move, n)
                     if not trick_mode:
-                        _quasi_store(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), w0, lo, hi)
+                        _quasi_store(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), h0 | h1 | h2, lo, hi)
                     if not trick_mode and best_card >= 0:
                         hint = to_canonical(gt, 1, h0 | h1 | h2, best_card)
                         _hint_store(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), hint)
