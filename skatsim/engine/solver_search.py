@@ -168,8 +168,9 @@ def new_table(log2_entries: int = 20) -> np.ndarray:
 
 def new_work() -> np.ndarray:
     """The solver's scratch for one thread of solves: counters (``NODES``, ...), the search stack, the
-    move hints (:data:`HINT_BITS`), the two- and three-trick caches (:data:`TWO_BITS`, :data:`THREE_BITS`;
-    1.5 MiB in all). Like the table, it is reused from solve to solve."""
+    move hints (:data:`HINT_BITS`), the two- and three-trick caches (:data:`TWO_BITS`, :data:`THREE_BITS`)
+    and the positions of each trick structure (:data:`QUASI_BITS`); 2 MiB in all. Like the table, it is
+    reused from solve to solve."""
     return np.zeros(N_WORK, dtype=np.int64)
 
 
@@ -302,7 +303,9 @@ def _point_shift(
 
 
 @kernel
-def _quasi_probe(work: np.ndarray, gt: int, w0: np.uint64, w1: np.uint64, live: np.uint32) -> tuple[int, int]:
+def _quasi_probe(
+    work: np.ndarray, gt: int, w0: np.uint64, w1: np.uint64, live: np.uint32, alpha: int, beta: int
+) -> tuple[int, int]:
     """Bounds (lower, upper) of the value of a trick-boundary position (live cards ``live``, hint key
     ``w0, w1``) from stored positions of its trick structure; (-1, 128) when none is known.
 
@@ -313,7 +316,8 @@ def _quasi_probe(work: np.ndarray, gt: int, w0: np.uint64, w1: np.uint64, live: 
     ends), and its values differ by the points of the paired cards the declarer takes: by at most ``up`` =
     the sum of ``max(0, ours - B's)`` over all pairs, and at least ``-down`` likewise. The minimax values
     then differ by as much, so ``lo_B - down <= value <= hi_B + up``. The tightest bounds of the stored
-    positions are returned."""
+    positions that may settle the window ``(alpha, beta)`` are returned (a bound that cannot is not
+    computed: only a cut uses the result)."""
     base = QUASI + 2 * QWAYS * np.int64(_hash(w0, w1) >> np.uint64(64 - QUASI_BITS))
     qlo = -1
     qhi = 128
@@ -324,12 +328,14 @@ def _quasi_probe(work: np.ndarray, gt: int, w0: np.uint64, w1: np.uint64, live: 
         e = np.uint64(work[slot + 1])
         if np.uint64(work[slot]) != w0 or e & _KEY_BITS != w1 or e == 0:
             continue
+        lo = np.int64((e >> np.uint64(17)) & _B7)
+        hi = np.int64((e >> np.uint64(24)) & _B7)
+        if lo < beta and hi > alpha:
+            continue  # cannot settle the window, whatever the points
         if not known:
             mine = _point_ranks(gt, live)
             known = True
         up, down = _point_shift(mine, _point_ranks(gt, np.uint32(e >> np.uint64(31))))
-        lo = np.int64((e >> np.uint64(17)) & _B7)
-        hi = np.int64((e >> np.uint64(24)) & _B7)
         qlo = max(qlo, lo - down)
         if hi != 127:
             qhi = min(qhi, hi + up)
@@ -701,7 +707,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         hw0, hw1 = _key(ctx | HINT, k0, k1, k2, leader)
                         work[f + HKEY0] = np.int64(hw0)
                         work[f + HKEY1] = np.int64(hw1)
-                        qlo, qhi = _quasi_probe(work, gt, hw0, hw1, h0 | h1 | h2)
+                        qlo, qhi = _quasi_probe(work, gt, hw0, hw1, h0 | h1 | h2, alpha, beta)
                         if qlo >= beta:
                             ret = qlo
                             done = True
