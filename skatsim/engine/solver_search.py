@@ -673,7 +673,22 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                     work[f + KEY0] = np.int64(w0)
                     work[f + KEY1] = np.int64(w1)
                     prefetch_row(tt, _bucket(tt, w0, w1))
-                if nin == 0 and not trick_mode:
+                    if (popcount(hand) > 3 or sp == 0) and not trick_mode:
+                        # Positions of the same trick structure bound this one up to their point
+                        # differences: asked first (in cache, where the table's probe is a miss), before
+                        # the static bounds too (measured: 1% fewer nodes, 3% less time).
+                        k0, k1, k2 = canonical(gt, 1, h0, h1, h2)
+                        hw0, hw1 = _key(ctx | HINT, k0, k1, k2, leader)
+                        work[f + HKEY0] = np.int64(hw0)
+                        work[f + HKEY1] = np.int64(hw1)
+                        qlo, qhi = _quasi_probe(work, gt, hw0, hw1, h0 | h1 | h2, alpha, beta)
+                        if qlo >= beta:
+                            ret = qlo
+                            done = True
+                        elif qhi <= alpha:
+                            ret = qhi
+                            done = True
+                if nin == 0 and not trick_mode and not done:
                     # What the side on lead surely takes bounds the value from its side.
                     sure = sure_points(ctx, h0, h1, h2, leader)
                     mine, theirs = top_trump_points(ctx, h0, h1, h2)
@@ -700,20 +715,6 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             if not done:
                 first = -1
                 if nin == 0:
-                    if not trick_mode:
-                        # Positions of the same trick structure bound this one up to their point
-                        # differences (asked first: in cache, where the table's probe is a miss).
-                        k0, k1, k2 = canonical(gt, 1, h0, h1, h2)
-                        hw0, hw1 = _key(ctx | HINT, k0, k1, k2, leader)
-                        work[f + HKEY0] = np.int64(hw0)
-                        work[f + HKEY1] = np.int64(hw1)
-                        qlo, qhi = _quasi_probe(work, gt, hw0, hw1, h0 | h1 | h2, alpha, beta)
-                        if qlo >= beta:
-                            ret = qlo
-                            done = True
-                        elif qhi <= alpha:
-                            ret = qhi
-                            done = True
                     if not done:
                         w0 = np.uint64(work[f + KEY0])
                         w1 = np.uint64(work[f + KEY1])
