@@ -222,6 +222,24 @@ def test_endgames_match_the_plain_minimax() -> None:
     assert not wrong, f"{len(wrong)} endgames differ, first: {wrong[:3]}"
 
 
+def test_a_defenders_partner_who_must_overtake_takes_the_lead() -> None:
+    """Reversed game (sevens on top), middlehand declares hand, three tricks left, forehand (a defender)
+    on lead with S-Q S-10 H-10; middlehand C-8 H-7 D-7, rearhand C-K S-8 D-8. Forehand's spades are
+    higher than all the declarer's (he has none), but his partner must follow a spade lead with his
+    higher S-8, takes the lead and cannot give it back: the declarer then catches forehand's S-Q, 43
+    card points in all. The static bound once counted both spades for the defence and gave 40 (one of
+    16 such endgames in a million found in stop 32; none of suit games or Grand)."""
+    state = np.array(
+        [7, HAND, 1, 2623488, 33554689, 1073872898, 1536, 0, 0, 0, 0, 0, 7, 3, 2, 2, 37, 26, 30, 3184914684, 0, 0]
+        + [33556225, 0, 0, 0],
+        dtype=np.int64,
+    )
+    assert state[play.GT] == REVERSED
+    assert [iss_name(c) for c in from_mask(int(state[play.HAND0]))] == ["HT", "ST", "SQ"]
+    assert expected(state)[0] == 43
+    assert solver.solve_points(state, solver.new_table(12), solver.new_work()) == 43
+
+
 def test_best_moves_are_the_optimal_children() -> None:
     """The best cards of 2,000 endgames are exactly the legal cards whose child has the optimal
     reference value: card points, and the yes/no questions asked of the position (its tricks to come)."""

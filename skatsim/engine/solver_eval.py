@@ -139,7 +139,14 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     plain suit, his cards higher than every opposing card of the suit, as many times as no opponent who
     still holds a trump can be void of it (an opponent following every such lead gives his cheapest cards
     of the suit; one who may have discarded is counted as giving nothing). Each of these tricks is won,
-    so the leader keeps the lead; his partner's cards are counted as nothing."""
+    so the leader keeps the lead; his partner's cards are counted as nothing.
+
+    A defender's partner must not take the lead from him either: the leader's cards count only when
+    they are higher than the partner's too (following suit, the partner cannot overtake), and while the
+    partner keeps trumps after the trump leads, no more suit leads count than he holds other cards (void
+    in the suit led he can always play one of those rather than trump it). Without this the plan failed
+    in the reversed game, where a partner's lone seven or eight of a suit had to overtake the leader's
+    ten (stop 32: 16 wrong values in a million three-trick endgames)."""
     gt = (ctx >> GT_SHIFT) & 7
     d = (ctx >> (GT_SHIFT + 3)) & 3
     trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
@@ -149,12 +156,14 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
         s2 = s1 + 1 if s1 < 2 else 0
         o1 = seat_hand(h0, h1, h2, s1)
         o2 = seat_hand(h0, h1, h2, s2)
+        partner = np.uint32(0)
     else:
         o1 = seat_hand(h0, h1, h2, d)
         o2 = np.uint32(0)
+        partner = seat_hand(h0, h1, h2, 3 - leader - d)
     opp = o1 | o2
     mine = hand & trumps
-    theirs = opp & trumps
+    theirs = (opp | partner) & trumps
     masters = mine & above(highest_bit(theirs)) if theirs else mine
     n_cash = popcount(masters)
     total = points_of(gt, masters)
@@ -163,14 +172,17 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     total += cheapest(gt, o1 & trumps, n_cash) + cheapest(gt, o2 & trumps, n_cash)
     r1 = n1 - n_cash  # trumps an opponent keeps after the trump leads
     r2 = n2 - n_cash
+    # suit leads the partner can answer without a trump (he keeps trumps: as many as his other cards)
+    kept = popcount(partner & trumps) - n_cash
+    budget = popcount(partner & ~trumps) if kept > 0 else 32
     for g in range(TRUMP_GROUP):
         gm = P_GROUP_MASK[gt, g]
         mine = hand & gm
         if not mine:
             continue
-        theirs = opp & gm
+        theirs = (opp | partner) & gm
         masters = mine & above(highest_bit(theirs)) if theirs else mine
-        safe = popcount(masters)
+        safe = min(popcount(masters), budget)
         c1 = popcount(o1 & gm)
         c2 = popcount(o2 & gm)
         if r1 > 0:
@@ -179,6 +191,7 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
             safe = min(safe, c2)
         if safe <= 0:
             continue
+        budget -= safe
         total += points_of(gt, masters) - cheapest(gt, masters, popcount(masters) - safe)
         if r1 > 0:
             total += cheapest(gt, o1 & gm, safe)
