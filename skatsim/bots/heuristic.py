@@ -253,6 +253,7 @@ def _weigh_bid(
     if z >= bot[V_ZSTAR_PASS + slot]:
         limit = max(limit, _value(gt, mat, hand, ouvert))
         opens |= open_value <= bot[V_PASS]
+    # most candidates are below their rung's threshold: that first test of _worth_opening, here inline
     if exact and not opens and (rung < 0 or z >= bot[V_ZSTAR_RUNGS + rung * N_THRESHOLDS + slot] - BELOW_THRESHOLD):
         opens = _worth_opening(bot, params, k, hand, z, mat, slot, open_value, rung)
     return limit, opens
