@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import highest_bit, kernel, lowest_bit, popcount
+from .cards import N_CARDS
 from .gametypes import TRUMP_GROUP
 from .solver_tables import P_GROUP, P_GROUP_MASK, P_POINTS, cheapest, points_of
 
@@ -174,7 +175,7 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     r2 = n2 - n_cash
     # suit leads the partner can answer without a trump (he keeps trumps: as many as his other cards)
     kept = popcount(partner & trumps) - n_cash
-    budget = popcount(partner & ~trumps) if kept > 0 else 32
+    budget = popcount(partner & ~trumps) if kept > 0 else N_CARDS
     for g in range(TRUMP_GROUP):
         gm = P_GROUP_MASK[gt, g]
         mine = hand & gm

@@ -368,6 +368,15 @@ def _quasi_store(work: np.ndarray, w0: np.uint64, w1: np.uint64, live: np.uint32
 
 
 @kernel
+def _tabled(trick_mode: bool, sp: int, per_hand: int) -> bool:
+    """Whether a trick-boundary position (``per_hand`` cards in each hand, at stack depth ``sp``) is asked
+    of and stored in the table: always when only tricks count and at the root; in a points game from five
+    tricks left (at four the positions of each trick structure answer: with the table 4% more time, 0.3%
+    fewer nodes)."""
+    return trick_mode or sp == 0 or per_hand > 4
+
+
+@kernel
 def _key(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> tuple[np.uint64, np.uint64]:
     """The perfect table key of a trick-boundary position: the hands as two 32-bit masks, seats 0 and 2
     in the low half, seats 1 and 2 in the high half (a card in both is seat 2's: the hands are disjoint,
@@ -675,7 +684,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                     work[f + HKEY0] = np.int64(hw0)
                     work[f + HKEY1] = np.int64(hw1)
                     prefetch_row(work, QUASI + 2 * QWAYS * np.int64(_hash(hw0, hw1) >> np.uint64(64 - QUASI_BITS)))
-                if nin == 0 and (trick_mode or sp == 0 or popcount(hand) > 4):
+                if nin == 0 and _tabled(trick_mode, sp, popcount(hand)):
                     # The table will be asked unless a bound settles the node: its key is made here
                     # (read below) and its bucket fetched while the bounds are computed. Not with four
                     # tricks left in a points game: the positions of each trick structure answer there
@@ -725,7 +734,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             if not done:
                 first = -1
                 if nin == 0:
-                    if trick_mode or sp == 0 or popcount(hand) > 4:
+                    if _tabled(trick_mode, sp, popcount(hand)):
                         w0 = np.uint64(work[f + KEY0])
                         w1 = np.uint64(work[f + KEY1])
                         found, lo, hi, move = _probe(tt, w0, w1)
@@ -871,7 +880,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                     else:
                         lo = best
                         hi = best
-                    if trick_mode or sp == 0 or n > 12:
+                    if _tabled(trick_mode, sp, n // 3):
                         _store(tt, work, w0, w1, lo, hi, move, n)
                     if not trick_mode:
                         _quasi_store(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), h0 | h1 | h2, lo, hi)
