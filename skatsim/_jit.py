@@ -50,11 +50,16 @@ def _source_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-def _cache_dir() -> str:
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+def cache_base() -> str:
+    """Where this environment keeps compiled kernels, one folder per code digest below it:
+    ``NUMBA_CACHE_DIR``, else ``$XDG_CACHE_HOME/skatsim`` (``~/.cache/skatsim``)."""
+    return os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "skatsim"
     )
-    return os.path.join(base, _source_digest())
+
+
+def _cache_dir() -> str:
+    return os.path.join(cache_base(), _source_digest())
 
 
 def _install_compiled(cache_dir: str, compiled: Path = _PACKAGE / "_compiled") -> None:

@@ -9,7 +9,6 @@ minutes) and ``profile_kernel.py`` (a tool for ``perf``, which prints no figure 
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -17,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from skatsim._jit import cache_base
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = ROOT / "benchmarks"
-#: Where this environment's compiled kernels are kept (``skatsim._jit``): ``bench_ab.py`` is handed it
-#: for both of its trees, so that it loads them rather than compiling twice.
-KERNEL_CACHE = os.environ.get("NUMBA_CACHE_DIR") or str(
-    Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "skatsim"
-)
+#: Where this environment's compiled kernels are kept: ``bench_ab.py`` is handed it for both of its
+#: trees, so that it loads them rather than compiling twice.
+KERNEL_CACHE = cache_base()
 
 CASES = [
     ("bench_breakdown.py", ["--games", "20000", "--repeats", "1"], "games per CPU-second"),
