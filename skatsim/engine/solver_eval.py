@@ -101,6 +101,21 @@ def legal(gt: int, hand: np.uint32, t0: int) -> np.uint32:
 
 
 @kernel
+def master_trumps(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> tuple[np.uint32, np.uint32]:
+    """The declarer's trumps above every trump of the defenders, and the defenders' trumps above every trump
+    of his (``h0..h2``: the cards still to be played, with those of the current trick). Such a trump wins
+    the trick it is played in for its side, however it is played: no card beats a trump but a higher one."""
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
+    mine = seat_hand(h0, h1, h2, d) & trumps
+    theirs = (h0 | h1 | h2) & trumps & ~mine
+    if mine and theirs:
+        return mine & above(highest_bit(theirs)), theirs & above(highest_bit(mine))
+    return mine, theirs
+
+
+@kernel
 def top_trump_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> tuple[int, int]:
     """Card points a side surely takes with its trumps above every opposing trump (the declarer's first,
     the defenders' second), at a trick boundary. Such a trump takes the trick it is played in, however it
@@ -111,12 +126,8 @@ def top_trump_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> t
     counted only when no early end can stop the game."""
     gt = (ctx >> GT_SHIFT) & 7
     d = (ctx >> (GT_SHIFT + 3)) & 3
-    trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
     dh = seat_hand(h0, h1, h2, d)
-    mine = dh & trumps
-    theirs = (h0 | h1 | h2) & trumps & ~mine
-    if mine and theirs:
-        mine, theirs = mine & above(highest_bit(theirs)), theirs & above(highest_bit(mine))
+    mine, theirs = master_trumps(ctx, h0, h1, h2)
     a = points_of(gt, mine)
     b = points_of(gt, theirs)
     if ctx & (ENDS_ON_DECLARER | ENDS_ON_DEFENDERS) == 0:
