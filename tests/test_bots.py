@@ -17,7 +17,7 @@ from handmade import mask as _mask
 
 from skatsim.bots import bot_arrays, heuristic, seam, slots
 from skatsim.bots import variantcal as vc
-from skatsim.bots.expected import expected, expected_at, kontra_probability, threshold_slot
+from skatsim.bots.expected import expected, expected_at, kontra_fields, kontra_probability, threshold_slot
 from skatsim.bots.handeval import AFTER_PICKUP, BEFORE_PICKUP, GRAND_CLASS, HAND_GAME, N_SITUATIONS, SUIT_CLASS
 from skatsim.bots.winprob import N_Z, OUTCOME_P, Z_MIN, Z_STEPS_PER_UNIT, outcome_probs
 from skatsim.engine.gametypes import GRAND, REVERSED
@@ -143,6 +143,33 @@ def test_the_first_bid_ladder_answers_as_the_expected_score(name: str) -> None:
         assert heuristic._worth_opening(bot, params, k, hand, z, mat, slot, open_value, rung) == exact
         if z < heuristic._least(bot, heuristic.least_slot(gt, hand, ouvert), True, rung):
             assert not exact  # a candidate the ceiling passes over is not worth opening
+
+
+@pytest.mark.parametrize("name", ["kontra_re", "pub"])
+def test_an_anticipated_kontra_weighs_the_three_scorings_of_expected_at(name: str) -> None:
+    """With Kontra, a declaration's expected score is that of no Kontra and, with the Kontra chance, the
+    better of Kontra (x2) and Kontra and Re (x4) at the log-odds shifted after a Kontra: each worked out
+    by :func:`expected_at` alone, to the bit (``expected`` values each outcome once for the three), for
+    candidates, matadors, bids and log-odds drawn at random, overbid ones included."""
+    bot, params = _prepared(name)
+    assert bot[slots.V_KONTRA] == 1.0
+    rng = np.random.default_rng(11)
+    for _ in range(2000):
+        k = int(rng.integers(0, heuristic.N_CANDIDATES))
+        hand = bool(rng.integers(0, 2))
+        situation = int(rng.integers(0, N_SITUATIONS)) if not hand else HAND_GAME
+        gt, cls, flags = int(heuristic._CANDIDATE_GT[k]), int(heuristic._CANDIDATE_CLASS[k]), heuristic._flags(k, hand)
+        mat, bid, z = int(rng.integers(1, 5)), int(rng.choice([0, 18, 36, 60, 120])), float(rng.normal(1.0, 2.5))
+        row = cls * N_SITUATIONS + situation
+        f = kontra_fields(cls, situation)
+        quiet = expected_at(bot, params, row, gt, flags, mat, bid, z + bot[f + slots.K_SHIFT_NONE], 1)
+        shifted = z + bot[f + slots.K_SHIFT_KONTRA]
+        doubled = expected_at(bot, params, row, gt, flags, mat, bid, shifted, 2)
+        if bot[slots.V_TOP_LEVEL] >= 2:
+            doubled = max(doubled, expected_at(bot, params, row, gt, flags, mat, bid, shifted, 4))
+        pk = kontra_probability(bot, cls, situation, z)
+        want = (1.0 - pk) * quiet + pk * doubled
+        assert expected(bot, params, cls, situation, gt, flags, mat, bid, z) == want, (k, hand, situation, mat, bid, z)
 
 
 # ---------------------------------------------------------------- single decisions change with the scoring

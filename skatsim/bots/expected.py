@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from .._jit import allocating_kernel, kernel
+from .._jit import allocating_kernel, inlined_kernel, kernel
 from ..engine.declaration import normalise_flags
 from ..engine.gametypes import GRAND, NULL, REVERSED
 from ..engine.kontra import max_level
@@ -175,29 +175,74 @@ def expected_at(
 ) -> float:
     """Expected utility of declaring ``gt`` with ``flags`` (normalised) and ``mat`` matadors (their
     count: ``game_value`` counts with or without alike) at bid ``bid``, when the outcome model row
-    ``row`` gives log-odds ``z`` and the score counts ``multiplier`` times (Kontra 2, Re 4).
-
-    An outcome whose value is below the bid is lost and charged what the engine charges an overbid
-    game (:func:`~skatsim.engine.scoring.overbid_value`, which :func:`~skatsim.engine.scoring.outcome`
-    charges too)."""
+    ``row`` gives log-odds ``z`` and the score counts ``multiplier`` times (Kontra 2, Re 4)."""
     p = outcome_probs(row, z)
     e = 0.0
     ann = announced(flags) * N_OUTCOMES
     for o in range(_FIRST[0], N_OUTCOMES):  # the bound is read from an array: the loop stays a loop
         q = p[o]
-        if q <= 0.0:
-            continue
-        if gt == NULL:
-            won = o == O_WON
-            value = null_value(flags)
-        else:
-            won = bot[V_WON + ann + o] > 0.5
-            value = game_value(gt, flags, mat, _SCHNEIDER[o], _SCHWARZ[o])
-        if value < bid:  # overbid: lost, charged as the rules say
-            won, value = False, overbid_value(gt, flags, bid)
-        score = multiplier * deal_score(won, value, flags, params) + _bonus(bot, won, multiplier)
-        e += q * utility(bot, score)
+        if q > 0.0:
+            won, value = _outcome(bot, gt, flags, mat, bid, ann, o)
+            e += q * _worth(bot, won, deal_score(won, value, flags, params), multiplier)
     return e
+
+
+@kernel
+def _kontra_sums(
+    bot: np.ndarray,
+    params: np.ndarray,
+    row: int,
+    gt: int,
+    flags: int,
+    mat: int,
+    bid: int,
+    z: float,
+    z_kontra: float,
+    with_re: bool,
+) -> tuple[float, float, float]:
+    """Expected utilities of a declaration (:func:`expected_at`) without Kontra at log-odds ``z``, with
+    Kontra at log-odds ``z_kontra`` and, when ``with_re``, with Kontra and Re there (else 0): each
+    outcome's score worked out once for the three."""
+    p = outcome_probs(row, z)
+    pk = outcome_probs(row, z_kontra)
+    ann = announced(flags) * N_OUTCOMES
+    quiet = kontra = kontra_re = 0.0
+    for o in range(_FIRST[0], N_OUTCOMES):
+        q, qk = p[o], pk[o]
+        if q <= 0.0 and qk <= 0.0:
+            continue
+        won, value = _outcome(bot, gt, flags, mat, bid, ann, o)
+        score = deal_score(won, value, flags, params)
+        if q > 0.0:
+            quiet += q * _worth(bot, won, score, 1)
+        if qk > 0.0:
+            kontra += qk * _worth(bot, won, score, 2)
+            if with_re:
+                kontra_re += qk * _worth(bot, won, score, 4)
+    return quiet, kontra, kontra_re
+
+
+@inlined_kernel
+def _outcome(bot: np.ndarray, gt: int, flags: int, mat: int, bid: int, ann: int, o: int) -> tuple[bool, int]:
+    """Whether outcome ``o`` of a declaration wins, and its value (``ann``: the row of ``V_WON`` for what
+    is announced, times ``N_OUTCOMES``). An outcome whose value is below the bid is lost and charged what
+    the engine charges an overbid game (:func:`~skatsim.engine.scoring.overbid_value`, which
+    :func:`~skatsim.engine.scoring.outcome` charges too)."""
+    if gt == NULL:
+        won = o == O_WON
+        value = null_value(flags)
+    else:
+        won = bot[V_WON + ann + o] > 0.5
+        value = game_value(gt, flags, mat, _SCHNEIDER[o], _SCHWARZ[o])
+    if value < bid:
+        return False, overbid_value(gt, flags, bid)
+    return won, value
+
+
+@kernel
+def _worth(bot: np.ndarray, won: bool, score: int, multiplier: int) -> float:
+    """The utility of an outcome's score counted ``multiplier`` times, list points included."""
+    return utility(bot, multiplier * score + _bonus(bot, won, multiplier))
 
 
 @kernel
@@ -237,16 +282,11 @@ def expected(
         return expected_at(bot, params, row, gt, flags, mat, bid, z, 1)
     k = kontra_fields(cls, situation)
     pk = kontra_probability(bot, cls, situation, z)
-    # one call site in a loop (the compiled flow stays small): no Kontra, Kontra, Kontra and Re
-    cases = 3 if bot[V_TOP_LEVEL] >= 2 else 2
-    quiet = doubled = 0.0
-    for case in range(cases):
-        shift = bot[k + K_SHIFT_NONE] if case == 0 else bot[k + K_SHIFT_KONTRA]
-        e = expected_at(bot, params, row, gt, flags, mat, bid, z + shift, 1 << case)
-        if case == 0:
-            quiet = e
-        elif case == 1 or e > doubled:  # the declarer answers with Re when it pays more
-            doubled = e
+    with_re = bot[V_TOP_LEVEL] >= 2
+    quiet, kontra, kontra_re = _kontra_sums(
+        bot, params, row, gt, flags, mat, bid, z + bot[k + K_SHIFT_NONE], z + bot[k + K_SHIFT_KONTRA], with_re
+    )
+    doubled = kontra_re if with_re and kontra_re > kontra else kontra  # he answers with Re when it pays more
     return (1.0 - pk) * quiet + pk * doubled
 
 

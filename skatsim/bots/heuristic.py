@@ -36,7 +36,7 @@ import math
 
 import numpy as np
 
-from .._jit import kernel, lowest_bit, popcount
+from .._jit import inlined_kernel, kernel, lowest_bit, popcount
 from ..engine.bidding import BID_VALUES
 from ..engine.cards import JACKS, SUIT_MASKS
 from ..engine.declaration import normalise_flags
@@ -230,7 +230,7 @@ def _bid_caution(bot: np.ndarray, gt: int) -> float:
     return 0.0
 
 
-@kernel
+@inlined_kernel
 def _weigh_bid(
     bot: np.ndarray,
     params: np.ndarray,

@@ -136,26 +136,40 @@ def outcome_table(models: np.ndarray) -> np.ndarray:
     return table
 
 
+def _per_byte() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every suit byte: :func:`null_counts`, :func:`side_counts` of its plain cards (one row per
+    count) and its holding's index."""
+    null = np.array([null_counts(b) for b in range(256)], dtype=np.int64).T
+    side = np.array([side_counts(b & ~(1 << JACK)) for b in range(256)], dtype=np.int64).T
+    holding = np.array([holding_index(b) for b in range(256)], dtype=np.int64)
+    return null, side, holding
+
+
 def tabulate(coefficients: np.ndarray) -> np.ndarray:
     """Per row of ``coefficients``, kind (``SIDE_Z``, ``TRUMP_Z``, ``JACKS_Z``) and suit byte, the
     log-odds that suit adds: ``coefficients[row] @ row_features(...)`` is the row's constant terms
-    plus one entry per suit (plus the jacks' entry and the maximum term outside suit games)."""
+    plus one entry per suit (plus the jacks' entry and the maximum term outside suit games). Every
+    byte at once, each sum in the order of the features (the tables do not depend on how they were
+    vectorised, to the bit)."""
+    (risky, suits, voids, safe, high, _), counts, holding = _per_byte()
     tables = np.zeros((coefficients.shape[0], N_TABLE_KINDS, 256))
     for row, w in enumerate(coefficients):
         null = row // N_SITUATIONS in (NULL_CLASS, NULL_OUVERT_CLASS)
-        for b in range(256):
-            if null:
-                risky, suits, voids, safe, high, _ = null_counts(b)
-                tables[row, SIDE_Z, b] = w[1] * risky + w[2] * suits + w[4] * voids + w[5] * safe + w[6] * high
-                continue
-            counts = side_counts(b & ~(1 << JACK))  # in the order of handeval.SIDE_FEATURES
-            base = sum(w[f] * c for f, c in zip(SIDE_FEATURES, counts, strict=True))
-            base += w[FIRST_HOLDING_FEATURE + holding_index(b)]
-            tables[row, SIDE_Z, b] = base
+        if null:
+            tables[row, SIDE_Z] = w[1] * risky + w[2] * suits + w[4] * voids + w[5] * safe + w[6] * high
+        else:
+            base = np.zeros(256)
+            for f, c in zip(SIDE_FEATURES, counts, strict=True):  # in the order of handeval.SIDE_FEATURES
+                base = base + w[f] * c
+            base = base + w[FIRST_HOLDING_FEATURE + holding]
+            tables[row, SIDE_Z] = base
             for g in range(len(JACK_GROUPS)):
                 first = FIRST_GROUP_FEATURE + GROUP_WIDTH * g + 1
-                tables[row, 3 + g, b] = base + sum(w[first + i] * c for i, c in enumerate(counts))
-            tables[row, TRUMP_Z, b] = w[1] * N_PLAIN[b] + w[5] * TRUMP_ACE_TEN[b]
+                group = np.zeros(256)
+                for i, c in enumerate(counts):
+                    group = group + w[first + i] * c
+                tables[row, 3 + g] = base + group
+            tables[row, TRUMP_Z] = w[1] * N_PLAIN + w[5] * TRUMP_ACE_TEN
         for j in range(16):
             jacks = bin(j).count("1")
             tables[row, JACKS_Z, j] = (w[1] + w[2]) * jacks + w[3] * (j >> 3 & 1) + w[4] * (j >> 2 & 1)
