@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import highest_bit, kernel, lowest_bit, popcount
+from .._jit import highest_bit, inlined_kernel, kernel, lowest_bit, popcount
 from .cards import N_CARDS
 from .gametypes import TRUMP_GROUP
 from .solver_tables import P_GROUP, P_GROUP_MASK, P_POINTS, cheapest, points_of
@@ -115,7 +115,7 @@ def master_trumps(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> tupl
     return mine, theirs
 
 
-@kernel
+@inlined_kernel
 def top_trump_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> tuple[int, int]:
     """Card points a side surely takes with its trumps above every opposing trump (the declarer's first,
     the defenders' second), at a trick boundary. Such a trump takes the trick it is played in, however it

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import highest_bit, kernel, popcount, prefetch_row
+from .._jit import highest_bit, inlined_kernel, kernel, popcount, prefetch_row
 from .solver_eval import (
     ENDS_ON_DECLARER,
     ENDS_ON_DEFENDERS,
@@ -278,7 +278,7 @@ def _store(tt: np.ndarray, work: np.ndarray, w0: np.uint64, w1: np.uint64, lo: i
     work[STORES] += 1
 
 
-@kernel
+@inlined_kernel
 def _point_ranks(gt: int, live: np.uint32) -> tuple[np.uint32, np.uint32, np.uint32, np.uint32, np.uint32]:
     """For each card point value above 0 (2, 3, 4, 10, 11): the live cards worth at least that much, as a
     mask over the live cards in bit order (bit i: the i-th live card; :func:`_point_shift`)."""
@@ -290,7 +290,7 @@ def _point_ranks(gt: int, live: np.uint32) -> tuple[np.uint32, np.uint32, np.uin
     return pext(m1, live), pext(m2, live), pext(m3, live), pext(m4, live), pext(m5, live)
 
 
-@kernel
+@inlined_kernel
 def _point_shift(
     a: tuple[np.uint32, np.uint32, np.uint32, np.uint32, np.uint32],
     b: tuple[np.uint32, np.uint32, np.uint32, np.uint32, np.uint32],
@@ -632,7 +632,7 @@ def _bounded_by_sibling(
     return out
 
 
-@kernel
+@inlined_kernel
 def _second_key(
     ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, t0: int
 ) -> tuple[np.uint64, np.uint64, np.uint32]:
