@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel, lowest_bit, popcount
+from .._jit import inlined_kernel, kernel, lowest_bit, popcount
 from .cards import CARD_POINTS, N_CARDS
 from .gametypes import GROUP, N_GAME_TYPES, POWER, TRUMP_GROUP
 
@@ -181,7 +181,7 @@ def pext(x: np.uint32, m: np.uint32) -> np.uint32:
     return out
 
 
-@kernel
+@inlined_kernel
 def canonical(
     gt: int, mode: int, h0: np.uint32, h1: np.uint32, h2: np.uint32
 ) -> tuple[np.uint32, np.uint32, np.uint32]:
