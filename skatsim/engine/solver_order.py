@@ -100,17 +100,19 @@ def _score(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, n
         return 1000 - 32 * pts - popcount(P_BELOW[gt, c])
     led = P_GROUP[gt, t0]
     if nin == 1:
-        third_is_partner = mover != d and third != d
-        h3 = seat_hand(h0, h1, h2, third)
+        # The seat still to play in this trick is the next one (``nxt``); until the tenth round this
+        # looked at ``third``, the leader, who has played already (the order only: a third fewer nodes).
+        last_is_partner = mover != d and nxt != d
+        h3 = seat_hand(h0, h1, h2, nxt)
         if beats(gt, t0, c):
-            if third_is_partner or not can_beat(gt, h3, led, c):
+            if last_is_partner or not can_beat(gt, h3, led, c):
                 return 3000 + 32 * (P_POINTS[gt, t0] + pts) - c
             return 1000 - 32 * (P_POINTS[gt, t0] + pts) - c
         if mover != d and leader != d:  # the partner led
             if not can_beat(gt, h3, led, t0):
                 return 2500 + 32 * pts - c
             return 1500 - 32 * pts - c
-        if third_is_partner and can_beat(gt, h3, led, t0):
+        if last_is_partner and can_beat(gt, h3, led, t0):
             return 2000 + 16 * pts - c
         return 1500 - 32 * pts - c
     top = t0
