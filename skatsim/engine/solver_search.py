@@ -14,8 +14,8 @@ trick structure give (:func:`_quasi_probe`), what a side is sure to take, and th
 moves in the order of :mod:`skatsim.engine.solver_order`. Positions at trick boundaries are stored in the
 table (:func:`new_table`; in a points game from five tricks left) under their canonical hands
 (:func:`skatsim.engine.solver_tables.canonical`) with lower and upper bounds of their value and the best
-lead; "hint" entries keep the best lead (and the second seat's best answer to a lead) for every position
-of one trick structure, card points ignored, to order moves in positions the table has not seen; and the
+lead; "hint" entries keep the best lead for every position of one trick structure, card points ignored,
+to order moves in positions the table has not seen; and the
 bounds of the last positions stored under each trick structure bound every other position of that
 structure, up to the point differences of their cards.
 """
@@ -79,12 +79,13 @@ PENDING = 32  # 1 while only the suggested move is listed: the others are ordere
 VALUES = 33  # VALUES + i: the fail-soft value the i-th move gave (see _bounded_by_sibling)
 FRAME = 43
 MAX_DEPTH = 32  # 30 card plays at most, plus the root
-#: The move hints (best lead per trick structure, best second-seat answer per structure after the lead)
-#: live in a small direct-mapped table at the end of ``work`` (2**15 slots, 256 KiB: it stays in the
-#: core's cache, where a hint probe into the big table was a cache miss costing a fifth of the search's
-#: time). Slot = the top bits of the key's hash; the entry keeps the rest of the hash as a tag and the
-#: move + 1 in its low byte. A collision can only give a wrong suggestion, which is checked for legality
-#: and costs ordering, never correctness.
+#: The move hints (the best lead per trick structure; until the tenth round also the second seat's best
+#: answer per structure after the lead, which the corrected move scores made worthless) live in a small
+#: direct-mapped table at the end of ``work`` (2**15 slots, 256 KiB: it stays in the core's cache, where a
+#: hint probe into the big table was a cache miss costing a fifth of the search's time). Slot = the top bits
+#: of the key's hash; the entry keeps the rest of the hash as a tag and the move + 1 in its low byte. A
+#: collision can only give a wrong suggestion, which is checked for legality and costs ordering, never
+#: correctness.
 HINT_BITS = 15
 HINTS = N_COUNTERS + FRAME * MAX_DEPTH
 #: The exact values of two-trick positions at a trick boundary (:func:`_two_tricks_at`): a direct-mapped
@@ -632,22 +633,6 @@ def _bounded_by_sibling(
     return out
 
 
-@inlined_kernel
-def _second_key(
-    ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, t0: int
-) -> tuple[np.uint64, np.uint64, np.uint32]:
-    """Hint key of a position after the lead ``t0``: its trick structure (the led card counted with the
-    leader's cards, its rank among them in the key) and the live cards, for mapping moves."""
-    gt = (ctx >> GT_SHIFT) & 7
-    bit = _ONE << np.uint32(t0)
-    live = h0 | h1 | h2 | bit
-    k0, k1, k2 = canonical(
-        gt, 1, h0 | bit if leader == 0 else h0, h1 | bit if leader == 1 else h1, h2 | bit if leader == 2 else h2
-    )
-    w0, w1 = _key((ctx & 511) | HINT | to_canonical(gt, 1, live, t0) << 10, k0, k1, k2, leader)
-    return w0, w1, live
-
-
 @kernel
 def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: np.uint32, hand2: np.uint32,
            leader: int, nin: int, t0: int, t1: int, rest: int, alpha: int, beta: int) -> int:  # fmt: skip
@@ -788,14 +773,6 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         move = _hint_probe(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]))
                         if move >= 0:
                             first = from_canonical(gt, 1, h0 | h1 | h2, move)
-                elif nin == 1:
-                    # The same for the second seat, by the structure after the lead.
-                    w0, w1, live1 = _second_key(ctx, h0, h1, h2, leader, t0)
-                    work[f + HKEY0] = np.int64(w0)
-                    work[f + HKEY1] = np.int64(w1)
-                    move = _hint_probe(work, w0, w1)
-                    if move >= 0:
-                        first = from_canonical(gt, 1, live1, move)
                 if not done:
                     a0 = alpha
                     b0 = beta
@@ -919,10 +896,6 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                     if not trick_mode and best_card >= 0:
                         hint = to_canonical(gt, 1, h0 | h1 | h2, best_card)
                         _hint_store(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), hint)
-                elif nin == 1 and best_card >= 0:
-                    live1 = h0 | h1 | h2 | (_ONE << np.uint32(t0))
-                    hint = to_canonical(gt, 1, live1, best_card)
-                    _hint_store(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), hint)
                 ret = best
                 done = True
         if done:
