@@ -100,8 +100,7 @@ def _score(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, n
         return 1000 - 32 * pts - popcount(P_BELOW[gt, c])
     led = P_GROUP[gt, t0]
     if nin == 1:
-        # The seat still to play in this trick is the next one (``nxt``); until the tenth round this
-        # looked at ``third``, the leader, who has played already (the order only: a third fewer nodes).
+        # the seat still to play in this trick is ``nxt`` (``third`` is the leader, who has played)
         last_is_partner = mover != d and nxt != d
         h3 = seat_hand(h0, h1, h2, nxt)
         if beats(gt, t0, c):

@@ -79,13 +79,12 @@ PENDING = 32  # 1 while only the suggested move is listed: the others are ordere
 VALUES = 33  # VALUES + i: the fail-soft value the i-th move gave (see _bounded_by_sibling)
 FRAME = 43
 MAX_DEPTH = 32  # 30 card plays at most, plus the root
-#: The move hints (the best lead per trick structure; until the tenth round also the second seat's best
-#: answer per structure after the lead, which the corrected move scores made worthless) live in a small
-#: direct-mapped table at the end of ``work`` (2**15 slots, 256 KiB: it stays in the core's cache, where a
-#: hint probe into the big table was a cache miss costing a fifth of the search's time). Slot = the top bits
-#: of the key's hash; the entry keeps the rest of the hash as a tag and the move + 1 in its low byte. A
-#: collision can only give a wrong suggestion, which is checked for legality and costs ordering, never
-#: correctness.
+#: The move hints (the best lead per trick structure; a second seat's answer is ordered well enough by its
+#: move scores, docs/solver.md "Tenth round") live in a small direct-mapped table at the end of ``work``
+#: (2**15 slots, 256 KiB: it stays in the core's cache, where a hint probe into the big table was a cache
+#: miss costing a fifth of the search's time). Slot = the top bits of the key's hash; the entry keeps the
+#: rest of the hash as a tag and the move + 1 in its low byte. A collision can only give a wrong
+#: suggestion, which is checked for legality and costs ordering, never correctness.
 HINT_BITS = 15
 HINTS = N_COUNTERS + FRAME * MAX_DEPTH
 #: The exact values of two-trick positions at a trick boundary (:func:`_two_tricks_at`): a direct-mapped
