@@ -100,8 +100,9 @@ def published_break_even(name: str, v: int, passing: float = 0.0) -> float:
     return (2 * v + passing) / (3 * v)
 
 
-def break_even() -> None:
-    """The bots' model-based break-even chance per bid level, against the published ones (see the module doc)."""
+def break_even(bots: str = DEFAULT_BOTS) -> None:
+    """The model-based break-even chance per bid level of the bots ``bots`` (their first seat's model and
+    parameters), against the published ones (see the module doc)."""
     from skatsim.bots import bot_arrays, seam, slots
     from skatsim.bots.expected import threshold_slot
     from skatsim.bots.handeval import BEFORE_PICKUP, GRAND_CLASS, N_SITUATIONS, SUIT_CLASS
@@ -119,7 +120,7 @@ def break_even() -> None:
     print("| --- | ---: | --- | ---: | ---: | ---: | ---: |")
     for name in ("tournament", "official"):
         params = load_variant(Path(TOURNAMENT).with_name(f"{name}.yaml")).variant.params()
-        kinds, rows = bot_arrays(("heuristic",) * 3, params)
+        kinds, rows = bot_arrays(parse_bots(bots), params)
         bot = seam.prepare(kinds, rows, params)[0]
         passing = float(bot[slots.V_PASS])
         for v, gt, cls, mat, label in games:
@@ -140,7 +141,7 @@ REACH_TRIES = 2000
 
 
 def _measure(
-    name: str, hands: int, seed: int, pick: int, samples: int, worlds: str = "reached"
+    name: str, hands: int, seed: int, pick: int, samples: int, worlds: str = "reached", bots: str = DEFAULT_BOTS
 ) -> tuple[dict[int, np.ndarray], dict[int, tuple[int, ...]]]:
     """Per level, one row per hand counted there: win probability on ``samples`` rollouts, the same on
     the first half of them, whether the ceiling reaches the level, the bots' value of passing; and the
@@ -162,11 +163,11 @@ def _measure(
     from skatsim.whatif.kernels import bid_limits
 
     params = load_variant(Path(TOURNAMENT).with_name(f"{name}.yaml")).variant.params()
-    kinds, bot_params = bot_arrays(parse_bots(DEFAULT_BOTS), params)
-    bots = seam.prepare(kinds, bot_params, params)
+    kinds, bot_params = bot_arrays(parse_bots(bots), params)
+    prepared = seam.prepare(kinds, bot_params, params)
     deals = dealt_hands(seed, math.ceil(hands / 3))
     ceilings = np.zeros(deals.shape, dtype=np.int64)
-    bid_limits(params, kinds, bots, deals, ceilings)
+    bid_limits(params, kinds, prepared, deals, ceilings)
     decisions: list = [w.Declare(gt, flags) for gt, flags in declarations(params)]
     out: dict[int, list[tuple[float, float, bool, float]]] = {v: [] for v in LEVELS}
     cost = {v: [0, 0, 0, 0, 0] for v in LEVELS}
@@ -175,13 +176,11 @@ def _measure(
         """The rows of the rollouts that found a world (all of them without ``low``); adds to the level's cost."""
         v = start.bid
         if low is None:
-            rows, _, tries = w.plan(
-                start, chosen, params, DEFAULT_BOTS, samples=n, seed=rseed, worlds="consistent"
-            ).block(0, n)
+            rows, _, tries = w.plan(start, chosen, params, bots, samples=n, seed=rseed, worlds="consistent").block(0, n)
             parts = [(rows, tries)]
         else:
             query = w.plan(
-                start, chosen, params, DEFAULT_BOTS, samples=n, seed=rseed, worlds="consistent", max_tries=REACH_TRIES
+                start, chosen, params, bots, samples=n, seed=rseed, worlds="consistent", max_tries=REACH_TRIES
             )
             rows, _, tries = query.block(0, min(4, n), missing_ok=True)
             parts = [(rows, tries)]
@@ -204,7 +203,9 @@ def _measure(
         won_at: dict[int, np.ndarray] = {}  # per level counted: the best game's wins on the scoring rollouts
         if worlds == "uniform":
             start = w.from_hand(cards, seat)
-            means = declarer_scores(rollout_rows(start, decisions, params, pick, set_seed(h, 0)), params).mean(axis=0)
+            means = declarer_scores(rollout_rows(start, decisions, params, pick, set_seed(h, 0), bots), params).mean(
+                axis=0
+            )
             best = {}
             for v in LEVELS:
                 k = int(np.argmax(np.where(values >= v, means, -np.inf)))
@@ -212,7 +213,7 @@ def _measure(
                     best[v] = k
             if best:
                 chosen = sorted(set(best.values()))
-                rows = rollout_rows(start, [decisions[k] for k in chosen], params, samples, set_seed(h, 1))
+                rows = rollout_rows(start, [decisions[k] for k in chosen], params, samples, set_seed(h, 1), bots)
                 for v, k in best.items():
                     won_at[v] = rows[:, chosen.index(k), COL_WON] == 1
         else:
@@ -235,9 +236,9 @@ def _measure(
                         continue
                     won_at[v] = rows[:, 0, COL_WON] == 1
         for v, won in won_at.items():
-            passing = pass_value(bots[seat], np.uint32(mask), seat, v > LEVELS[0])
+            passing = pass_value(prepared[seat], np.uint32(mask), seat, v > LEVELS[0])
             if v == LEVELS[0]:  # the first bid: reached by beating either value of passing
-                passing = min(passing, pass_value(bots[seat], np.uint32(mask), seat, True))
+                passing = min(passing, pass_value(prepared[seat], np.uint32(mask), seat, True))
             out[v].append((won.mean(), won[: won.size // 2].mean(), ceilings[h // 3, seat] >= v, passing))
     measured = {v: np.array(rows, dtype=np.float64).reshape(-1, 4) for v, rows in out.items()}
     return measured, {v: tuple(c) for v, c in cost.items()}
@@ -267,7 +268,9 @@ def _pct(x: float) -> str:
     return "n/a" if math.isnan(x) else f"{100 * x:.1f}%"
 
 
-def break_even_rollouts(hands: int, seed: int, pick: int, samples: int, worlds: str = "reached") -> None:
+def break_even_rollouts(
+    hands: int, seed: int, pick: int, samples: int, worlds: str = "reached", bots: str = DEFAULT_BOTS
+) -> None:
     """The measured break-even per bid level (see the module doc), under tournament and official scoring."""
     drawn = {
         "reached": "the others push the hand to the level and it wins the auction there: one of their ceilings "
@@ -279,12 +282,12 @@ def break_even_rollouts(hands: int, seed: int, pick: int, samples: int, worlds: 
     print(
         f"Measured break-even: {hands:,} hands ({math.ceil(hands / 3):,} deals, seed {seed}), the best game "
         f"worth at least the level picked on {pick} rollouts per declaration, its win probability on "
-        f"{samples} others; worlds {worlds} ({drawn}); default bots\n"
+        f"{samples} others; worlds {worlds} ({drawn}); bots {bots}\n"
     )
     summary = []
     costs = []
     for name in BREAK_EVEN_VARIANTS:
-        measured, cost = _measure(name, hands, seed, pick, samples, worlds)
+        measured, cost = _measure(name, hands, seed, pick, samples, worlds, bots)
         costs.extend((name, v, *cost[v]) for v in LEVELS)
         print(
             f"{name}: share of hands whose bid ceiling reaches the level (hands), by the win probability of "
@@ -417,6 +420,8 @@ def main() -> None:
         help="self-play declarers' win rates at 18 and 48 against uniform, consistent and reached rollouts",
     )
     args = parser.parse_args()
+    if args.worlds_check and args.bots != DEFAULT_BOTS:
+        parser.error("--worlds-check measures the default bots' self-play: --bots is not used there")
     if args.worlds_check:
         print(
             "| variant | bid | game | declarers | observed win rate | uniform rollouts' estimate "
@@ -428,10 +433,10 @@ def main() -> None:
             worlds_check(name, 30_000, 5)
         return
     if args.break_even:
-        break_even()
+        break_even(args.bots)
         return
     if args.break_even_rollouts:
-        break_even_rollouts(args.hands, args.seed, args.pick_samples, args.samples, args.worlds)
+        break_even_rollouts(args.hands, args.seed, args.pick_samples, args.samples, args.worlds, args.bots)
         return
     seats = parse_bots(args.bots)
     variant = load_variant(args.variant).variant

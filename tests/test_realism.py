@@ -65,3 +65,19 @@ def test_the_rollout_break_even_prints_a_row_per_variant_and_level() -> None:
     assert published == ["55.8%", "59.8%", "62.4%", "66.7%", "66.7%", "66.7%"]
     assert out.count("| 95-100% |") == 2  # a bin table per variant
     assert "worlds reached (the others push the hand to the level" in out  # the default yardstick
+
+
+def _break_even(*bots: str) -> list[str]:
+    script = Path(__file__).resolve().parents[1] / "scripts" / "realism.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "--break-even", *bots], capture_output=True, text=True, check=True
+    ).stdout
+    return [line.split(" | ")[3] for line in out.splitlines() if line.startswith(("| tournament |", "| official |"))]
+
+
+def test_the_model_based_break_even_is_of_the_bots_given() -> None:
+    """``--break-even --bots`` reads the given bots' model: a loss-averse bot needs a higher chance of
+    winning at every level (it used to print the default bots' figures whatever ``--bots`` said)."""
+    default, averse = _break_even(), _break_even("--bots", "heuristic:loss_aversion=2")
+    assert len(default) == len(averse) == 6
+    assert all(float(a.rstrip("%")) > float(d.rstrip("%")) for d, a in zip(default, averse, strict=True))
