@@ -15,9 +15,9 @@ moves in the order of :mod:`skatsim.engine.solver_order`. Positions at trick bou
 table (:func:`new_table`; in a points game from five tricks left) under their canonical hands
 (:func:`skatsim.engine.solver_tables.canonical`) with lower and upper bounds of their value and the best
 lead; "hint" entries keep the best lead for every position of one trick structure, card points ignored,
-to order moves in positions the table has not seen; and the
-bounds of the last positions stored under each trick structure bound every other position of that
-structure, up to the point differences of their cards.
+to order moves in positions the table has not seen; and the bounds of the last positions stored under
+each trick structure bound every other position of that structure, up to the point differences of their
+cards.
 """
 
 from __future__ import annotations
