@@ -12,7 +12,7 @@ with the same script in one session, e.g. against main exported to a folder::
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 import numpy as np
@@ -30,7 +30,12 @@ START = 14 * 720_720
 
 
 def main() -> None:
-    path, games, reps = sys.argv[1], int(float(sys.argv[2])), int(sys.argv[3])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variant", help="the variant file, e.g. variants/official.yaml")
+    parser.add_argument("games", type=lambda s: int(float(s)), help="games per repetition (1e6 works)")
+    parser.add_argument("reps", type=int, nargs="?", default=3, help="repetitions; the best is reported (default 3)")
+    args = parser.parse_args()
+    path, games, reps = args.variant, args.games, args.reps
     params = load_variant(path).variant.params()
     seats = parse_bots("heuristic", int(params[TABLE_PLAYERS]))
     try:

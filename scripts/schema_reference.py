@@ -8,6 +8,7 @@ table that also lays out the engine's rows and types the frames.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -113,9 +114,13 @@ def render() -> str:
     return f"{first}\n\n{HEADER}{rest}{_table(COLUMNS)}\n{nulls}{open_hand}{ISS}{_table(ISS_COLUMNS)}"
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    """Rewrite docs/schema.md, or with --check report whether it is up to date."""
+    parser = argparse.ArgumentParser(description="Write docs/schema.md from skatsim/columns.toml.")
+    parser.add_argument("--check", action="store_true", help="exit 1 when the page differs, write nothing")
+    args = parser.parse_args(argv)
     text = render()
-    if "--check" in sys.argv[1:]:
+    if args.check:
         return 0 if DOC.read_text(encoding="utf-8") == text else 1
     DOC.write_text(text, encoding="utf-8")
     print(f"wrote {DOC}")
@@ -123,4 +128,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -7,6 +7,7 @@ check, so the page can never drift from skatsim/variant/ and skatsim/engine/rule
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -250,8 +251,11 @@ def _is_model(annotation: Any) -> bool:
 
 def main(argv: list[str]) -> int:
     """Rewrite docs/variants.md, or with --check report whether it is up to date."""
+    parser = argparse.ArgumentParser(description="Write docs/variants.md from the variant schema.")
+    parser.add_argument("--check", action="store_true", help="exit 1 when the page differs, write nothing")
+    args = parser.parse_args(argv)
     text = render()
-    if "--check" in argv:
+    if args.check:
         if DOC.read_text(encoding="utf-8") != text:
             print(f"{DOC}: out of date; run python scripts/variant_reference.py", file=sys.stderr)
             return 1

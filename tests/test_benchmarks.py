@@ -65,3 +65,16 @@ def test_benchmark_runs(script: str, args: list[str], expected: str, tmp_path: P
     assert done.returncode == 0, done.stderr[-2000:]
     assert expected in done.stdout, done.stdout[-2000:]
     assert "Traceback" not in done.stderr
+
+
+SCRIPTS = sorted([*BENCHMARKS.glob("*.py"), *(ROOT / "scripts").glob("*.py")])
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_script_answers_help(script: Path) -> None:
+    """Every benchmark and script says how it is called (``bench_kernel.py`` once read ``sys.argv`` by
+    position and answered ``--help`` with a traceback)."""
+    command = [sys.executable, str(script), "--help"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "usage:" in done.stdout.lower(), done.stdout[-500:]
