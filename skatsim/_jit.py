@@ -8,6 +8,7 @@ instruction each.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
@@ -109,18 +110,35 @@ class PackageCacheLocator(caching.UserProvidedCacheLocator):
     source file and of the function's bytecode) and by the machine it was compiled for.
     """
 
+    #: The cache folders already made and found writable in this process: numba checks each kernel's
+    #: folder by writing a temporary file into it, 348 times at import for a dozen folders.
+    _ensured: set[str] = set()
+
     @classmethod
     def get_suitable_cache_subpath(cls, py_file: str) -> str:
         """The module's folder relative to the package's parent, e.g. ``skatsim_engine``."""
-        folder = Path(py_file).resolve().parent.relative_to(_PACKAGE.parent)
+        folder = _resolved(py_file).parent.relative_to(_PACKAGE.parent)
         return "_".join(folder.parts)
 
     @classmethod
     def from_function(cls, py_func: Any, py_file: str) -> Any:
         """This locator for a function of this package (else None: numba's locators take it)."""
-        if not Path(py_file).resolve().is_relative_to(_PACKAGE):
+        if not _resolved(py_file).is_relative_to(_PACKAGE):
             return None
         return super().from_function(py_func, py_file)
+
+    def ensure_cache_path(self) -> None:
+        """Numba's check of the cache folder, once per folder and process."""
+        path = self.get_cache_path()
+        if path not in self._ensured:
+            super().ensure_cache_path()
+            self._ensured.add(path)
+
+
+@functools.cache
+def _resolved(py_file: str) -> Path:
+    """A module's source file as an absolute path, resolved once per file (every kernel of a module asks)."""
+    return Path(py_file).resolve()
 
 
 # numba's list of locators (``CacheImpl`` since numba 0.61, ``_CacheImpl`` before)
