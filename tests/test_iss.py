@@ -23,7 +23,7 @@ from skatsim.engine.cards import parse_card
 from skatsim.engine.gametypes import CLUBS_GAME, GRAND
 from skatsim.engine.scoring import HAND, OUVERT, SCHWARZ_ANNOUNCED
 from skatsim.records.importer import IMPORT_MANIFEST, finished_import, import_iss, iss_table_schema
-from skatsim.records.iss import IssFormatError, IssGame, compare, parse_line, replay_iss
+from skatsim.records.iss import COMPARED, IssFormatError, IssGame, compare, parse_line, replay_iss
 from skatsim.records.record import EarlyEnd, GameRecord, GameResult, ReplayError, replay
 from skatsim.schema import ISS_COLUMNS as ISS_COLUMN_DEFS
 from skatsim.schema import RESULT_COLUMNS
@@ -32,18 +32,6 @@ FIXTURE = Path(__file__).parent / "fixtures" / "iss" / "real_games.sgf"
 LINES = FIXTURE.read_text(encoding="utf-8").splitlines()
 GAMES = {parse_line(line).result["iss_id"]: line for line in LINES}
 
-#: Engine field -> the server's field it is checked against.
-FIELDS = {
-    "declarer": "iss_declarer",
-    "won": "iss_won",
-    "score": "iss_score",
-    "matadors": "iss_matadors",
-    "declarer_points": "iss_points",
-    "declarer_tricks": "iss_tricks",
-    "schneider": "iss_schneider",
-    "schwarz": "iss_schwarz",
-    "overbid": "iss_overbid",
-}
 
 #: (game ID, field) -> (the engine's exact value, why it differs from the server's record).
 EXCEPTIONS: dict[tuple[int, str], tuple[object, str]] = {
@@ -82,7 +70,7 @@ def _game(iss_id: int) -> tuple[IssGame, GameResult]:
 def test_engine_matches_recorded_result(iss_id: int) -> None:
     game, evaluation = _game(iss_id)
     engine = evaluation.columns()
-    for name, iss_name in FIELDS.items():
+    for name, iss_name in COMPARED.items():
         if (iss_id, name) in EXCEPTIONS:
             expected, reason = EXCEPTIONS[(iss_id, name)]
             assert reason
@@ -94,7 +82,7 @@ def test_engine_matches_recorded_result(iss_id: int) -> None:
 
 def test_every_exception_names_a_declared_game_and_field() -> None:
     for iss_id, name in EXCEPTIONS:
-        assert iss_id in DECLARED and name in FIELDS
+        assert iss_id in DECLARED and name in COMPARED
 
 
 def test_compare_lists_exactly_the_documented_exceptions() -> None:
