@@ -12,7 +12,7 @@ import numpy as np
 from .._jit import highest_bit, inlined_kernel, kernel, lowest_bit, popcount
 from .cards import N_CARDS
 from .gametypes import TRUMP_GROUP
-from .solver_tables import P_GROUP, P_GROUP_MASK, P_POINTS, cheapest, points_of
+from .solver_tables import P_GROUP, P_GROUP_MASK, P_POINTS, cheapest, cheapest_cards, points_of
 
 # Bits of the search context ``ctx``; the context is part of every table key.
 TRICK_MODE = 1  # the value counts "good" tricks (1 each) instead of the declarer's card points
@@ -149,9 +149,12 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     other side cannot stop. The leader first leads his trumps that are higher than every opposing trump
     (the opponents must follow with trumps while they have any: their cheapest ones count), then, in each
     plain suit, his cards higher than every opposing card of the suit, as many times as no opponent who
-    still holds a trump can be void of it (an opponent following every such lead gives his cheapest cards
-    of the suit; one who may have discarded is counted as giving nothing). Each of these tricks is won,
-    so the leader keeps the lead; his partner's cards are counted as nothing.
+    still holds a trump can be void of it. Each of these tricks is won, so the leader keeps the lead;
+    his partner's cards are counted as nothing. Every card an opponent plays to them is the leader's
+    side's: of a group led ``k`` times he gives at least his ``min(k, held)`` cheapest cards of it (he
+    follows while he can; a card of it he discarded before is in these tricks too), and the rest of his
+    cards in these tricks (discards: only once he holds no trump) at least his cheapest others. (Until
+    the eleventh round an opponent without trumps was counted as giving nothing.)
 
     A defender's partner must not take the lead from him either: the leader's cards count only when
     they are higher than the partner's too (following suit, the partner cannot overtake), and while the
@@ -187,6 +190,10 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     # suit leads the partner can answer without a trump (he keeps trumps: as many as his other cards)
     kept = popcount(partner & trumps) - n_cash
     budget = popcount(partner & ~trumps) if kept > 0 else N_CARDS
+    # The opponents' cards in these tricks (see above): the trumps they follow with, then per suit.
+    n_leads = n_cash
+    left1 = o1 & ~cheapest_cards(gt, o1 & trumps, n_cash)
+    left2 = o2 & ~cheapest_cards(gt, o2 & trumps, n_cash)
     for g in range(TRUMP_GROUP):
         gm = P_GROUP_MASK[gt, g]
         mine = hand & gm
@@ -204,11 +211,18 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
         if safe <= 0:
             continue
         budget -= safe
+        n_leads += safe
         total += points_of(gt, masters) - cheapest(gt, masters, popcount(masters) - safe)
-        if r1 > 0:
-            total += cheapest(gt, o1 & gm, safe)
-        if r2 > 0:
-            total += cheapest(gt, o2 & gm, safe)
+        f1 = cheapest_cards(gt, o1 & gm, safe)
+        f2 = cheapest_cards(gt, o2 & gm, safe)
+        total += points_of(gt, f1) + points_of(gt, f2)
+        left1 &= ~f1
+        left2 &= ~f2
+    # discards: each opponent plays n_leads cards in all (none left over when he still holds trumps)
+    if o1:
+        total += cheapest(gt, left1, n_leads - (popcount(o1) - popcount(left1)))
+    if o2:
+        total += cheapest(gt, left2, n_leads - (popcount(o2) - popcount(left2)))
     return total
 
 
