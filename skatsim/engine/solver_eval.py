@@ -201,9 +201,17 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
             continue
         theirs = (opp | partner) & gm
         masters = mine & above(highest_bit(theirs)) if theirs else mine
-        safe = min(popcount(masters), budget)
         c1 = popcount(o1 & gm)
         c2 = popcount(o2 & gm)
+        if (
+            r1 <= 0
+            and r2 <= 0
+            and popcount(masters) >= max(c1, c2)
+            and budget >= popcount(mine)
+            and partner & gm & above(lowest_bit(mine)) == 0
+        ):
+            masters = mine  # the masters draw the suit: no opponent can follow or ruff the rest
+        safe = min(popcount(masters), budget)
         if r1 > 0:
             safe = min(safe, c1)
         if r2 > 0:
