@@ -149,12 +149,16 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     other side cannot stop. The leader first leads his trumps that are higher than every opposing trump
     (the opponents must follow with trumps while they have any: their cheapest ones count), then, in each
     plain suit, his cards higher than every opposing card of the suit, as many times as no opponent who
-    still holds a trump can be void of it. Each of these tricks is won, so the leader keeps the lead;
-    his partner's cards are counted as nothing. Every card an opponent plays to them is the leader's
-    side's: of a group led ``k`` times he gives at least his ``min(k, held)`` cheapest cards of it (he
-    follows while he can; a card of it he discarded before is in these tricks too), and the rest of his
-    cards in these tricks (discards: only once he holds no trump) at least his cheapest others. (Until
-    the eleventh round an opponent without trumps was counted as giving nothing.)
+    still holds a trump can be void of it; when no opponent keeps a trump and the masters of a suit draw
+    every opponent's cards of it, the leader's lower cards of the suit too. Each of these tricks is won,
+    so the leader keeps the lead. Every card an opponent plays to them is the leader's side's: of a group
+    led ``k`` times he gives at least his ``min(k, held)`` cheapest cards of it (he follows while he can;
+    a card of it he discarded before is in these tricks too), and the rest of his cards in these tricks
+    (discards: only once he holds no trump) at least his cheapest others. A defender's partner plays to
+    each of these tricks too, and chooses his cards: his most valuable trumps to the trump leads, his
+    most valuable ``min(k, held)`` cards of a suit led ``k`` times (all below the leader's), and his most
+    valuable other plain cards when void (never a trump). (Until the eleventh round opponents without
+    trumps and the partner were counted as giving nothing, and only masters were cashed.)
 
     A defender's partner must not take the lead from him either: the leader's cards count only when
     they are higher than the partner's too (following suit, the partner cannot overtake), and while the
@@ -194,6 +198,13 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     n_leads = n_cash
     left1 = o1 & ~cheapest_cards(gt, o1 & trumps, n_cash)
     left2 = o2 & ~cheapest_cards(gt, o2 & trumps, n_cash)
+    # The partner's cards in these tricks are his side's too, and he picks them: his most valuable trumps
+    # on the trump leads, of a suit led k times his k most valuable cards (all below the leader's), and
+    # his most valuable other plain cards when void (never a trump: he must not take the lead).
+    tp = popcount(partner & trumps)
+    total += points_of(gt, partner & trumps) - cheapest(gt, partner & trumps, tp - min(n_cash, tp))
+    pool = partner & ~trumps
+    followed = min(n_cash, tp)
     for g in range(TRUMP_GROUP):
         gm = P_GROUP_MASK[gt, g]
         mine = hand & gm
@@ -226,11 +237,21 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
         total += points_of(gt, f1) + points_of(gt, f2)
         left1 &= ~f1
         left2 &= ~f2
+        ps = partner & gm
+        if ps:
+            pe = ps & ~cheapest_cards(gt, ps, popcount(ps) - min(safe, popcount(ps)))
+            total += points_of(gt, pe)
+            pool &= ~pe
+            followed += popcount(pe)
     # discards: each opponent plays n_leads cards in all (none left over when he still holds trumps)
     if o1:
         total += cheapest(gt, left1, n_leads - (popcount(o1) - popcount(left1)))
     if o2:
         total += cheapest(gt, left2, n_leads - (popcount(o2) - popcount(left2)))
+    if partner:
+        disc = min(n_leads - followed, popcount(pool))
+        if disc > 0:
+            total += points_of(gt, pool) - cheapest(gt, pool, popcount(pool) - disc)
     return total
 
 
