@@ -186,23 +186,24 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     masters = mine & above(highest_bit(theirs)) if theirs else mine
     n_cash = popcount(masters)
     total = points_of(gt, masters)
-    n1 = popcount(o1 & trumps)
-    n2 = popcount(o2 & trumps)
-    total += cheapest(gt, o1 & trumps, n_cash) + cheapest(gt, o2 & trumps, n_cash)
-    r1 = n1 - n_cash  # trumps an opponent keeps after the trump leads
-    r2 = n2 - n_cash
+    r1 = popcount(o1 & trumps) - n_cash  # trumps an opponent keeps after the trump leads
+    r2 = popcount(o2 & trumps) - n_cash
+    # The opponents' cards in these tricks (see above). One who keeps a trump follows every lead counted
+    # (his cheapest); one who does not plays all his trumps now, and his discards are counted at the end.
+    total += cheapest(gt, o1 & trumps, n_cash) if r1 > 0 else points_of(gt, o1 & trumps)
+    total += cheapest(gt, o2 & trumps, n_cash) if r2 > 0 else points_of(gt, o2 & trumps)
+    left1 = o1 & ~trumps
+    left2 = o2 & ~trumps
     # suit leads the partner can answer without a trump (he keeps trumps: as many as his other cards)
     kept = popcount(partner & trumps) - n_cash
     budget = popcount(partner & ~trumps) if kept > 0 else N_CARDS
-    # The opponents' cards in these tricks (see above): the trumps they follow with, then per suit.
     n_leads = n_cash
-    left1 = o1 & ~cheapest_cards(gt, o1 & trumps, n_cash)
-    left2 = o2 & ~cheapest_cards(gt, o2 & trumps, n_cash)
     # The partner's cards in these tricks are his side's too, and he picks them: his most valuable trumps
     # on the trump leads, of a suit led k times his k most valuable cards (all below the leader's), and
     # his most valuable other plain cards when void (never a trump: he must not take the lead).
     tp = popcount(partner & trumps)
-    total += points_of(gt, partner & trumps) - cheapest(gt, partner & trumps, tp - min(n_cash, tp))
+    if tp:
+        total += points_of(gt, partner & trumps) - cheapest(gt, partner & trumps, tp - min(n_cash, tp))
     pool = partner & ~trumps
     followed = min(n_cash, tp)
     for g in range(TRUMP_GROUP):
@@ -232,21 +233,29 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
         budget -= safe
         n_leads += safe
         total += points_of(gt, masters) - cheapest(gt, masters, popcount(masters) - safe)
-        f1 = cheapest_cards(gt, o1 & gm, safe)
-        f2 = cheapest_cards(gt, o2 & gm, safe)
-        total += points_of(gt, f1) + points_of(gt, f2)
-        left1 &= ~f1
-        left2 &= ~f2
+        if r1 > 0:
+            total += cheapest(gt, o1 & gm, safe)
+        elif c1:
+            f1 = o1 & gm if c1 <= safe else cheapest_cards(gt, o1 & gm, safe)
+            total += points_of(gt, f1)
+            left1 &= ~f1
+        if r2 > 0:
+            total += cheapest(gt, o2 & gm, safe)
+        elif c2:
+            f2 = o2 & gm if c2 <= safe else cheapest_cards(gt, o2 & gm, safe)
+            total += points_of(gt, f2)
+            left2 &= ~f2
         ps = partner & gm
         if ps:
-            pe = ps & ~cheapest_cards(gt, ps, popcount(ps) - min(safe, popcount(ps)))
+            k = popcount(ps)
+            pe = ps if k <= safe else ps & ~cheapest_cards(gt, ps, k - safe)
             total += points_of(gt, pe)
             pool &= ~pe
-            followed += popcount(pe)
-    # discards: each opponent plays n_leads cards in all (none left over when he still holds trumps)
-    if o1:
+            followed += min(k, safe)
+    # discards: an opponent without trumps plays n_leads cards in all
+    if r1 <= 0 and o1:
         total += cheapest(gt, left1, n_leads - (popcount(o1) - popcount(left1)))
-    if o2:
+    if r2 <= 0 and o2:
         total += cheapest(gt, left2, n_leads - (popcount(o2) - popcount(left2)))
     if partner:
         disc = min(n_leads - followed, popcount(pool))

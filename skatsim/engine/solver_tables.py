@@ -176,7 +176,12 @@ def cheapest_cards(gt: int, mask: np.uint32, n: int) -> np.uint32:
         if n <= 0:
             break
         m = mask & P_BY_POINTS[gt, k]
-        while m and n > 0:
+        c = popcount(m)
+        if c <= n:
+            out |= m
+            n -= c
+            continue
+        while n > 0:
             low = m & (~m + np.uint32(1))
             out |= low
             m &= ~low
