@@ -12,7 +12,7 @@ import numpy as np
 from .._jit import highest_bit, inlined_kernel, kernel, lowest_bit, popcount
 from .cards import N_CARDS
 from .gametypes import TRUMP_GROUP
-from .solver_tables import P_GROUP, P_GROUP_MASK, P_POINTS, cheapest, points_of
+from .solver_tables import P_GROUP, P_GROUP_MASK, P_POINTS, cheapest, cheapest_cards, points_of
 
 # Bits of the search context ``ctx``; the context is part of every table key.
 TRICK_MODE = 1  # the value counts "good" tricks (1 each) instead of the declarer's card points
@@ -149,9 +149,16 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     other side cannot stop. The leader first leads his trumps that are higher than every opposing trump
     (the opponents must follow with trumps while they have any: their cheapest ones count), then, in each
     plain suit, his cards higher than every opposing card of the suit, as many times as no opponent who
-    still holds a trump can be void of it (an opponent following every such lead gives his cheapest cards
-    of the suit; one who may have discarded is counted as giving nothing). Each of these tricks is won,
-    so the leader keeps the lead; his partner's cards are counted as nothing.
+    still holds a trump can be void of it; when no opponent keeps a trump and the masters of a suit draw
+    every opponent's cards of it, the leader's lower cards of the suit too. Each of these tricks is won,
+    so the leader keeps the lead. Every card an opponent plays to them is the leader's side's: of a group
+    led ``k`` times he gives at least his ``min(k, held)`` cheapest cards of it (he follows while he can;
+    a card of it he discarded before is in these tricks too), and the rest of his cards in these tricks
+    (discards: only once he holds no trump) at least his cheapest others. A defender's partner plays to
+    each of these tricks too, and chooses his cards: his most valuable trumps to the trump leads, his
+    most valuable ``min(k, held)`` cards of a suit led ``k`` times (all below the leader's), and his most
+    valuable other plain cards when void (never a trump). (Until the eleventh round opponents without
+    trumps and the partner were counted as giving nothing, and only masters were cashed.)
 
     A defender's partner must not take the lead from him either: the leader's cards count only when
     they are higher than the partner's too (following suit, the partner cannot overtake), and while the
@@ -179,14 +186,26 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     masters = mine & above(highest_bit(theirs)) if theirs else mine
     n_cash = popcount(masters)
     total = points_of(gt, masters)
-    n1 = popcount(o1 & trumps)
-    n2 = popcount(o2 & trumps)
-    total += cheapest(gt, o1 & trumps, n_cash) + cheapest(gt, o2 & trumps, n_cash)
-    r1 = n1 - n_cash  # trumps an opponent keeps after the trump leads
-    r2 = n2 - n_cash
+    r1 = popcount(o1 & trumps) - n_cash  # trumps an opponent keeps after the trump leads
+    r2 = popcount(o2 & trumps) - n_cash
+    # The opponents' cards in these tricks (see above). One who keeps a trump follows every lead counted
+    # (his cheapest); one who does not plays all his trumps now, and his discards are counted at the end.
+    total += cheapest(gt, o1 & trumps, n_cash) if r1 > 0 else points_of(gt, o1 & trumps)
+    total += cheapest(gt, o2 & trumps, n_cash) if r2 > 0 else points_of(gt, o2 & trumps)
+    left1 = o1 & ~trumps
+    left2 = o2 & ~trumps
     # suit leads the partner can answer without a trump (he keeps trumps: as many as his other cards)
     kept = popcount(partner & trumps) - n_cash
     budget = popcount(partner & ~trumps) if kept > 0 else N_CARDS
+    n_leads = n_cash
+    # The partner's cards in these tricks are his side's too, and he picks them: his most valuable trumps
+    # on the trump leads, of a suit led k times his k most valuable cards (all below the leader's), and
+    # his most valuable other plain cards when void (never a trump: he must not take the lead).
+    tp = popcount(partner & trumps)
+    if tp:
+        total += points_of(gt, partner & trumps) - cheapest(gt, partner & trumps, tp - min(n_cash, tp))
+    pool = partner & ~trumps
+    followed = min(n_cash, tp)
     for g in range(TRUMP_GROUP):
         gm = P_GROUP_MASK[gt, g]
         mine = hand & gm
@@ -194,9 +213,17 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
             continue
         theirs = (opp | partner) & gm
         masters = mine & above(highest_bit(theirs)) if theirs else mine
-        safe = min(popcount(masters), budget)
         c1 = popcount(o1 & gm)
         c2 = popcount(o2 & gm)
+        if (
+            r1 <= 0
+            and r2 <= 0
+            and popcount(masters) >= max(c1, c2)
+            and budget >= popcount(mine)
+            and partner & gm & above(lowest_bit(mine)) == 0
+        ):
+            masters = mine  # the masters draw the suit: no opponent can follow or ruff the rest
+        safe = min(popcount(masters), budget)
         if r1 > 0:
             safe = min(safe, c1)
         if r2 > 0:
@@ -204,11 +231,36 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
         if safe <= 0:
             continue
         budget -= safe
+        n_leads += safe
         total += points_of(gt, masters) - cheapest(gt, masters, popcount(masters) - safe)
         if r1 > 0:
             total += cheapest(gt, o1 & gm, safe)
+        elif c1:
+            f1 = o1 & gm if c1 <= safe else cheapest_cards(gt, o1 & gm, safe)
+            total += points_of(gt, f1)
+            left1 &= ~f1
         if r2 > 0:
             total += cheapest(gt, o2 & gm, safe)
+        elif c2:
+            f2 = o2 & gm if c2 <= safe else cheapest_cards(gt, o2 & gm, safe)
+            total += points_of(gt, f2)
+            left2 &= ~f2
+        ps = partner & gm
+        if ps:
+            k = popcount(ps)
+            pe = ps if k <= safe else ps & ~cheapest_cards(gt, ps, k - safe)
+            total += points_of(gt, pe)
+            pool &= ~pe
+            followed += min(k, safe)
+    # discards: an opponent without trumps plays n_leads cards in all
+    if r1 <= 0 and o1:
+        total += cheapest(gt, left1, n_leads - (popcount(o1) - popcount(left1)))
+    if r2 <= 0 and o2:
+        total += cheapest(gt, left2, n_leads - (popcount(o2) - popcount(left2)))
+    if partner:
+        disc = min(n_leads - followed, popcount(pool))
+        if disc > 0:
+            total += points_of(gt, pool) - cheapest(gt, pool, popcount(pool) - disc)
     return total
 
 

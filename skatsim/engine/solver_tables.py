@@ -168,6 +168,28 @@ def cheapest(gt: int, mask: np.uint32, n: int) -> int:
 
 
 @kernel
+def cheapest_cards(gt: int, mask: np.uint32, n: int) -> np.uint32:
+    """``n`` cheapest cards of a mask of positions (all of them if it has fewer; among cards of equal
+    points the lowest positions)."""
+    out = np.uint32(0)
+    for k in range(len(_POINT_VALUES)):
+        if n <= 0:
+            break
+        m = mask & P_BY_POINTS[gt, k]
+        c = popcount(m)
+        if c <= n:
+            out |= m
+            n -= c
+            continue
+        while n > 0:
+            low = m & (~m + np.uint32(1))
+            out |= low
+            m &= ~low
+            n -= 1
+    return out
+
+
+@kernel
 def pext(x: np.uint32, m: np.uint32) -> np.uint32:
     """The bits of ``x`` at the set bits of ``m``, packed to the bottom in order (BMI2 ``pext``, done a
     byte at a time with :data:`PEXT8` so that it runs on any CPU)."""
