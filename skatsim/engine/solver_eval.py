@@ -115,6 +115,43 @@ def master_trumps(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> tupl
     return mine, theirs
 
 
+@kernel
+def declarer_winners(gt: int, dh: np.uint32, o1: np.uint32, o2: np.uint32) -> np.uint32:
+    """Cards of the declarer (``dh``) that each take a trick whoever leads, when the defenders (``o1``,
+    ``o2``) hold no trump and no early end can stop the game (0 when no such plan is sure): his trumps,
+    his plain cards above every defender's card of their suit (masters), and his other cards of a suit
+    whose masters are at least as many as either defender's cards of it (drawn whole).
+
+    His plan: until he first takes a trick, when a suit is led in which he holds one of these cards he
+    plays a master of it (it wins: nobody can ruff); void in the suit led, he ruffs when he holds a
+    trump (it wins), else discards a card that is not one of these; otherwise he follows with another
+    card. Once he takes a trick he is on lead and cashes the rest: trumps, then each suit's masters, then
+    the cards of the suits they drew (the defenders then hold none of the suit). Before that first
+    trick he plays none of the counted cards but the one that takes it, so all of them win. Without a
+    trump he must not run out of other cards before that trick: only the defenders' leads of suits in
+    which he holds no master can delay it, at most as many as they hold cards of those suits (each such
+    lead uses one), and each costs him one other card; when they hold more, nothing is counted."""
+    trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
+    out = dh & trumps
+    opp = o1 | o2
+    delay = 0
+    for g in range(TRUMP_GROUP):
+        gm = P_GROUP_MASK[gt, g]
+        mine = dh & gm
+        theirs = opp & gm
+        masters = mine & above(highest_bit(theirs)) if theirs else mine
+        if masters == 0:
+            delay += popcount(theirs)
+            continue
+        if popcount(masters) >= max(popcount(o1 & gm), popcount(o2 & gm)):
+            out |= mine
+        else:
+            out |= masters
+    if out & trumps == 0 and delay > popcount(dh & ~out):
+        return np.uint32(0)
+    return out
+
+
 @inlined_kernel
 def top_trump_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> tuple[int, int]:
     """Card points a side surely takes with its trumps above every opposing trump (the declarer's first,
@@ -134,6 +171,10 @@ def top_trump_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> t
         s1 = d + 1 if d < 2 else 0
         o1 = seat_hand(h0, h1, h2, s1)
         o2 = seat_hand(h0, h1, h2, s1 + 1 if s1 < 2 else 0)
+        if (o1 | o2) & P_GROUP_MASK[gt, TRUMP_GROUP] == 0:
+            # The defenders hold no trump: the declarer's winners, on lead or not (see declarer_winners).
+            mine = declarer_winners(gt, dh, o1, o2)
+            a = points_of(gt, mine)
         n = popcount(mine)
         if n:
             a += cheapest(gt, o1, n) + cheapest(gt, o2, n)
