@@ -225,6 +225,8 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     mine = hand & trumps
     theirs = (opp | partner) & trumps
     masters = mine & above(highest_bit(theirs)) if theirs else mine
+    if partner & trumps == 0 and popcount(masters) >= max(popcount(o1 & trumps), popcount(o2 & trumps)):
+        masters = mine  # the masters draw every opposing trump: the leader's lower trumps win after them
     n_cash = popcount(masters)
     total = points_of(gt, masters)
     r1 = popcount(o1 & trumps) - n_cash  # trumps an opponent keeps after the trump leads
