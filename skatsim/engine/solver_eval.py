@@ -171,11 +171,19 @@ def top_trump_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> t
         s1 = d + 1 if d < 2 else 0
         o1 = seat_hand(h0, h1, h2, s1)
         o2 = seat_hand(h0, h1, h2, s1 + 1 if s1 < 2 else 0)
-        if (o1 | o2) & P_GROUP_MASK[gt, TRUMP_GROUP] == 0:
-            # The defenders hold no trump: the declarer's winners, on lead or not (see declarer_winners).
-            mine = declarer_winners(gt, dh, o1, o2)
-            a = points_of(gt, mine)
+        trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
+        t1 = popcount(o1 & trumps)
+        t2 = popcount(o2 & trumps)
         n = popcount(mine)
+        if t1 + t2 == 0 or n > max(t1, t2):
+            # The declarer's winners, on lead or not (see declarer_winners): when the defenders hold
+            # trumps, his masters outnumber either one's, and each of their trumps can ruff at most one
+            # of his plain winners before he draws them (his most valuable ones are taken off).
+            win = declarer_winners(gt, dh, o1, o2)
+            plain = win & ~trumps
+            lost = min(t1 + t2, popcount(plain))
+            a = points_of(gt, win) - points_of(gt, plain) + cheapest(gt, plain, popcount(plain) - lost)
+            n = popcount(win) - lost
         if n:
             a += cheapest(gt, o1, n) + cheapest(gt, o2, n)
         n = max(popcount(theirs & o1), popcount(theirs & o2))
