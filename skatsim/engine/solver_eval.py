@@ -171,25 +171,51 @@ def top_trump_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> t
         s1 = d + 1 if d < 2 else 0
         o1 = seat_hand(h0, h1, h2, s1)
         o2 = seat_hand(h0, h1, h2, s1 + 1 if s1 < 2 else 0)
-        trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
-        t1 = popcount(o1 & trumps)
-        t2 = popcount(o2 & trumps)
         n = popcount(mine)
-        if t1 + t2 == 0 or n > max(t1, t2):
-            # The declarer's winners, on lead or not (see declarer_winners): when the defenders hold
-            # trumps, his masters outnumber either one's, and each of their trumps can ruff at most one
-            # of his plain winners before he draws them (his most valuable ones are taken off).
-            win = declarer_winners(gt, dh, o1, o2)
-            plain = win & ~trumps
-            lost = min(t1 + t2, popcount(plain))
-            a = points_of(gt, win) - points_of(gt, plain) + cheapest(gt, plain, popcount(plain) - lost)
-            n = popcount(win) - lost
         if n:
             a += cheapest(gt, o1, n) + cheapest(gt, o2, n)
         n = max(popcount(theirs & o1), popcount(theirs & o2))
         if n:
             b += cheapest(gt, dh, n)
     return a, b
+
+
+@kernel
+def declarer_sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> int:
+    """Card points the declarer surely takes at a trick boundary, on lead or not, from his winners
+    (:func:`declarer_winners`), when the defenders hold no trump, or hold trumps and his trumps above
+    every one of theirs outnumber either defender's trumps (-1 otherwise, and when an early end can stop
+    the game). With their trumps he plays as there, but ruffs and answers a trump lead with such a
+    trump: it wins. Once on lead he has at least as many of them left as either defender has trumps
+    (the first trick he took used at most one), draws their trumps, and then every trump of his and
+    every counted plain card wins. Before that each trump of theirs can ruff at most one of his counted
+    plain cards (those he must play to a suit led when he holds no other card of it): his most valuable
+    ones are taken off. Each trick taken holds a card of each defender: at least their cheapest ones.
+    (The twelfth round; before it, with a defender on lead, only his trumps above theirs counted.)"""
+    if ctx & (ENDS_ON_DECLARER | ENDS_ON_DEFENDERS):
+        return -1
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
+    dh = seat_hand(h0, h1, h2, d)
+    s1 = d + 1 if d < 2 else 0
+    o1 = seat_hand(h0, h1, h2, s1)
+    o2 = seat_hand(h0, h1, h2, s1 + 1 if s1 < 2 else 0)
+    t1 = popcount(o1 & trumps)
+    t2 = popcount(o2 & trumps)
+    if t1 + t2:
+        if popcount(dh & trumps & above(highest_bit((o1 | o2) & trumps))) <= max(t1, t2):
+            return -1
+    win = declarer_winners(gt, dh, o1, o2)
+    plain = win & ~trumps
+    lost = min(t1 + t2, popcount(plain))
+    n = popcount(win) - lost
+    return (
+        points_of(gt, win & trumps)
+        + cheapest(gt, plain, popcount(plain) - lost)
+        + cheapest(gt, o1, n)
+        + cheapest(gt, o2, n)
+    )
 
 
 @kernel
