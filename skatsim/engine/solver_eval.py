@@ -130,7 +130,8 @@ def declarer_winners(gt: int, dh: np.uint32, o1: np.uint32, o2: np.uint32) -> np
     trick he plays none of the counted cards but the one that takes it, so all of them win. Without a
     trump he must not run out of other cards before that trick: only the defenders' leads of suits in
     which he holds no master can delay it, at most as many as they hold cards of those suits (each such
-    lead uses one), and each costs him one other card; when they hold more, nothing is counted."""
+    lead uses one), and each costs him one other card; when they hold more, nothing is counted. (When the
+    defenders hold trumps, :func:`declarer_sure_points` says what of this still holds.)"""
     trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
     out = dh & trumps
     opp = o1 | o2
@@ -220,20 +221,21 @@ def declarer_sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) 
 
 @kernel
 def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> int:
-    """Card points the side on lead at a trick boundary is sure to take: a lower bound, by a plan the
-    other side cannot stop. The leader first leads his trumps that are higher than every opposing trump
-    (the opponents must follow with trumps while they have any: their cheapest ones count), then, in each
-    plain suit, his cards higher than every opposing card of the suit, as many times as no opponent who
-    still holds a trump can be void of it; when no opponent keeps a trump and the masters of a suit draw
-    every opponent's cards of it, the leader's lower cards of the suit too. Each of these tricks is won,
-    so the leader keeps the lead. Every card an opponent plays to them is the leader's side's: of a group
-    led ``k`` times he gives at least his ``min(k, held)`` cheapest cards of it (he follows while he can;
-    a card of it he discarded before is in these tricks too), and the rest of his cards in these tricks
-    (discards: only once he holds no trump) at least his cheapest others. A defender's partner plays to
-    each of these tricks too, and chooses his cards: his most valuable trumps to the trump leads, his
-    most valuable ``min(k, held)`` cards of a suit led ``k`` times (all below the leader's), and his most
-    valuable other plain cards when void (never a trump). (Until the eleventh round opponents without
-    trumps and the partner were counted as giving nothing, and only masters were cashed.)
+    """Card points the side on lead at a trick boundary is sure to take: a lower bound, by a plan the other
+    side cannot stop. The leader first leads his trumps that are higher than every opposing trump (the
+    opponents must follow with trumps while they have any: their cheapest ones count), then, in each plain
+    suit, his cards higher than every opposing card of the suit, as many times as no opponent who still
+    holds a trump can be void of it; when no opponent keeps a trump and the masters of a suit draw every
+    opponent's cards of it, the leader's lower cards of the suit too (and of the trumps, when his top trumps
+    draw every opposing trump and a defender leader's partner holds none: the twelfth round). Each of these
+    tricks is won, so the leader keeps the lead. Every card an opponent plays to them is the leader's
+    side's: of a group led ``k`` times he gives at least his ``min(k, held)`` cheapest cards of it (he
+    follows while he can; a card of it he discarded before is in these tricks too), and the rest of his
+    cards in these tricks (discards: only once he holds no trump) at least his cheapest others. A defender's
+    partner plays to each of these tricks too, and chooses his cards: his most valuable trumps to the trump
+    leads, his most valuable ``min(k, held)`` cards of a suit led ``k`` times (all below the leader's), and
+    his most valuable other plain cards when void (never a trump). (Until the eleventh round opponents
+    without trumps and the partner were counted as giving nothing, and only masters were cashed.)
 
     A defender's partner must not take the lead from him either: the leader's cards count only when
     they are higher than the partner's too (following suit, the partner cannot overtake), and while the
