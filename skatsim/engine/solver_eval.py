@@ -115,6 +115,44 @@ def master_trumps(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> tupl
     return mine, theirs
 
 
+@kernel
+def declarer_winners(gt: int, dh: np.uint32, o1: np.uint32, o2: np.uint32) -> np.uint32:
+    """Cards of the declarer (``dh``) that each take a trick whoever leads, when the defenders (``o1``,
+    ``o2``) hold no trump and no early end can stop the game (0 when no such plan is sure): his trumps,
+    his plain cards above every defender's card of their suit (masters), and his other cards of a suit
+    whose masters are at least as many as either defender's cards of it (drawn whole).
+
+    His plan: until he first takes a trick, when a suit is led in which he holds one of these cards he
+    plays a master of it (it wins: nobody can ruff); void in the suit led, he ruffs when he holds a
+    trump (it wins), else discards a card that is not one of these; otherwise he follows with another
+    card. Once he takes a trick he is on lead and cashes the rest: trumps, then each suit's masters, then
+    the cards of the suits they drew (the defenders then hold none of the suit). Before that first
+    trick he plays none of the counted cards but the one that takes it, so all of them win. Without a
+    trump he must not run out of other cards before that trick: only the defenders' leads of suits in
+    which he holds no master can delay it, at most as many as they hold cards of those suits (each such
+    lead uses one), and each costs him one other card; when they hold more, nothing is counted. (When the
+    defenders hold trumps, :func:`declarer_sure_points` says what of this still holds.)"""
+    trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
+    out = dh & trumps
+    opp = o1 | o2
+    delay = 0
+    for g in range(TRUMP_GROUP):
+        gm = P_GROUP_MASK[gt, g]
+        mine = dh & gm
+        theirs = opp & gm
+        masters = mine & above(highest_bit(theirs)) if theirs else mine
+        if masters == 0:
+            delay += popcount(theirs)
+            continue
+        if popcount(masters) >= max(popcount(o1 & gm), popcount(o2 & gm)):
+            out |= mine
+        else:
+            out |= masters
+    if out & trumps == 0 and delay > popcount(dh & ~out):
+        return np.uint32(0)
+    return out
+
+
 @inlined_kernel
 def top_trump_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> tuple[int, int]:
     """Card points a side surely takes with its trumps above every opposing trump (the declarer's first,
@@ -144,21 +182,60 @@ def top_trump_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> t
 
 
 @kernel
+def declarer_sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32) -> int:
+    """Card points the declarer surely takes at a trick boundary, on lead or not, from his winners
+    (:func:`declarer_winners`), when the defenders hold no trump, or hold trumps and his trumps above
+    every one of theirs outnumber either defender's trumps (-1 otherwise, and when an early end can stop
+    the game). With their trumps he plays as there, but ruffs and answers a trump lead with such a
+    trump: it wins. Once on lead he has at least as many of them left as either defender has trumps
+    (the first trick he took used at most one), draws their trumps, and then every trump of his and
+    every counted plain card wins. Before that each trump of theirs can ruff at most one of his counted
+    plain cards (those he must play to a suit led when he holds no other card of it): his most valuable
+    ones are taken off. Each trick taken holds a card of each defender: at least their cheapest ones.
+    (The twelfth round; before it, with a defender on lead, only his trumps above theirs counted.)"""
+    if ctx & (ENDS_ON_DECLARER | ENDS_ON_DEFENDERS):
+        return -1
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    trumps = P_GROUP_MASK[gt, TRUMP_GROUP]
+    dh = seat_hand(h0, h1, h2, d)
+    s1 = d + 1 if d < 2 else 0
+    o1 = seat_hand(h0, h1, h2, s1)
+    o2 = seat_hand(h0, h1, h2, s1 + 1 if s1 < 2 else 0)
+    t1 = popcount(o1 & trumps)
+    t2 = popcount(o2 & trumps)
+    if t1 + t2:
+        if popcount(dh & trumps & above(highest_bit((o1 | o2) & trumps))) <= max(t1, t2):
+            return -1
+    win = declarer_winners(gt, dh, o1, o2)
+    plain = win & ~trumps
+    lost = min(t1 + t2, popcount(plain))
+    n = popcount(win) - lost
+    return (
+        points_of(gt, win & trumps)
+        + cheapest(gt, plain, popcount(plain) - lost)
+        + cheapest(gt, o1, n)
+        + cheapest(gt, o2, n)
+    )
+
+
+@kernel
 def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int) -> int:
-    """Card points the side on lead at a trick boundary is sure to take: a lower bound, by a plan the
-    other side cannot stop. The leader first leads his trumps that are higher than every opposing trump
-    (the opponents must follow with trumps while they have any: their cheapest ones count), then, in each
-    plain suit, his cards higher than every opposing card of the suit, as many times as no opponent who
-    still holds a trump can be void of it; when no opponent keeps a trump and the masters of a suit draw
-    every opponent's cards of it, the leader's lower cards of the suit too. Each of these tricks is won,
-    so the leader keeps the lead. Every card an opponent plays to them is the leader's side's: of a group
-    led ``k`` times he gives at least his ``min(k, held)`` cheapest cards of it (he follows while he can;
-    a card of it he discarded before is in these tricks too), and the rest of his cards in these tricks
-    (discards: only once he holds no trump) at least his cheapest others. A defender's partner plays to
-    each of these tricks too, and chooses his cards: his most valuable trumps to the trump leads, his
-    most valuable ``min(k, held)`` cards of a suit led ``k`` times (all below the leader's), and his most
-    valuable other plain cards when void (never a trump). (Until the eleventh round opponents without
-    trumps and the partner were counted as giving nothing, and only masters were cashed.)
+    """Card points the side on lead at a trick boundary is sure to take: a lower bound, by a plan the other
+    side cannot stop. The leader first leads his trumps that are higher than every opposing trump (the
+    opponents must follow with trumps while they have any: their cheapest ones count), then, in each plain
+    suit, his cards higher than every opposing card of the suit, as many times as no opponent who still
+    holds a trump can be void of it; when no opponent keeps a trump and the masters of a suit draw every
+    opponent's cards of it, the leader's lower cards of the suit too (and of the trumps, when his top trumps
+    draw every opposing trump and a defender leader's partner holds none: the twelfth round). Each of these
+    tricks is won, so the leader keeps the lead. Every card an opponent plays to them is the leader's
+    side's: of a group led ``k`` times he gives at least his ``min(k, held)`` cheapest cards of it (he
+    follows while he can; a card of it he discarded before is in these tricks too), and the rest of his
+    cards in these tricks (discards: only once he holds no trump) at least his cheapest others. A defender's
+    partner plays to each of these tricks too, and chooses his cards: his most valuable trumps to the trump
+    leads, his most valuable ``min(k, held)`` cards of a suit led ``k`` times (all below the leader's), and
+    his most valuable other plain cards when void (never a trump). (Until the eleventh round opponents
+    without trumps and the partner were counted as giving nothing, and only masters were cashed.)
 
     A defender's partner must not take the lead from him either: the leader's cards count only when
     they are higher than the partner's too (following suit, the partner cannot overtake), and while the
@@ -184,6 +261,8 @@ def sure_points(ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: i
     mine = hand & trumps
     theirs = (opp | partner) & trumps
     masters = mine & above(highest_bit(theirs)) if theirs else mine
+    if partner & trumps == 0 and popcount(masters) >= max(popcount(o1 & trumps), popcount(o2 & trumps)):
+        masters = mine  # the masters draw every opposing trump: the leader's lower trumps win after them
     n_cash = popcount(masters)
     total = points_of(gt, masters)
     r1 = popcount(o1 & trumps) - n_cash  # trumps an opponent keeps after the trump leads

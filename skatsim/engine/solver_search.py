@@ -32,6 +32,7 @@ from .solver_eval import (
     HINT,
     TRICK_MODE,
     close_trick,
+    declarer_sure_points,
     last_trick,
     legal,
     master_trumps,
@@ -742,6 +743,12 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                     elif low >= beta and (ctx & ENDS_ON_DECLARER) == 0:
                         ret = low
                         done = True
+                    else:
+                        # The declarer's winners (on lead or not), only where the cheaper bounds failed.
+                        low = declarer_sure_points(ctx, h0, h1, h2)
+                        if low >= beta:
+                            ret = low
+                            done = True
             if not done and nin == 0 and popcount(hand) == 3 and sp > 0:
                 # Three tricks left: the exact value, cached (it answers every window). Not at the root,
                 # whose moves a caller may want reported (ROOT_HIGH, ROOT_LOW).
