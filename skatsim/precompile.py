@@ -15,7 +15,7 @@ import numpy as np
 from .bots import COMPILE_BOTS, bot_arrays
 from .engine.block import simulate_block
 from .engine.layout import LOG_WIDTH, N_COLUMNS
-from .records.record import record_from_log
+from .records.record import records_as_json
 from .variant import official_params
 
 
@@ -28,7 +28,7 @@ def compile_simulation() -> None:
     rows = np.zeros((1, N_COLUMNS), dtype=np.int64)
     logs = np.zeros((1, LOG_WIDTH), dtype=np.int16)
     simulate_block(np.uint64(0), 0, kinds, bot_params, params, rows, logs)
-    record_from_log(rows[0], logs[0])
+    records_as_json(rows, logs)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from skatsim.engine.deal import SKAT_OWNER, deal_cards, pack_deal, unpack_deal
+from skatsim.engine.cards import from_mask
+from skatsim.engine.deal import SKAT_OWNER, deal_cards, pack_deal, record_order, unpack_deal
 
 SEEDS = (0, 1, 12345, 2**63 + 7, 2**64 - 1)
 
@@ -76,6 +77,29 @@ def test_pack_unpack_round_trip(index: int) -> None:
         owner = bits >> (2 * c) & 3
         expected = SKAT_OWNER if skat >> c & 1 else next(s for s in range(3) if int(hands[s]) >> c & 1)
         assert owner == expected
+
+
+def test_record_order_lists_each_hand_then_the_skat() -> None:
+    """record_order gives each packed deal's cards as a game record lists them: forehand's ten,
+    middlehand's, rearhand's, each ascending, then the skat; the same as the masks unpack_deal gives."""
+    packed = []
+    expected = []
+    for index in range(200):
+        hands, skat = _deal(11, index)
+        packed.append(int(pack_deal(hands, np.uint32(skat))))
+        masks = [int(h) for h in hands] + [int(skat)]
+        expected.append([c for m in masks for c in range(32) if m >> c & 1])
+    out = np.zeros((len(packed), 32), dtype=np.int8)
+    record_order(np.array(packed, dtype=np.int64), out, np.zeros(3, dtype=np.uint32))
+    assert out.tolist() == expected
+
+
+def test_from_mask_lists_the_cards_of_bits_0_to_31() -> None:
+    """from_mask: the set bits of a mask, ascending; bits above the 32 cards are not cards."""
+    rng = np.random.default_rng(5)
+    masks = [0, 1, 1 << 31, (1 << 32) - 1, (1 << 40) | 5, -1, *(int(m) for m in rng.integers(0, 1 << 32, 2000))]
+    for m in masks:
+        assert from_mask(m) == [c for c in range(32) if m >> c & 1], m
 
 
 def test_pack_known_deal() -> None:

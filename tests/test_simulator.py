@@ -4,6 +4,8 @@ split, and the heuristic bot plays clearly better than the random one."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict, fields
 from pathlib import Path
 
 import numpy as np
@@ -11,12 +13,15 @@ import pytest
 
 from skatsim.bots import bot_arrays
 from skatsim.engine.block import simulate_block
+from skatsim.engine.cards import iss_name
+from skatsim.engine.gametypes import GAME_TYPE_LABELS, GRAND, RAMSCH
 from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
 from skatsim.engine.layout import ROW_COLUMNS as COLUMNS
 from skatsim.engine.rules import LIST_LENGTH
+from skatsim.engine.scoring import HAND
 from skatsim.engine.tricks import card_points
 from skatsim.frames import TRANSPOSE_ROWS, _raw, block_frame
-from skatsim.records.record import GameRecord, record_from_log, replay
+from skatsim.records.record import EarlyEnd, GameRecord, record_from_log, replay
 from skatsim.schema import RESULT_COLUMNS, rule_column_names
 from skatsim.variant import load_variant, official_params
 
@@ -87,6 +92,48 @@ def test_every_variant_replays_to_the_same_rows(path: Path) -> None:
                 assert sum(t.points for t in evaluation.tricks) + card_points(np.uint32(unplayed)) == 120
         if params[LIST_LENGTH]:
             assert frame["list_id"].to_list() == [k // params[LIST_LENGTH] for k in range(n)]
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        GameRecord(deal=tuple(range(32))),
+        GameRecord(
+            deal=tuple(range(31, -1, -1)),
+            bids=((1, 18), (0, 0), (2, -1), (1, -1)),
+            pickup=True,
+            discards=(3, 30),
+            game_type=GRAND,
+            flags=0,
+            cards=(1, 2, 28),
+            end=EarlyEnd("resign", 1),
+            kontra=(1, 0),
+            bock=2,
+        ),
+        GameRecord(
+            deal=tuple(range(32)),
+            game_type=RAMSCH,
+            cards=(0, 9),
+            pushes=((4, 5), (), (6, 7)),
+            grand_hand_instead=None,
+            ramsch_round=2,
+        ),
+        GameRecord(deal=tuple(range(32)), game_type=GRAND, flags=HAND, grand_hand_instead=2),
+    ],
+)
+def test_a_record_as_json_is_every_field_in_order(record: GameRecord) -> None:
+    """``to_json`` builds its dict by hand (``dataclasses.asdict`` cost most of a ``--record-play`` run):
+    it must stay what ``asdict`` gives, every field in order (a field added to the record and not to
+    the JSON fails here), with cards in ISS notation and the game type by name."""
+    data = json.loads(record.to_json())
+    assert list(data) == [f.name for f in fields(GameRecord)]
+    expected = json.loads(json.dumps(asdict(record)))
+    for name in ("deal", "discards", "cards"):
+        expected[name] = [iss_name(c) for c in getattr(record, name)]
+    expected["pushes"] = [[iss_name(c) for c in pair] for pair in record.pushes]
+    expected["game_type"] = None if record.game_type is None else GAME_TYPE_LABELS[record.game_type]
+    assert data == expected
+    assert GameRecord.from_json(record.to_json()) == record
 
 
 def test_rows_do_not_depend_on_how_games_are_split() -> None:

@@ -70,6 +70,10 @@ def iss_name(c: int) -> str:
     return SUIT_LETTERS[c // 8] + RANK_LETTERS[c % 8]
 
 
+#: :func:`iss_name` of every card, by card int: a lookup for code that names many cards (game records).
+ISS_NAMES: tuple[str, ...] = tuple(iss_name(c) for c in range(N_CARDS))
+
+
 def display_name(c: int) -> str:
     """Human display of a card int (``♣J``, ``♥10``)."""
     return SUIT_SYMBOLS[c // 8] + RANK_DISPLAY[c % 8]
@@ -86,9 +90,14 @@ def to_mask(cards: Iterable[int]) -> int:
 
 
 def from_mask(mask: int) -> list[int]:
-    """Card ints of a mask, ascending."""
-    mask = int(mask)
-    return [c for c in range(N_CARDS) if mask >> c & 1]
+    """Card ints of a mask, ascending (bits 0..31; any others are not cards)."""
+    mask = int(mask) & ((1 << N_CARDS) - 1)
+    cards = []
+    while mask:
+        low = mask & -mask  # the lowest card left
+        cards.append(low.bit_length() - 1)
+        mask ^= low
+    return cards
 
 
 def parse_cards(text: str, sep: str = ".") -> list[int]:

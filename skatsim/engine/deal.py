@@ -148,3 +148,19 @@ def unpack_deal(packed: np.int64, hands: np.ndarray) -> np.uint32:
         else:
             hands[owner] |= np.uint32(1) << np.uint32(c)
     return skat
+
+
+@kernel
+def record_order(packed: np.ndarray, out: np.ndarray, hands: np.ndarray) -> None:
+    """``out[i]``: the 32 cards of deal ``packed[i]`` in a game record's order (forehand's ten,
+    middlehand's, rearhand's, each ascending, then the skat's two), for a block of deals at once;
+    ``hands``: three uint32 of scratch."""
+    for i in range(packed.shape[0]):
+        skat = unpack_deal(packed[i], hands)
+        k = 0
+        for owner in range(4):
+            mask = skat if owner == 3 else hands[owner]
+            for c in range(32):
+                if mask >> np.uint32(c) & np.uint32(1):
+                    out[i, k] = c
+                    k += 1

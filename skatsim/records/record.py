@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from ..engine import bidding, declaration, kontra, layout, play, ramsch
 from ..engine.block import replay_block, replay_list_block
-from ..engine.cards import CardError, from_mask, iss_name, parse_card, to_mask
-from ..engine.deal import pack_deal, unpack_deal
+from ..engine.cards import ISS_NAMES, CardError, from_mask, iss_name, parse_card, to_mask
+from ..engine.deal import pack_deal, record_order
 from ..engine.flow import (
     PHASE_BID,
     PHASE_CARD,
@@ -118,13 +118,25 @@ class GameRecord:
     bock: int = 1
 
     def to_json(self) -> str:
-        """Serialise with cards in ISS notation."""
-        data = asdict(self)
-        data["deal"] = [iss_name(c) for c in self.deal]
-        data["discards"] = [iss_name(c) for c in self.discards]
-        data["cards"] = [iss_name(c) for c in self.cards]
-        data["pushes"] = [[iss_name(c) for c in pair] for pair in self.pushes]
-        data["game_type"] = None if self.game_type is None else GAME_TYPE_LABELS[self.game_type]
+        """Serialise with cards in ISS notation: every field, in field order (what
+        ``dataclasses.asdict`` gives, built directly: ``asdict`` copies each value deeply, which
+        cost three quarters of a ``--record-play`` run)."""
+        end = self.end
+        data = {
+            "deal": [ISS_NAMES[c] for c in self.deal],
+            "bids": self.bids,
+            "pickup": self.pickup,
+            "discards": [ISS_NAMES[c] for c in self.discards],
+            "game_type": None if self.game_type is None else GAME_TYPE_LABELS[self.game_type],
+            "flags": self.flags,
+            "cards": [ISS_NAMES[c] for c in self.cards],
+            "end": None if end is None else {"kind": end.kind, "seat": end.seat},
+            "kontra": self.kontra,
+            "pushes": [[ISS_NAMES[c] for c in pair] for pair in self.pushes],
+            "grand_hand_instead": self.grand_hand_instead,
+            "ramsch_round": self.ramsch_round,
+            "bock": self.bock,
+        }
         return json.dumps(data)
 
     @classmethod
@@ -202,33 +214,43 @@ class GameResult:
 # --------------------------------------------------------------------------- record <-> action record
 
 
-def _deal_cards(deal: int) -> tuple[int, ...]:
-    hands = np.zeros(3, dtype=np.uint32)
-    skat = unpack_deal(np.int64(deal), hands)
-    return tuple(c for seat in range(3) for c in from_mask(int(hands[seat]))) + tuple(from_mask(int(skat)))
+def _deals_in_record_order(packed: np.ndarray) -> list[list[int]]:
+    """The cards of packed deals in a record's order (:func:`skatsim.engine.deal.record_order`)."""
+    deals = np.zeros((packed.shape[0], 32), dtype=np.int8)
+    record_order(np.ascontiguousarray(packed, dtype=np.int64), deals, np.zeros(3, dtype=np.uint32))
+    return deals.tolist()
 
 
-def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
-    """The :class:`GameRecord` of a simulated game from its row and action record."""
-    deal = _deal_cards(int(row[layout.COL_DEAL]))
+def records_as_json(rows: np.ndarray, logs: np.ndarray) -> list[str]:
+    """The records of a block of simulated games as JSON (:meth:`GameRecord.to_json`), the deals'
+    cards read in one compiled pass."""
+    deals = _deals_in_record_order(rows[:, layout.COL_DEAL])
+    return [record_from_log(r, g, tuple(d)).to_json() for r, g, d in zip(rows, logs, deals, strict=True)]
+
+
+def record_from_log(row: np.ndarray, log: np.ndarray, deal: tuple[int, ...] | None = None) -> GameRecord:
+    """The :class:`GameRecord` of a simulated game from its row and action record (``deal``: its
+    cards in record order when already known, :func:`records_as_json`)."""
+    if deal is None:
+        deal = tuple(_deals_in_record_order(row[layout.COL_DEAL : layout.COL_DEAL + 1])[0])
     n_bids = int(log[layout.LOG_N_BIDS])
     if n_bids < 0:
         raise SkatsimError(f"game {row[0]}: bidding too long to be logged ({layout.MAX_LOGGED_BIDS}+ actions)")
     bids = tuple((int(v) // 1024, int(v) % 1024 - 1) for v in log[layout.LOG_BIDS : layout.LOG_BIDS + n_bids])
+    ramsch_round, bock = int(log[layout.LOG_ROUND]), int(row[layout.COL_BOCK])
     # what every record has, then what the deal went on to: a game's type and cards, a Ramsch's
     # pushes or a declaration
-    record = GameRecord(deal=deal, bids=bids, ramsch_round=int(log[layout.LOG_ROUND]), bock=int(row[layout.COL_BOCK]))
     gt = int(row[layout.COL_GAME_TYPE])
     if gt < 0:
-        return record
+        return GameRecord(deal=deal, bids=bids, ramsch_round=ramsch_round, bock=bock)
     cards = tuple(int(c) for c in log[layout.LOG_CARDS : layout.LOG_CARDS + 30] if c >= 0)
-    record = replace(record, game_type=gt, cards=cards)
     if gt == RAMSCH:
-        if int(log[layout.LOG_KIND]) != layout.SCHIEBERAMSCH:
-            return record
-        pushed = [int(c) for c in log[layout.LOG_PUSH : layout.LOG_PUSH + 6]]
-        return replace(
-            record, pushes=tuple(() if pushed[2 * s] < 0 else (pushed[2 * s], pushed[2 * s + 1]) for s in range(3))
+        pushes: tuple[tuple[int, ...], ...] = ()
+        if int(log[layout.LOG_KIND]) == layout.SCHIEBERAMSCH:
+            pushed = [int(c) for c in log[layout.LOG_PUSH : layout.LOG_PUSH + 6]]
+            pushes = tuple(() if pushed[2 * s] < 0 else (pushed[2 * s], pushed[2 * s + 1]) for s in range(3))
+        return GameRecord(
+            deal=deal, bids=bids, game_type=gt, cards=cards, pushes=pushes, ramsch_round=ramsch_round, bock=bock
         )
     kontra_calls = tuple(int(s) for s in log[layout.LOG_KONTRA : layout.LOG_KONTRA + layout.N_KONTRA_SLOTS] if s >= 0)
     instead = int(log[layout.LOG_INSTEAD])
@@ -239,13 +261,18 @@ def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
         | (SCHWARZ_ANNOUNCED if row[layout.COL_SCHWARZ_ANNOUNCED] else 0)
         | (OUVERT if row[layout.COL_OUVERT] else 0)
     )
-    return replace(
-        record,
+    return GameRecord(
+        deal=deal,
+        bids=bids,
         pickup=picked_up,
         discards=tuple(from_mask(int(row[layout.COL_SKAT_DISCARD]))) if picked_up else (),
+        game_type=gt,
         flags=flags,
+        cards=cards,
         kontra=kontra_calls,
         grand_hand_instead=None if instead < 0 else instead,
+        ramsch_round=ramsch_round,
+        bock=bock,
     )
 
 

@@ -33,7 +33,7 @@ from ..engine.rules import LIST_LENGTH
 from ..errors import SkatsimError
 from ..frames import block_frame
 from ..precompile import compile_simulation
-from ..records.record import record_from_log
+from ..records.record import records_as_json
 from . import storage
 from .manifest import RUN_ID_KEY, chunk_name
 
@@ -187,7 +187,7 @@ class ChunkSpec(ChunkFile):
     def _frame(self, rows: np.ndarray, logs: np.ndarray, values: np.ndarray | None = None) -> pl.DataFrame:
         records = None
         if self.record_play:
-            records = [record_from_log(r, g).to_json() for r, g in zip(rows, logs, strict=True)]
+            records = records_as_json(rows, logs)
         return block_frame(rows, self.bots, self.variant_name, self._params(), records, values)
 
 
