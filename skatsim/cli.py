@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from .records.record import GameRecord, GameResult
     from .run.runner import RunStopped
+    from .whatif.rollouts import Start
 
 #: ``--force`` of the commands that write runs: start even when the disk looks too small.
 FORCE_HELP = "Start even when the estimated output does not fit in the free disk space."
@@ -204,8 +205,10 @@ def export_iss_command(run_dir: str, out_file: Path, force: bool) -> None:
     rules; for a run under other rules the summary says so. Compressed by the file name's suffix.
     """
     from .records.export import export_iss
+    from .run.runner import working
 
-    summary = export_iss(run_dir, out_file, force=force)
+    with working("exporting"):
+        summary = export_iss(run_dir, out_file, force=force)
     click.echo(summary.line())
     if summary.note:
         click.echo(f"note: {summary.note}")
@@ -231,9 +234,12 @@ def replay_command(
     (plain or compressed) with --line N or --id ID.
     """
     from .records.gameview import render_game
+    from .run.runner import working
 
-    record, recorded, title, params = _replay_source(table, game, row, iss_file, line, game_id)
-    click.echo(render_game(record, _replayed(record, params), title=title, recorded=recorded))
+    with working("replaying"):
+        record, recorded, title, params = _replay_source(table, game, row, iss_file, line, game_id)
+        replayed = _replayed(record, params)
+    click.echo(render_game(record, replayed, title=title, recorded=recorded))
 
 
 def _replay_source(
@@ -745,6 +751,7 @@ def hand_command(
     """
     from .bots import parse_bots
     from .engine import bidding
+    from .run.runner import working
     from .whatif.hand import evaluate_hand, game_codes, parse_hand_cards
 
     hand = parse_hand_cards(" ".join(cards))
@@ -756,9 +763,10 @@ def hand_command(
         raise click.BadParameter(f"{bid} is not a bid value (18, 20, 22, 23, 24, 27, ... 264)", param_hint="--bid")
     params, name = _variant_params(variant)
     codes = game_codes(games, params) if games else None
-    result = evaluate_hand(
-        hand, _SEAT_NAMES.index(seat.upper()), skat_cards, params, bots, samples, seed, codes, bid, name, jobs
-    )
+    with working("rolling out the declarations"):
+        result = evaluate_hand(
+            hand, _SEAT_NAMES.index(seat.upper()), skat_cards, params, bots, samples, seed, codes, bid, name, jobs
+        )
     click.echo(result.to_json() if as_json else result.text(), nl=as_json)
 
 
@@ -820,6 +828,7 @@ def whatif_command(
     from .bots import parse_bots
     from .engine.gametypes import GAME_TYPE_LABELS
     from .engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
+    from .run.runner import working
     from .whatif.could import another_declaration
     from .whatif.hand import game_codes
 
@@ -848,22 +857,35 @@ def whatif_command(
         raise click.UsageError("Null has no Schneider or Schwarz to announce")
     if flags & OUVERT and GAME_TYPE_LABELS[code] != "null":
         flags |= HAND
+    with working("rolling out"):
+        start = _whatif_start(run_dir, game, iss_file, line, game_id, params)
+        result = another_declaration(start, code, flags, params, bots, worlds, samples, seed)  # type: ignore[arg-type]
+    click.echo(result.to_json() if as_json else result.text(), nl=as_json)
+
+
+def _whatif_start(
+    run_dir: Path | None,
+    game: int | None,
+    iss_file: Path | None,
+    line: int | None,
+    game_id: int | None,
+    params: np.ndarray,
+) -> Start:
+    """The real game ``whatif`` starts from: line ``line`` (or ``game_id``) of an ISS file, or game
+    ``game`` of a run folder (its deal, the auction and discards as the run's bots played them)."""
     if iss_file is not None:
         from .whatif import from_iss
 
-        start = from_iss(iss_file, line=line, game_id=game_id)
-    else:
-        from .run.manifest import read_manifest
-        from .whatif import from_run
+        return from_iss(iss_file, line=line, game_id=game_id)
+    from .run.manifest import read_manifest
+    from .whatif import from_run
 
-        manifest = read_manifest(str(run_dir))
-        assert manifest is not None and game is not None
-        if game >= manifest.games:
-            raise SkatsimError(f"{run_dir}: --game {game} out of range (the run has games 0 to {manifest.games - 1})")
-        start = from_run(manifest.seed, game, params, ",".join(manifest.bots))
-        start = type(start)(start.hands, start.skat, start.record, label=f"{run_dir} game {game}")
-    result = another_declaration(start, code, flags, params, bots, worlds, samples, seed)  # type: ignore[arg-type]
-    click.echo(result.to_json() if as_json else result.text(), nl=as_json)
+    manifest = read_manifest(str(run_dir))
+    assert manifest is not None and game is not None
+    if game >= manifest.games:
+        raise SkatsimError(f"{run_dir}: --game {game} out of range (the run has games 0 to {manifest.games - 1})")
+    start = from_run(manifest.seed, game, params, ",".join(manifest.bots))
+    return type(start)(start.hands, start.skat, start.record, label=f"{run_dir} game {game}")
 
 
 @app.command("bots")
@@ -898,6 +920,7 @@ def solve_command(source: Path, line: int | None, game: int | None, after: int, 
     import json
 
     from .records.importer import find_iss_line, read_row
+    from .run.runner import working
     from .solve import solve_record
 
     if source.is_dir():
@@ -905,13 +928,15 @@ def solve_command(source: Path, line: int | None, game: int | None, after: int, 
             raise click.UsageError(f"{source} is a run folder: name the game with --game N (not --line)")
         path, row = _run_chunk(source, game)
         record, _ = read_row(path, row)
-        solution = solve_record(record, after, params=_run_params(source))
+        with working("solving"):
+            solution = solve_record(record, after, params=_run_params(source))
         title = f"{source} game {game}"
     else:
         if line is None or game is not None:
             raise click.UsageError("an ISS file needs --line N (--game N goes with a run folder)")
-        number, found = find_iss_line(source, line=line)
-        solution = solve_record(found.record, after)
+        with working("solving"):
+            number, found = find_iss_line(source, line=line)
+            solution = solve_record(found.record, after)
         title = f"{source} line {number}" + _iss_title(found.result)
     if as_json:
         click.echo(json.dumps(solution.to_json_dict()))

@@ -494,3 +494,32 @@ def test_compare_reads_its_runs_chunk_by_chunk_as_the_report_reads_them_by_slice
         assert getattr(made, table).equals(getattr(by_chunk, table)), table
         assert getattr(by_chunk, table).equals(getattr(by_slice, table)), table
     assert made.changes["count"].sum() > 0  # the rules differ on some deals: the test compares something
+
+
+def test_a_command_compiling_at_first_use_says_so_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pip install`` compiles the simulation and a record's replay; the solver, the what-if
+    rollouts and the ISS parser compile at their first use (up to half a minute). The commands that
+    use them say so while they work: a spinner on a terminal, nothing when stderr is not one."""
+    from rich.console import Console
+    from rich.status import Status
+
+    from skatsim.run import runner
+
+    with runner.working("solving") as quiet:
+        assert quiet is None  # the tests' stderr is no terminal: nothing shown
+    monkeypatch.setattr(Console, "is_terminal", property(lambda self: True))
+    with runner.working("solving") as shown:
+        assert isinstance(shown, Status)
+        assert str(shown.renderable.text) == f"solving {runner.FIRST_USE}"  # type: ignore[attr-defined]
+    monkeypatch.undo()
+    capsys.readouterr()
+    said: list[str] = []
+    real = runner.working
+    monkeypatch.setattr(runner, "working", lambda what: (said.append(what), real(what))[1])
+    iss = str(Path(__file__).parent / "fixtures" / "iss" / "real_games.sgf")
+    assert main(["solve", iss, "--line", "21", "--after", "30"]) == 0
+    assert main(["replay", "--iss", iss, "--line", "21"]) == 0
+    assert said == ["solving", "replaying"]
+    assert "solving" not in capsys.readouterr().err

@@ -55,7 +55,7 @@ from ..run.chunks import MAX_CHUNK, write_parquet_atomic
 from ..run.local_backend import LocalBackend
 from ..run.lock import LOCK, RunLock, read_lock
 from ..run.manifest import RUN_ID_KEY, DoneChunks, JobManifest, chunk_name, parse_chunk_name, timestamp
-from ..run.runner import RunStopped, catch_interrupts, stderr_progress
+from ..run.runner import FIRST_USE, RunStopped, catch_interrupts, stderr_progress
 from .iss import IssGame, parse_line
 from .issbatch import DUPLICATE, FIRST_LINES, Imported, Reason, import_lines, iss_table_schema
 from .issfile import Chunk, LineChunker, Source, file_digest, read_error, source_format
@@ -516,11 +516,12 @@ def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, sho
     stopped: tuple[str, bool] | None = None
     last_write = time.monotonic()
     with catch_interrupts() as interrupts, _progress(show) as bar:
-        task = bar.add_task("importing", total=manifest.source_bytes)
+        # the workers compile the parser and the replay at their first use: say so until a chunk is in
+        task = bar.add_task(f"importing {FIRST_USE}", total=manifest.source_bytes)
         try:
             for path in results:
                 indices.add(reader.index[storage.basename(path)])
-                bar.update(task, completed=reader.position)
+                bar.update(task, completed=reader.position, description="importing")
                 if time.monotonic() - last_write >= MANIFEST_INTERVAL:
                     _write_manifest(out, manifest.progressed(indices))
                     last_write = time.monotonic()

@@ -256,12 +256,28 @@ class _GamesPerSecond(ProgressColumn):
         return Text("    - games/s" if speed is None else f"{speed:>11,.0f} games/s", style="progress.data.speed")
 
 
-def _starting(enabled: bool) -> AbstractContextManager[object]:
-    """A spinner on stderr while the backend starts (shown only when enabled and stderr is a terminal)."""
+def status(enabled: bool, message: str) -> AbstractContextManager[object]:
+    """A spinner with ``message`` on stderr while work goes on (shown only when enabled and stderr is a
+    terminal; gone when it ends)."""
     console = Console(stderr=True)
     if not (enabled and console.is_terminal):
         return nullcontext()
-    return console.status("starting: loading the compiled kernels (the first run on a machine compiles them, ~30 s)")
+    return console.status(message)
+
+
+#: What a command that compiles its kernels at their first use says while it works.
+FIRST_USE = "(the first use compiles the kernels: up to 30 s)"
+
+
+def working(what: str) -> AbstractContextManager[object]:
+    """:func:`status` for a command without a progress bar whose kernels ``pip install`` did not compile
+    (what-if rollouts, the solver, the ISS parser): ``what`` it does, and that a first use compiles."""
+    return status(True, f"{what} {FIRST_USE}")
+
+
+def _starting(enabled: bool) -> AbstractContextManager[object]:
+    """A spinner on stderr while the backend starts (shown only when enabled and stderr is a terminal)."""
+    return status(enabled, "starting: loading the compiled kernels (the first run on a machine compiles them, ~30 s)")
 
 
 def stderr_progress(enabled: bool, *counts: ProgressColumn) -> Progress:
