@@ -523,3 +523,20 @@ def test_a_command_compiling_at_first_use_says_so_on_a_terminal(
     assert main(["replay", "--iss", iss, "--line", "21"]) == 0
     assert said == ["solving", "replaying"]
     assert "solving" not in capsys.readouterr().err
+
+
+def test_a_run_compiles_its_search_before_any_chunk(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A run with a searching seat (pimc) or --open-hand compiles the solver's kernels in this process
+    while it starts (under the 'starting' spinner, counted as compiling in its summary), on no games, so
+    workers load them instead of each compiling: the runner asks for it with the run's bots and
+    --open-hand, and the warm-up plays no game."""
+    from skatsim.run import chunks, runner
+
+    calls: list[tuple[tuple[str, ...], bool]] = []
+    real = chunks.warm_up_search
+    monkeypatch.setattr(runner, "warm_up_search", lambda bots, oh: (calls.append((tuple(bots), oh)), real(bots, oh))[1])
+    variant = str(Path(__file__).resolve().parents[1] / "variants" / "official.yaml")
+    out = tmp_path / "run"
+    assert main(["simulate", variant, "--games", "3", "--open-hand", "--jobs", "1", "--out", str(out), "--quiet"]) == 0
+    assert calls == [(read_manifest(str(out)).bots, True)]
+    real(("pimc:worlds=2", "heuristic", "random"), False)  # the searching seat's block, on no games

@@ -25,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import polars as pl
 
-from ..bots import bot_arrays
+from ..bots import PIMC, bot_arrays, parse_setting
 from ..engine.block import simulate_block
 from ..engine.layout import LOG_WIDTH, N_COLUMNS
 from ..engine.openhand import open_hand_values
@@ -34,6 +34,7 @@ from ..errors import SkatsimError
 from ..frames import block_frame
 from ..precompile import compile_simulation
 from ..records.record import records_as_json
+from ..variant import official_params
 from . import storage
 from .manifest import RUN_ID_KEY, chunk_name
 
@@ -286,6 +287,21 @@ def _finish_chunk(spec: ChunkJob, staged: object) -> str:
     frame = spec.finish(staged) if isinstance(spec, StagedJob) else spec.compute()
     write_parquet_atomic(frame, spec.path, spec.run_id)
     return spec.path
+
+
+def warm_up_search(bots: Iterable[str], open_hand: bool) -> None:
+    """Compile (or load from numba's disk cache) what a run calls beyond :func:`warm_up`: the block of
+    games with a searching seat (``pimc``: the block compiled again around the solver in its deal state)
+    and the open-hand values (``open_hand``). Called on no games, so it plays none. In the parent before
+    workers take chunks, so they load the cache instead of each compiling for most of a minute, and under
+    the run's "starting" spinner, so a first use says that it compiles."""
+    if any(parse_setting(setting)[0].kind == PIMC for setting in bots):
+        params = official_params()
+        kinds, bot_params = bot_arrays(("pimc",) * 3, params)
+        no_games = np.zeros((0, N_COLUMNS), dtype=np.int64)
+        simulate_block(np.uint64(0), 0, kinds, bot_params, params, no_games, np.zeros((0, LOG_WIDTH), np.int16))
+    if open_hand:
+        open_hand_values(np.zeros((0, N_COLUMNS), dtype=np.int64))
 
 
 def warm_up() -> None:

@@ -61,6 +61,7 @@ from .chunks import (
     default_chunk_size,
     estimated_bytes,
     run_chunk,
+    warm_up_search,
     whole_lists,
 )
 from .local_backend import AT_ONCE, LocalBackend
@@ -743,6 +744,8 @@ def execute_runs(
             starting = time.perf_counter()
             with _starting(progress):
                 session.enter_context(_session(backend))
+                for plan in plans:
+                    warm_up_search(plan.fresh.bots, plan.fresh.open_hand)
             start_seconds = time.perf_counter() - starting
             for run in runs:
                 write_manifest(run.out_dir, run.manifest)
