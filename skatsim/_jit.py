@@ -28,10 +28,19 @@ _PACKAGE = Path(__file__).resolve().parent
 
 #: The code the compiled kernels are made of, and the tables they read as constants: the engine,
 #: the bots, the row layout's column table (``schema.py`` reading ``columns.toml``), the compiled ISS
-#: parser, the what-if rollout loops and this module. Everything else (runs, the rest of records,
-#: analysis, the command line) is plain Python that no kernel imports, so editing it never recompiles
-#: the kernels.
-KERNEL_CODE = ("_jit.py", "engine/", "bots/", "schema.py", "columns.toml", "records/issparse.py", "whatif/kernels.py")
+#: parser and record writer, the what-if rollout loops and this module. Everything else (runs, the
+#: rest of records, analysis, the command line) is plain Python that no kernel imports, so editing it
+#: never recompiles the kernels.
+KERNEL_CODE = (
+    "_jit.py",
+    "engine/",
+    "bots/",
+    "schema.py",
+    "columns.toml",
+    "records/issparse.py",
+    "records/recordjson.py",
+    "whatif/kernels.py",
+)
 
 
 def kernel_sources() -> list[Path]:

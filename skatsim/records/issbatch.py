@@ -11,7 +11,7 @@ over a whole batch of lines, so no Python object is made per game:
 3. a compiled check makes what a replay alone cannot: the declarer and the seat of each card
    are the ones the line names (:func:`skatsim.records.issparse.check_seats`);
 4. the rows are typed as every table is (:func:`skatsim.frames.result_frame`), the ``record``
-   column's JSON written by a compiled writer (:func:`skatsim.records.issparse.write_json`),
+   column's JSON written by a compiled writer (:func:`skatsim.records.recordjson.write_json`),
    the names cut out of the lines by another.
 
 A skipped line's reason comes from the codes the parser and the deal flow leave; its message,
@@ -37,7 +37,7 @@ from ..engine.state import ERR_CODE, N_ERROR
 from ..frames import dtype, open_hand_frame, result_frame, result_schema
 from ..schema import ISS_COLUMNS, OPEN_HAND_COLUMNS
 from ..variant import official_params
-from . import issparse
+from . import issparse, recordjson
 from .iss import REASONS, RESULTS, WRONG_DECLARER, WRONG_SEAT, IssFormatError, ParsedLines, parse_line, replay_iss
 from .record import BID_VALUE_REASON, CARDS_REASON, ReplayError, replay_reason
 
@@ -238,22 +238,9 @@ def _replay(deals: np.ndarray, logs: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return rows, errors
 
 
-def _texts(out: np.ndarray, ends: np.ndarray, encoding: str) -> list[str]:
-    """Newline-ended texts written one after the other into ``out`` (``ends``: where each ends)."""
-    size = int(ends[-1]) if ends.size else 0
-    return out[:size].tobytes().decode(encoding, errors="replace").split("\n")[:-1]
-
-
 def _records(parsed: ParsedLines, lines: np.ndarray) -> list[str]:
     """The ``record`` column: each game's :meth:`GameRecord.to_json`, written by the compiled writer."""
-    info = parsed.info[lines]
-    bids = np.minimum(info[:, issparse.I_N_BIDS], layout.MAX_LOGGED_BIDS)
-    cards = np.minimum(info[:, issparse.I_N_CARDS], 30)
-    size = lines.size * issparse.JSON_FIXED + int(np.sum(bids)) * issparse.JSON_PER_BID
-    out = np.empty(size + int(np.sum(cards)) * issparse.JSON_PER_CARD, dtype=np.uint8)
-    ends = np.zeros(lines.size, dtype=np.int64)
-    issparse.write_json(parsed.deal, parsed.log, lines, out, ends)
-    return _texts(out, ends, "ascii")
+    return recordjson.texts(*recordjson.json_bytes(parsed.deal, parsed.log, lines))
 
 
 def _names(buf: np.ndarray, info: np.ndarray, lines: np.ndarray, slot: int, count: int) -> list[str]:
@@ -265,7 +252,7 @@ def _names(buf: np.ndarray, info: np.ndarray, lines: np.ndarray, slot: int, coun
     out = np.empty(size, dtype=np.uint8)
     ends = np.zeros(lines.size, dtype=np.int64)
     issparse.join_spans(buf, info, lines, slot, count, out, ends)
-    return _texts(out, ends, "utf-8")
+    return recordjson.texts(out, ends, "utf-8")
 
 
 def _frame(

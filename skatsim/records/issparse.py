@@ -22,8 +22,8 @@ Per line ``i`` it fills:
   its move number, every card with its move number and the seat the line names, and, in
   ``moves``, the byte spans of each move's two tokens (single-line use).
 
-:func:`write_json` writes each game's :meth:`GameRecord.to_json` text from the same arrays;
-:func:`check_seats` makes the checks a replay alone cannot (who declared, who played each card).
+:func:`skatsim.records.recordjson.write_json` writes each game's :meth:`GameRecord.to_json` text
+from the same arrays; :func:`check_seats` makes the checks a replay alone cannot (who declared, who played each card).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import numpy as np
 from .._jit import kernel
 from ..engine import layout
 from ..engine.bidding import HOLD, MAX_BID, PASS
-from ..engine.gametypes import GAME_TYPE_NAMES, ISS_LETTERS
+from ..engine.gametypes import ISS_LETTERS
 from ..engine.layout import EMPTY, NO
 from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 from ..engine.tricks import trick_winner
@@ -971,132 +971,6 @@ def check_seats(
             if card_seats[i, k] != (leader + k % 3) % 3:
                 bad[j] = WRONG_SEAT
                 break
-
-
-def _fragments(*texts: str) -> tuple[np.ndarray, np.ndarray]:
-    """Byte strings as one array and their start offsets (``starts[k]`` .. ``starts[k + 1]``)."""
-    data = b"".join(t.encode("ascii") for t in texts)
-    starts = np.cumsum([0, *(len(t) for t in texts)]).astype(np.int64)
-    return np.frombuffer(data, dtype=np.uint8).copy(), starts
-
-
-_J_OPEN, _J_BIDS, _J_PICKUP, _J_TRUE, _J_FALSE, _J_NULL, _J_DISCARDS, _J_GAME = range(8)
-_J_FLAGS, _J_CARDS, _J_END, _J_KIND, _J_SEAT, _J_TAIL, _J_SEP, _J_CLOSE = range(8, 16)
-_J_GAME_NAMES = 16  # + game type
-_J_END_NAMES = _J_GAME_NAMES + len(GAME_TYPE_NAMES)  # + end kind
-_JSON, _JSON_AT = _fragments(
-    '{"deal": [',
-    '], "bids": [',
-    '], "pickup": ',
-    "true",
-    "false",
-    "null",
-    ', "discards": [',
-    '], "game_type": ',
-    ', "flags": ',
-    ', "cards": [',
-    '], "end": ',
-    '{"kind": "',
-    '", "seat": ',
-    ', "kontra": [], "pushes": [], "grand_hand_instead": null, "ramsch_round": 0, "bock": 1}\n',
-    ", ",
-    "}",
-    *(f'"{name}"' for name in GAME_TYPE_NAMES),
-    *layout.END_KINDS,
-)
-_SUIT_LETTERS = np.frombuffer(b"DHSC", dtype=np.uint8).copy()
-_RANK_LETTERS = np.frombuffer(b"789TJQKA", dtype=np.uint8).copy()
-#: Bytes :func:`write_json` writes at most for a game: ``JSON_FIXED`` (the deal, the discards, every key),
-#: plus ``JSON_PER_BID`` a bid (``[2, 999], ``), plus ``JSON_PER_CARD`` a card played (``"CJ", ``).
-JSON_PER_CARD = 6
-JSON_PER_BID = 10
-JSON_FIXED = 34 * JSON_PER_CARD + len(_JSON) + 16
-
-
-@kernel
-def _put(out: np.ndarray, at: int, fragment: int) -> int:
-    for k in range(_JSON_AT[fragment], _JSON_AT[fragment + 1]):
-        out[at] = _JSON[k]
-        at += 1
-    return at
-
-
-@kernel
-def _put_card(out: np.ndarray, at: int, c: int, first: bool) -> int:
-    if not first:
-        at = _put(out, at, _J_SEP)
-    out[at] = 34
-    out[at + 1] = _SUIT_LETTERS[c // 8]
-    out[at + 2] = _RANK_LETTERS[c % 8]
-    out[at + 3] = 34
-    return at + 4
-
-
-@kernel
-def _put_int(out: np.ndarray, at: int, value: int) -> int:
-    if value < 0:
-        out[at] = 45
-        at += 1
-        value = -value
-    digits = 1
-    while value >= 10**digits:
-        digits += 1
-    for k in range(digits - 1, -1, -1):
-        out[at + k] = 48 + value % 10
-        value //= 10
-    return at + digits
-
-
-@kernel
-def write_json(deal: np.ndarray, log: np.ndarray, lines: np.ndarray, out: np.ndarray, ends: np.ndarray) -> None:
-    """Write the :meth:`~skatsim.records.record.GameRecord.to_json` text of lines ``lines`` (their
-    deal and action record as :func:`parse_lines` left them, at most ``layout.MAX_LOGGED_BIDS`` bids),
-    each followed by a newline, one after the other into ``out``; ``ends[j]`` is where line j's ends."""
-    at = 0
-    for j in range(lines.shape[0]):
-        i = lines[j]
-        row = log[i]
-        at = _put(out, at, _J_OPEN)
-        for k in range(32):
-            at = _put_card(out, at, deal[i, k], k == 0)
-        at = _put(out, at, _J_BIDS)
-        for k in range(row[layout.LOG_N_BIDS]):
-            if k:
-                at = _put(out, at, _J_SEP)
-            value = row[layout.LOG_BIDS + k]
-            out[at] = 91
-            at = _put_int(out, at + 1, value // 1024)
-            at = _put(out, at, _J_SEP)
-            at = _put_int(out, at, value % 1024 - 1)
-            out[at] = 93
-            at += 1
-        at = _put(out, at, _J_PICKUP)
-        at = _put(out, at, _J_TRUE if row[layout.LOG_PICKUP] == 1 else _J_FALSE)
-        at = _put(out, at, _J_DISCARDS)
-        if row[layout.LOG_DISCARD] >= 0:
-            at = _put_card(out, at, row[layout.LOG_DISCARD], True)
-            at = _put_card(out, at, row[layout.LOG_DISCARD + 1], False)
-        at = _put(out, at, _J_GAME)
-        declared = row[layout.LOG_GAME] >= 0
-        at = _put(out, at, _J_GAME_NAMES + row[layout.LOG_GAME] if declared else _J_NULL)
-        at = _put(out, at, _J_FLAGS)
-        at = _put_int(out, at, row[layout.LOG_FLAGS] if declared else 0)
-        at = _put(out, at, _J_CARDS)
-        for k in range(30):
-            if row[layout.LOG_CARDS + k] < 0:
-                break
-            at = _put_card(out, at, row[layout.LOG_CARDS + k], k == 0)
-        at = _put(out, at, _J_END)
-        if row[layout.LOG_END] >= 0:
-            at = _put(out, at, _J_KIND)
-            at = _put(out, at, _J_END_NAMES + row[layout.LOG_END] // 3)
-            at = _put(out, at, _J_SEAT)
-            at = _put_int(out, at, row[layout.LOG_END] % 3)
-            at = _put(out, at, _J_CLOSE)
-        else:
-            at = _put(out, at, _J_NULL)
-        at = _put(out, at, _J_TAIL)
-        ends[j] = at
 
 
 @kernel

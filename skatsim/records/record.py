@@ -57,6 +57,7 @@ from ..engine.tricks import card_points, trick_winner
 from ..errors import ReasonedError, SkatsimError
 from ..schema import RESULT_COLUMNS, RULE_COLUMNS
 from ..variant import official_params
+from . import recordjson
 
 
 class ReplayError(ReasonedError):
@@ -214,28 +215,38 @@ class GameResult:
 # --------------------------------------------------------------------------- record <-> action record
 
 
-def _deals_in_record_order(packed: np.ndarray) -> list[list[int]]:
-    """The cards of packed deals in a record's order (:func:`skatsim.engine.deal.record_order`)."""
+def _deals_in_record_order(packed: np.ndarray) -> np.ndarray:
+    """The cards of packed deals in a record's order (:func:`skatsim.engine.deal.record_order`), ``(n, 32)``."""
     deals = np.zeros((packed.shape[0], 32), dtype=np.int8)
     record_order(np.ascontiguousarray(packed, dtype=np.int64), deals, np.zeros(3, dtype=np.uint32))
-    return deals.tolist()
+    return deals
+
+
+def _check_logged(rows: np.ndarray, logs: np.ndarray) -> None:
+    """A game whose auction was too long for its action record has no record: say which."""
+    too_long = np.flatnonzero(logs[:, layout.LOG_N_BIDS] < 0)
+    if too_long.size:
+        game = rows[too_long[0], 0]
+        raise SkatsimError(f"game {game}: bidding too long to be logged ({layout.MAX_LOGGED_BIDS}+ actions)")
 
 
 def records_as_json(rows: np.ndarray, logs: np.ndarray) -> list[str]:
-    """The records of a block of simulated games as JSON (:meth:`GameRecord.to_json`), the deals'
-    cards read in one compiled pass."""
+    """The records of a block of simulated games as JSON: :meth:`GameRecord.to_json` of
+    :func:`record_from_log` of each, byte for byte, written by the compiled writer
+    (:func:`skatsim.records.recordjson.write_json`) from the rows' deals and the action records."""
+    _check_logged(rows, logs)
     deals = _deals_in_record_order(rows[:, layout.COL_DEAL])
-    return [record_from_log(r, g, tuple(d)).to_json() for r, g, d in zip(rows, logs, deals, strict=True)]
+    # a simulated record's flags say hand (record_from_log); an ISS line's, as the line announces, do not
+    game, logged = logs[:, layout.LOG_GAME], logs.copy()
+    logged[(game >= 0) & (game != RAMSCH) & (logs[:, layout.LOG_PICKUP] == 0), layout.LOG_FLAGS] |= HAND
+    return recordjson.texts(*recordjson.json_bytes(deals, logged, np.arange(rows.shape[0])))
 
 
-def record_from_log(row: np.ndarray, log: np.ndarray, deal: tuple[int, ...] | None = None) -> GameRecord:
-    """The :class:`GameRecord` of a simulated game from its row and action record (``deal``: its
-    cards in record order when already known, :func:`records_as_json`)."""
-    if deal is None:
-        deal = tuple(_deals_in_record_order(row[layout.COL_DEAL : layout.COL_DEAL + 1])[0])
+def record_from_log(row: np.ndarray, log: np.ndarray) -> GameRecord:
+    """The :class:`GameRecord` of a simulated game from its row and action record."""
+    _check_logged(row[None, :], log[None, :])
+    deal = tuple(_deals_in_record_order(row[layout.COL_DEAL : layout.COL_DEAL + 1])[0].tolist())
     n_bids = int(log[layout.LOG_N_BIDS])
-    if n_bids < 0:
-        raise SkatsimError(f"game {row[0]}: bidding too long to be logged ({layout.MAX_LOGGED_BIDS}+ actions)")
     bids = tuple((int(v) // 1024, int(v) % 1024 - 1) for v in log[layout.LOG_BIDS : layout.LOG_BIDS + n_bids])
     ramsch_round, bock = int(log[layout.LOG_ROUND]), int(row[layout.COL_BOCK])
     # what every record has, then what the deal went on to: a game's type and cards, a Ramsch's
