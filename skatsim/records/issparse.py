@@ -23,7 +23,8 @@ Per line ``i`` it fills:
   ``moves``, the byte spans of each move's two tokens (single-line use).
 
 :func:`skatsim.records.recordjson.write_json` writes each game's :meth:`GameRecord.to_json` text
-from the same arrays; :func:`check_seats` makes the checks a replay alone cannot (who declared, who played each card).
+from the same arrays; :func:`check_seats` makes the checks a replay alone cannot (who declared, who
+played each card).
 """
 
 from __future__ import annotations
