@@ -119,7 +119,11 @@ QUASI = THREE + 2 * (1 << THREE_BITS)
 #: The bounds of each root move (by position: lower bound at ``ROOT_BOUNDS + 2 * c``, upper bound at the next
 #: word) proven by the searches of one root while ``work[ROOT_MEMO]`` is set.
 ROOT_BOUNDS = QUASI + 2 * QWAYS * (1 << QUASI_BITS)
-N_WORK = ROOT_BOUNDS + 64
+#: Scratch of :func:`_etc_order`: the structure keys of a third seat's children (two words each).
+ETC_KEYS = ROOT_BOUNDS + 64
+N_WORK = ETC_KEYS + 20
+#: :func:`_etc_order` is asked at a third seat with this many tricks left (the current one included) or more.
+ETC_TRICKS = 8
 
 #: Table entry: two uint64 words, so that a bucket of :data:`WAYS` entries is one 64-byte cache line.
 #: Word 0 = the three hands as two 32-bit masks (seats 0 and 2 | seats 1 and 2 << 32; see
@@ -657,6 +661,65 @@ def _bounded_by_sibling(
 
 
 @kernel
+def _etc_order(
+    work: np.ndarray,
+    f: int,
+    ctx: int,
+    h0: np.uint32,
+    h1: np.uint32,
+    h2: np.uint32,
+    leader: int,
+    t0: int,
+    t1: int,
+    alpha: int,
+    beta: int,
+) -> None:
+    """At the third seat, before any move is tried: move to the front of the move list a later move whose
+    child (a trick-boundary position) positions of its trick structure already bound beyond the window
+    (:func:`_quasi_probe`: the child would be settled on entry), so that it is tried first ("enhanced
+    transposition cutoff"). Only the order changes, never a value or a bound.
+
+    Asked with :data:`ETC_TRICKS` or more tricks left, where the moves tried before a late cut hold large
+    subtrees: lower in the tree the probes cost more than they save (docs/solver.md, thirteenth round).
+    The children's structure keys come from this node's canonical hands (a child lacks one card: the
+    cards of its group above it move down one place), and their sets are fetched before any is probed."""
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    maximise = seat_to_move(leader, 2) == d
+    n = work[f + N_MOVES]
+    live = h0 | h1 | h2
+    p0, p1, p2 = canonical(gt, 1, h0, h1, h2)
+    for j in range(1, n):  # the first move is tried first anyway
+        cj = work[f + MOVES + j] & 31
+        winner, _, _ = close_trick(ctx, leader, t0, t1, cj)
+        run = P_GROUP_MASK[gt, P_GROUP[gt, cj]]
+        q = to_canonical(gt, 1, live, cj)
+        low = (_ONE << np.uint32(q)) - _ONE
+        high = run & ~low & ~(_ONE << np.uint32(q))
+        k0 = (p0 & ~run) | (p0 & run & low) | ((p0 & high) >> _ONE)
+        k1 = (p1 & ~run) | (p1 & run & low) | ((p1 & high) >> _ONE)
+        k2 = (p2 & ~run) | (p2 & run & low) | ((p2 & high) >> _ONE)
+        hw0, hw1 = _key(ctx | HINT, k0, k1, k2, winner)
+        work[ETC_KEYS + 2 * j] = np.int64(hw0)
+        work[ETC_KEYS + 2 * j + 1] = np.int64(hw1)
+        prefetch_row(work, QUASI + 2 * QWAYS * np.int64(_hash(hw0, hw1) >> np.uint64(64 - QUASI_BITS)))
+    for j in range(1, n):
+        cj = work[f + MOVES + j] & 31
+        winner, g, ends = close_trick(ctx, leader, t0, t1, cj)
+        if ends:
+            continue
+        x = ~(_ONE << np.uint32(cj))
+        hw0 = np.uint64(work[ETC_KEYS + 2 * j])
+        hw1 = np.uint64(work[ETC_KEYS + 2 * j + 1])
+        lo, hi = _quasi_probe(work, ctx, hw0, hw1, h0 & x, h1 & x, h2 & x, alpha - g, beta - g)
+        if (maximise and lo + g >= beta) or (not maximise and hi + g <= alpha):
+            m = work[f + MOVES + j]
+            work[f + MOVES + j] = work[f + MOVES]
+            work[f + MOVES] = m
+            return
+
+
+@kernel
 def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: np.uint32, hand2: np.uint32,
            leader: int, nin: int, t0: int, t1: int, rest: int, alpha: int, beta: int) -> int:  # fmt: skip
     """Fail-soft alpha-beta value of the rest of the game from a position: hands ``hand0..2`` (positions),
@@ -844,6 +907,10 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 work[f + N_MOVES] += order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, skip, 1)
             if k < work[f + N_MOVES]:
                 # Try the next move; a child position is entered on the next turn of the loop.
+                if k == 0 and nin == 2 and sp > 0 and not trick_mode and popcount(h0 | h1 | h2) >= 3 * ETC_TRICKS - 2:
+                    # A third seat high in the tree (not the root, whose order a caller may set): a move
+                    # whose child is settled on entry goes first.
+                    _etc_order(work, f, ctx, h0, h1, h2, leader, t0, t1, alpha, beta)
                 sibling = -_INF
                 if sp == 0 and memo:
                     # A move whose bound from an earlier search of this root cuts goes first; a move whose
