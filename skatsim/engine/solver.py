@@ -64,6 +64,7 @@ from .solver_search import (
     new_table,
     new_work,
     next_generation,
+    root_bounds_reset,
     search,
 )
 from .solver_tables import P_POINTS, TO_POS, to_positions
@@ -163,6 +164,7 @@ def _bisect(tt: np.ndarray, work: np.ndarray, pos: Position, upper: int, guess: 
     needs about seven. The table keeps what each search proved, so the next one re-searches little."""
     lower = 0
     beta = min(max(guess, lower + 1), upper)
+    root_bounds_reset(work, True)  # the root moves' bounds serve the later searches
     while lower < upper:
         g = _search_at(tt, work, pos, beta - 1, beta)
         if g < beta:
@@ -170,6 +172,7 @@ def _bisect(tt: np.ndarray, work: np.ndarray, pos: Position, upper: int, guess: 
         else:
             lower = g
         beta = (lower + upper + 1) // 2
+    root_bounds_reset(work, False)
     return lower
 
 

@@ -70,6 +70,10 @@ HITS = 3  # table probes that found their position
 ROOT_FIRST = 4
 ROOT_HIGH = 5
 ROOT_LOW = 6
+#: 1 while a caller searches one root under several windows (:func:`skatsim.engine.solver._bisect`): the
+#: fail-soft bounds each root move was proven to have are then kept at :data:`ROOT_BOUNDS` and settle or
+#: order that move in the later searches (see :func:`root_bounds_reset`). 0: not kept, not asked.
+ROOT_MEMO = 7
 N_COUNTERS = 8
 # Fields of one stack frame: the position, the window, the best value so far, the card being tried
 # and the value its trick added, then the moves in search order and the index of the next one to try.
@@ -112,7 +116,14 @@ THREE = TWO + 2 * (1 << TWO_BITS)
 QUASI_BITS = 13
 QWAYS = 8
 QUASI = THREE + 2 * (1 << THREE_BITS)
-N_WORK = QUASI + 2 * QWAYS * (1 << QUASI_BITS)
+#: The bounds of each root move (by position: lower bound at ``ROOT_BOUNDS + 2 * c``, upper bound at the next
+#: word) proven by the searches of one root while ``work[ROOT_MEMO]`` is set.
+ROOT_BOUNDS = QUASI + 2 * QWAYS * (1 << QUASI_BITS)
+#: Scratch of :func:`_etc_order`: the structure keys of a third seat's children (two words each).
+ETC_KEYS = ROOT_BOUNDS + 64
+N_WORK = ETC_KEYS + 20
+#: :func:`_etc_order` is asked at a third seat with this many tricks left (the current one included) or more.
+ETC_TRICKS = 8
 
 #: Table entry: two uint64 words, so that a bucket of :data:`WAYS` entries is one 64-byte cache line.
 #: Word 0 = the three hands as two 32-bit masks (seats 0 and 2 | seats 1 and 2 << 32; see
@@ -183,6 +194,22 @@ def new_work() -> np.ndarray:
 def clear_table(tt: np.ndarray) -> None:
     """Empty a table (never needed for correctness: entries are keyed by the whole position)."""
     tt[:, :] = 0
+
+
+@kernel
+def root_bounds_reset(work: np.ndarray, on: bool) -> None:
+    """Start (``on``) or stop keeping the bounds of each root move across the searches of one root.
+
+    A root move's child is one fixed position, so a fail-soft value the search proved for it (a lower bound
+    when it reached the window's top, an upper bound when it stayed at its bottom) holds for every later
+    search of the same root: there a move whose bound already settles the new window is not searched
+    again (its bound is its fail-soft value), and a move whose lower bound reaches the new window is tried
+    first. A bisection (:func:`skatsim.engine.solver._bisect`) searches one root about seven times: the
+    leads refuted by one search need no second refutation under a higher threshold."""
+    for c in range(32):
+        work[ROOT_BOUNDS + 2 * c] = -_INF
+        work[ROOT_BOUNDS + 2 * c + 1] = _INF
+    work[ROOT_MEMO] = 1 if on else 0
 
 
 @kernel
@@ -634,6 +661,65 @@ def _bounded_by_sibling(
 
 
 @kernel
+def _etc_order(
+    work: np.ndarray,
+    f: int,
+    ctx: int,
+    h0: np.uint32,
+    h1: np.uint32,
+    h2: np.uint32,
+    leader: int,
+    t0: int,
+    t1: int,
+    alpha: int,
+    beta: int,
+) -> None:
+    """At the third seat, before any move is tried: move to the front of the move list a later move whose
+    child (a trick-boundary position) positions of its trick structure already bound beyond the window
+    (:func:`_quasi_probe`: the child would be settled on entry), so that it is tried first ("enhanced
+    transposition cutoff"). Only the order changes, never a value or a bound.
+
+    Asked with :data:`ETC_TRICKS` or more tricks left, where the moves tried before a late cut hold large
+    subtrees: lower in the tree the probes cost more than they save (docs/solver.md, thirteenth round).
+    The children's structure keys come from this node's canonical hands (a child lacks one card: the
+    cards of its group above it move down one place), and their sets are fetched before any is probed."""
+    gt = (ctx >> GT_SHIFT) & 7
+    d = (ctx >> (GT_SHIFT + 3)) & 3
+    maximise = seat_to_move(leader, 2) == d
+    n = work[f + N_MOVES]
+    live = h0 | h1 | h2
+    p0, p1, p2 = canonical(gt, 1, h0, h1, h2)
+    for j in range(1, n):  # the first move is tried first anyway
+        cj = work[f + MOVES + j] & 31
+        winner, _, _ = close_trick(ctx, leader, t0, t1, cj)
+        run = P_GROUP_MASK[gt, P_GROUP[gt, cj]]
+        q = to_canonical(gt, 1, live, cj)
+        low = (_ONE << np.uint32(q)) - _ONE
+        high = run & ~low & ~(_ONE << np.uint32(q))
+        k0 = (p0 & ~run) | (p0 & run & low) | ((p0 & high) >> _ONE)
+        k1 = (p1 & ~run) | (p1 & run & low) | ((p1 & high) >> _ONE)
+        k2 = (p2 & ~run) | (p2 & run & low) | ((p2 & high) >> _ONE)
+        hw0, hw1 = _key(ctx | HINT, k0, k1, k2, winner)
+        work[ETC_KEYS + 2 * j] = np.int64(hw0)
+        work[ETC_KEYS + 2 * j + 1] = np.int64(hw1)
+        prefetch_row(work, QUASI + 2 * QWAYS * np.int64(_hash(hw0, hw1) >> np.uint64(64 - QUASI_BITS)))
+    for j in range(1, n):
+        cj = work[f + MOVES + j] & 31
+        winner, g, ends = close_trick(ctx, leader, t0, t1, cj)
+        if ends:
+            continue
+        x = ~(_ONE << np.uint32(cj))
+        hw0 = np.uint64(work[ETC_KEYS + 2 * j])
+        hw1 = np.uint64(work[ETC_KEYS + 2 * j + 1])
+        lo, hi = _quasi_probe(work, ctx, hw0, hw1, h0 & x, h1 & x, h2 & x, alpha - g, beta - g)
+        if (maximise and lo + g >= beta) or (not maximise and hi + g <= alpha):
+            m = work[f + MOVES + j]
+            work[f + MOVES + j] = work[f + MOVES]
+            work[f + MOVES] = m
+            return
+
+
+@kernel
 def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: np.uint32, hand2: np.uint32,
            leader: int, nin: int, t0: int, t1: int, rest: int, alpha: int, beta: int) -> int:  # fmt: skip
     """Fail-soft alpha-beta value of the rest of the game from a position: hands ``hand0..2`` (positions),
@@ -650,6 +736,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
     f = N_COUNTERS
     ret = 0
     root_first = work[ROOT_FIRST] - 1
+    memo = work[ROOT_MEMO] != 0
     work[ROOT_FIRST] = 0
     work[ROOT_HIGH] = 0
     work[ROOT_LOW] = 0
@@ -784,7 +871,14 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                     b0 = beta
                     if sp == 0 and root_first >= 0:
                         first = root_first
-                    if first >= 0 and legal(gt, hand, t0 if nin else -1) >> np.uint32(first) & _ONE:
+                    if sp == 0 and memo:
+                        # The root of a repeated search: every move listed at once, so that one its
+                        # earlier bounds show to cut is found before any other is searched.
+                        if first >= 0 and not legal(gt, hand, t0 if nin else -1) >> np.uint32(first) & _ONE:
+                            first = -1
+                        work[f + N_MOVES] = order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, first, -1, 0)
+                        work[f + PENDING] = 0
+                    elif first >= 0 and legal(gt, hand, t0 if nin else -1) >> np.uint32(first) & _ONE:
                         # Try the suggested move alone first; order the others only if it does not cut.
                         work[f + MOVES] = first
                         work[f + N_MOVES] = 1
@@ -813,9 +907,33 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 work[f + N_MOVES] += order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, skip, 1)
             if k < work[f + N_MOVES]:
                 # Try the next move; a child position is entered on the next turn of the loop.
+                if k == 0 and nin == 2 and sp > 0 and not trick_mode and popcount(h0 | h1 | h2) >= 3 * ETC_TRICKS - 2:
+                    # A third seat high in the tree (not the root, whose order a caller may set): a move
+                    # whose child is settled on entry goes first.
+                    _etc_order(work, f, ctx, h0, h1, h2, leader, t0, t1, alpha, beta)
+                sibling = -_INF
+                if sp == 0 and memo:
+                    # A move whose bound from an earlier search of this root cuts goes first; a move whose
+                    # bound settles the window is not searched (root_bounds_reset).
+                    maximise = seat_to_move(leader, nin) == d
+                    for j in range(k, work[f + N_MOVES]):
+                        cj = work[f + MOVES + j] & 31
+                        cuts = (
+                            work[ROOT_BOUNDS + 2 * cj] >= beta if maximise else work[ROOT_BOUNDS + 2 * cj + 1] <= alpha
+                        )
+                        if cuts:
+                            if j > k:
+                                x = work[f + MOVES + j]
+                                work[f + MOVES + j] = work[f + MOVES + k]
+                                work[f + MOVES + k] = x
+                            break
+                    c = work[f + MOVES + k] & 31
+                    if work[ROOT_BOUNDS + 2 * c] >= beta:
+                        sibling = work[ROOT_BOUNDS + 2 * c]
+                    elif work[ROOT_BOUNDS + 2 * c + 1] <= alpha:
+                        sibling = work[ROOT_BOUNDS + 2 * c + 1]
                 c = work[f + MOVES + k] & 31
                 work[f + NEXT] = k + 1
-                sibling = -_INF
                 if k > 0 and sp > 0 and not trick_mode:
                     # A sibling may settle this move (not at the root: little gain there, and its moves
                     # are reported to the caller).
@@ -922,8 +1040,12 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             # beta and v <= root_alpha an upper bound staying at alpha (fail-soft).
             if v >= root_beta:
                 work[ROOT_HIGH] |= np.int64(1) << np.int64(card)
+                if memo and v > work[ROOT_BOUNDS + 2 * card]:
+                    work[ROOT_BOUNDS + 2 * card] = v
             elif v <= root_alpha:
                 work[ROOT_LOW] |= np.int64(1) << np.int64(card)
+                if memo and v < work[ROOT_BOUNDS + 2 * card + 1]:
+                    work[ROOT_BOUNDS + 2 * card + 1] = v
         mover = seat_to_move(leader, nin)
         if mover == d:
             if v > best:
