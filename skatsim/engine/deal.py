@@ -158,8 +158,8 @@ def record_order(packed: np.ndarray, out: np.ndarray, hands: np.ndarray) -> None
     for i in range(packed.shape[0]):
         skat = unpack_deal(packed[i], hands)
         k = 0
-        for owner in range(4):
-            mask = skat if owner == 3 else hands[owner]
+        for owner in range(SKAT_OWNER + 1):
+            mask = skat if owner == SKAT_OWNER else hands[owner]
             for c in range(32):
                 if mask >> np.uint32(c) & np.uint32(1):
                     out[i, k] = c

@@ -34,6 +34,7 @@ import numpy as np
 from .._jit import kernel
 from ..engine import layout
 from ..engine.bidding import HOLD, MAX_BID, PASS
+from ..engine.cards import RANK_LETTERS, SUIT_LETTERS
 from ..engine.gametypes import ISS_LETTERS
 from ..engine.layout import EMPTY, NO
 from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
@@ -114,9 +115,9 @@ N_ERR = 10
 # --- byte tables --------------------------------------------------------------------------------
 _SUIT = np.full(256, -1, dtype=np.int64)
 _RANK = np.full(256, -1, dtype=np.int64)
-for _k, _ch in enumerate("DHSC"):
+for _k, _ch in enumerate(SUIT_LETTERS):
     _SUIT[ord(_ch)] = _k
-for _k, _ch in enumerate("789TJQKA"):
+for _k, _ch in enumerate(RANK_LETTERS):
     _RANK[ord(_ch)] = _k
 #: ISS letter of a game type -> its code; -1 for any other byte.
 _GAME_LETTER = np.full(256, -1, dtype=np.int64)

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._jit import kernel
 from ..engine import layout
+from ..engine.cards import RANK_LETTERS, SUIT_LETTERS
 from ..engine.gametypes import GAME_TYPE_NAMES, RAMSCH
 
 
@@ -55,8 +56,8 @@ _JSON, _JSON_AT = _fragments(
     *(f'"{name}"' for name in GAME_TYPE_NAMES),
     *layout.END_KINDS,
 )
-_SUIT_LETTERS = np.frombuffer(b"DHSC", dtype=np.uint8).copy()
-_RANK_LETTERS = np.frombuffer(b"789TJQKA", dtype=np.uint8).copy()
+_SUIT_LETTERS = np.frombuffer(SUIT_LETTERS.encode("ascii"), dtype=np.uint8).copy()
+_RANK_LETTERS = np.frombuffer(RANK_LETTERS.encode("ascii"), dtype=np.uint8).copy()
 #: Bytes :func:`write_json` writes at most for a game: ``JSON_FIXED`` (the deal, the discards, every key,
 #: Kontra calls, pushes and the numbers of the tail), plus ``JSON_PER_BID`` a bid (``[2, 999], ``), plus
 #: ``JSON_PER_CARD`` a card played (``"CJ", ``).
