@@ -8,8 +8,8 @@ Stages, each timed alone on the same block of games (best of ``--repeats``, CPU 
 this process with every thread, so other load on the machine counts less than in wall time):
 
 * **kernel**: :func:`skatsim.engine.block.simulate_block`, the default bots;
-* **columns**: the int64 row matrix turned into one contiguous array per column (transposed in
-  blocks of rows, :func:`skatsim.frames._columns`);
+* **columns**: the int64 row matrix turned into one contiguous array per column of its type (the
+  compiled pass of :func:`skatsim.engine.columns.narrow_columns`, :func:`skatsim.frames._narrowed`);
 * **typing**: the typed polars frame of :func:`skatsim.frames.block_frame` (casts, enums,
   nulls, discard names, bot and variant columns), beyond the columns;
 * **encoding**: Parquet encoding and zstd compression into memory, at the chunk files' level;
@@ -34,8 +34,9 @@ import numpy as np
 from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
 from skatsim.engine.block import simulate_block
 from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
-from skatsim.frames import _raw, block_frame
+from skatsim.frames import _narrowed, block_frame
 from skatsim.run.chunks import ZSTD_LEVEL, write_parquet_atomic
+from skatsim.schema import COLUMNS, ENGINE
 from skatsim.variant import official_params
 
 
@@ -74,13 +75,14 @@ def main() -> None:
     no_log = np.zeros((0, LOG_WIDTH), np.int16)
     simulate_block(np.uint64(1), 0, kinds, bot_params, params, rows, no_log)
     frame = block_frame(rows, bots, "official", params)
+    engine = [c for c in COLUMNS if c.source == ENGINE and c.rule is None]
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "chunk.parquet")
         stages = {
             "kernel": cpu(
                 lambda: simulate_block(np.uint64(1), 0, kinds, bot_params, params, rows, no_log), args.repeats
             ),
-            "columns": cpu(lambda: _raw(rows), repeats),
+            "columns": cpu(lambda: _narrowed(rows, engine), repeats),
             "typing": cpu(lambda: block_frame(rows, bots, "official", params), repeats),
             "encoding": cpu(lambda: frame.write_parquet(io.BytesIO(), compression_level=ZSTD_LEVEL), repeats),
             "file": cpu(lambda: write_parquet_atomic(frame, path), repeats),

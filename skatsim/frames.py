@@ -2,18 +2,22 @@
 
 The kernels (:mod:`skatsim.engine.block`) write plain integers so they stay compiled and
 allocation-free; this module gives them the types of :data:`skatsim.schema.COLUMNS` in one
-vectorised pass: enums for game types, card names for the discard, and nulls where a value
-does not exist, each by its column's null rule (:data:`skatsim.schema.NULL_RULES`). Simulated
+compiled pass that narrows each column to its type (:mod:`skatsim.engine.columns`), then enums for
+game types, card names for the discard, and nulls where a value does not exist, each by its
+column's null rule (:data:`skatsim.schema.NULL_RULES`). Simulated
 runs (:mod:`skatsim.run.chunks`), replayed records (:mod:`skatsim.records.record`) and ISS
 imports all type their rows here, so a column means the same in every table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import polars as pl
 
 from .engine.cards import iss_name
+from .engine.columns import KIND_DTYPES, KINDS, discard_pairs, narrow
 from .engine.gametypes import GAME_TYPE_LABELS, RAMSCH
 from .engine.layout import COL_SKAT_DISCARD, ROW_COLUMNS
 from .engine.rules import TABLE_PLAYERS
@@ -42,8 +46,13 @@ _PLAIN: dict[str, pl.DataType] = {
 GAME_TYPE = pl.Enum(list(ENUMS["GameType"]))
 SEAT_SUFFIXES = ("fh", "mh", "rh")
 
-#: ISS names of every two-card discard, keyed by ``low_card * 32 + high_card``.
-_DISCARD_NAMES = {lo * 32 + hi: f"{iss_name(lo)}.{iss_name(hi)}" for lo in range(32) for hi in range(lo + 1, 32)}
+#: The least engine code of a game type (``ABORTED``), and each code's label from it up, as the enum.
+_LEAST_CODE = min(GAME_TYPE_LABELS)
+_GAME_TYPES = pl.Series([GAME_TYPE_LABELS[c] for c in range(_LEAST_CODE, max(GAME_TYPE_LABELS) + 1)], dtype=GAME_TYPE)
+#: ISS names of every two-card discard at ``low_card * 32 + high_card``, null elsewhere (0: no discard).
+_DISCARD_SERIES = pl.Series(
+    [f"{iss_name(k // 32)}.{iss_name(k % 32)}" if k // 32 < k % 32 else None for k in range(32 * 32)], dtype=pl.String
+)
 
 
 def dtype(column: Column) -> pl.DataType:
@@ -74,43 +83,22 @@ def _null_condition(rule: str | None, col: pl.Expr) -> pl.Expr | None:
     return None
 
 
-def _lowest_card(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Index of the lowest set bit of each (nonzero) mask, and that bit; exact via log2 of a power of two."""
-    bit = masks & (~masks + np.uint64(1))
-    safe = np.where(bit == 0, np.uint64(1), bit)
-    return np.log2(safe.astype(np.float64)).astype(np.int64), bit
-
-
-def discard_pairs(masks: np.ndarray) -> np.ndarray:
-    """``low * 32 + high`` of each two-card discard mask, -1 for an empty mask.
-
-    Raises ``ValueError`` for a mask of another size: the kernel only writes
-    0 (hand game, passed deal) or exactly two cards.
-    """
-    m = masks.astype(np.uint64)
-    low, low_bit = _lowest_card(m)
-    rest = m ^ low_bit
-    high, high_bit = _lowest_card(rest)
-    empty = m == 0
-    if np.any(~empty & ((high_bit == 0) | (rest != high_bit))):
-        raise ValueError("skat_discard: a discard mask holds a number of cards other than 0 or 2")
-    return np.where(empty, -1, low * 32 + high)
-
-
-def _typed(column: Column, rows: np.ndarray) -> pl.Expr | pl.Series:
-    """A row column cast to its type, null where its null rule says the value does not exist."""
-    if column.source == CARDS:
-        pairs = pl.Series(column.name, discard_pairs(rows[:, COL_SKAT_DISCARD]))
-        return pairs.replace_strict(_DISCARD_NAMES, default=None, return_dtype=pl.String)
+def _typed(column: Column) -> pl.Expr:
+    """A narrowed column (:func:`_narrowed`) in its type, null where its null rule says the value does not exist."""
     col = pl.col(column.name)
+    expr = col
     if column.name == "game_type":
-        expr = col.replace_strict(GAME_TYPE_LABELS, return_dtype=GAME_TYPE)
-    else:
-        expr = col
+        expr = pl.lit(_GAME_TYPES).gather(col.cast(pl.Int16) - _LEAST_CODE)
     condition = _null_condition(column.null, col)
     if condition is not None:
         expr = pl.when(condition).then(expr)
     return expr.cast(dtype(column)).alias(column.name)
+
+
+def _discards(rows: np.ndarray, name: str) -> pl.Series:
+    """The discard column: the two cards' ISS names, null for none."""
+    pairs = discard_pairs(rows[:, COL_SKAT_DISCARD])
+    return _DISCARD_SERIES.gather(np.where(pairs < 0, 0, pairs)).alias(name)
 
 
 def _player_bot(bots: tuple[str, ...], player: pl.Expr) -> pl.Expr:
@@ -142,30 +130,51 @@ def _run_column(name: str, bots: tuple[str, ...], variant_name: str, lists: bool
     return []  # bot_mh and bot_rh come with bot_fh; the record column is added after
 
 
-#: Rows transposed at a time by :func:`_columns`: a block of 1,024 rows (about 330 kB) stays in the
-#: core's cache while it is copied, where one transposing copy of a whole block of games (86 MB)
-#: loads each of its cache lines from memory again for every column (0.10 instead of 0.16 to 0.26
-#: CPU-seconds a million games, the "columns" stage of ``benchmarks/bench_breakdown.py``).
-TRANSPOSE_ROWS = 1024
+def _narrowed(rows: np.ndarray, columns: list[Column]) -> pl.DataFrame:
+    """The engine columns ``columns`` of the ``(n, N_COLUMNS)`` row matrix, each narrowed to its type by one
+    compiled pass (:func:`skatsim.engine.columns.narrow_columns`; the game type as its engine code) and
+    handed to polars without a copy."""
+    by_kind: list[list[Column]] = [[] for _ in KIND_DTYPES]
+    for c in columns:
+        by_kind[KINDS[c.dtype]].append(c)
+    sources = tuple(np.array([ROW_COLUMNS.index(c.name) for c in cs], dtype=np.int64) for cs in by_kind)
+    outs = narrow(rows, sources)
+    if outs is None:
+        misfit = _misfit(rows, columns)
+        raise ValueError(f"{misfit.name}: a value does not fit the column's type ({misfit.dtype})")
+    arrays = {c.name: out[j] for cs, out in zip(by_kind, outs, strict=True) for j, c in enumerate(cs)}
+    return pl.DataFrame({c.name: arrays[c.name] for c in columns})
 
 
-def _columns(rows: np.ndarray) -> np.ndarray:
-    """The ``(n, N_COLUMNS)`` row matrix as ``(N_COLUMNS, n)``: every column contiguous."""
-    columns = np.empty((rows.shape[1], rows.shape[0]), dtype=rows.dtype)
-    for first in range(0, rows.shape[0], TRANSPOSE_ROWS):
-        columns[:, first : first + TRANSPOSE_ROWS] = rows[first : first + TRANSPOSE_ROWS].T
-    return columns
+def _misfit(rows: np.ndarray, columns: list[Column]) -> Column:
+    """The first integer column holding a value its type cannot (once :func:`narrow` found one)."""
+    for c in columns:
+        raw = rows[:, ROW_COLUMNS.index(c.name)]
+        if c.dtype != "Boolean" and np.any(raw.astype(KIND_DTYPES[KINDS[c.dtype]]) != raw):
+            return c
+    raise AssertionError("narrow: a value out of its type's range in none of the columns")
 
 
-def _raw(rows: np.ndarray) -> pl.DataFrame:
-    columns = _columns(rows)
-    return pl.DataFrame({name: columns[i] for i, name in enumerate(ROW_COLUMNS)})
+def _typed_frame(
+    rows: np.ndarray, columns: list[Column], run: Callable[[str], list[pl.Expr]] | None = None
+) -> pl.DataFrame:
+    """The typed ``columns`` (in that order) of the row matrix; ``run`` gives the expressions that
+    stand at a run column's place (source ``run``)."""
+    exprs: list[pl.Expr | pl.Series] = []
+    for c in columns:
+        if c.source == RUN:
+            exprs += run(c.name) if run is not None else []
+        elif c.source == CARDS:
+            exprs.append(_discards(rows, c.name))
+        else:
+            exprs.append(_typed(c))
+    return _narrowed(rows, [c for c in columns if c.source == ENGINE]).select(*exprs)
 
 
 def result_frame(rows: np.ndarray, params: np.ndarray) -> pl.DataFrame:
     """The result columns and the house-rule columns of ``params`` of engine rows, typed."""
     wanted = set(RESULT_COLUMNS) | set(rule_column_names(params))
-    return _raw(rows).select(*(_typed(c, rows) for c in COLUMNS if c.name in wanted and c.source != RUN))
+    return _typed_frame(rows, [c for c in COLUMNS if c.name in wanted and c.source != RUN])
 
 
 def open_hand_frame(values: np.ndarray) -> pl.DataFrame:
@@ -198,15 +207,8 @@ def block_frame(
     """
     rules = set(rule_column_names(params))
     lists = "list_id" in rules
-    exprs: list[pl.Expr | pl.Series] = []
-    for column in COLUMNS:
-        if column.rule is not None and column.name not in rules:
-            continue
-        if column.source == RUN:
-            exprs += _run_column(column.name, bots, variant_name, lists)
-        elif column.source in (ENGINE, CARDS):
-            exprs.append(_typed(column, rows))
-    frame = _raw(rows).select(*exprs)
+    columns = [c for c in COLUMNS if c.rule is None or c.name in rules]
+    frame = _typed_frame(rows, columns, lambda name: _run_column(name, bots, variant_name, lists))
     if records is not None:
         frame = frame.with_columns(pl.Series("record", records, pl.String))
     if open_hand is not None:

@@ -14,7 +14,8 @@ import numpy as np
 
 from .bots import COMPILE_BOTS, bot_arrays
 from .engine.block import simulate_block
-from .engine.layout import LOG_WIDTH, N_COLUMNS
+from .engine.columns import KIND_DTYPES, discard_pairs, narrow
+from .engine.layout import COL_SKAT_DISCARD, LOG_WIDTH, N_COLUMNS
 from .records.record import GameRecord, records_as_json, replay_rows
 from .variant import official_params
 
@@ -22,13 +23,15 @@ from .variant import official_params
 def compile_simulation() -> str:
     """Compile (or load from numba's disk cache) every kernel a simulation and its game records call:
     the block of games, whatever the variant (the rules are a parameter vector) and the bots (but the
-    searching ``pimc``, whose solver compiles at its first use), and the records of ``--record-play``.
-    Returns a simulated game's record (JSON)."""
+    searching ``pimc``, whose solver compiles at its first use), the narrowing of its rows into typed
+    columns, and the records of ``--record-play``. Returns a simulated game's record (JSON)."""
     params = official_params()
     kinds, bot_params = bot_arrays(COMPILE_BOTS, params)
     rows = np.zeros((1, N_COLUMNS), dtype=np.int64)
     logs = np.zeros((1, LOG_WIDTH), dtype=np.int16)
     simulate_block(np.uint64(0), 0, kinds, bot_params, params, rows, logs)
+    narrow(rows, tuple(np.zeros(1, dtype=np.int64) for _ in KIND_DTYPES))
+    discard_pairs(rows[:, COL_SKAT_DISCARD])
     return records_as_json(rows, logs)[0]
 
 

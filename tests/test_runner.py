@@ -23,13 +23,16 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skatsim import __version__
 from skatsim.cli import main
-from skatsim.engine.layout import N_COLUMNS
+from skatsim.engine.columns import KIND_DTYPES, KINDS, TILE, discard_pairs, narrow_columns
+from skatsim.engine.layout import COL_BID, COL_DECLARER, N_COLUMNS
 from skatsim.engine.layout import ROW_COLUMNS as COLUMNS
 from skatsim.errors import SkatsimError
-from skatsim.frames import block_frame, discard_pairs, frame_schema, result_schema
+from skatsim.frames import block_frame, frame_schema, result_schema
 from skatsim.records.record import GameRecord, replay
 from skatsim.run import local_backend, runner
 from skatsim.run.chunks import chunk_name, default_chunk_size, plan_chunks, run_chunk, simulate_frame
@@ -165,6 +168,36 @@ def test_discard_pairs() -> None:
         discard_pairs(np.array([1 << 5], dtype=np.int64))
     with pytest.raises(ValueError, match="other than 0 or 2"):
         discard_pairs(np.array([0b111], dtype=np.int64))
+    with pytest.raises(ValueError, match="other than 0 or 2"):
+        discard_pairs(np.array([(1 << 32) | 1], dtype=np.int64))
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(0, 3 * TILE + 5), seed=st.integers(0, 2**32 - 1))
+def test_narrow_columns_copies_every_slot_into_its_type(n: int, seed: int) -> None:
+    """Each kind's slots come out as ``rows[:, slot]`` in the kind's type (nonzero: true), tile edges
+    included, and a value one past a type's range is reported."""
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(-128, 128, size=(n, N_COLUMNS), dtype=np.int64)
+    sources = tuple(rng.permutation(N_COLUMNS)[: rng.integers(0, 6)].astype(np.int64) for _ in KIND_DTYPES)
+    outs = tuple(np.empty((len(s), n), dtype=t) for s, t in zip(sources, KIND_DTYPES, strict=True))
+    assert narrow_columns(rows, sources, outs)
+    for src, out, kind in zip(sources, outs, KIND_DTYPES, strict=True):
+        expected = rows[:, src].T != 0 if kind is np.bool_ else rows[:, src].T
+        assert out.dtype == kind and np.array_equal(out, expected)
+    if n and len(sources[KINDS["Int8"]]):
+        rows[n - 1, sources[KINDS["Int8"]][0]] = 128
+        assert not narrow_columns(rows, sources, outs)
+
+
+def test_block_frame_names_a_value_its_column_cannot_hold() -> None:
+    params = official_params()
+    cases = ((COL_DECLARER, 300, r"declarer: .* \(Int8\)"), (COL_BID, 70_000, r"bid: .* \(Int16\)"))
+    for slot, value, message in cases:
+        rows = np.zeros((3, N_COLUMNS), dtype=np.int64)
+        rows[1, slot] = value
+        with pytest.raises(ValueError, match=message):
+            block_frame(rows, ("a", "b", "c"), "x", params)
 
 
 @pytest.mark.parametrize("variant", ["official", "pub", "tournament"])

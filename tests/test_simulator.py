@@ -14,15 +14,18 @@ import pytest
 from skatsim.bots import bot_arrays
 from skatsim.engine.block import simulate_block
 from skatsim.engine.cards import iss_name
+from skatsim.engine.columns import TILE
 from skatsim.engine.gametypes import GAME_TYPE_LABELS, GRAND, RAMSCH
 from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
 from skatsim.engine.layout import ROW_COLUMNS as COLUMNS
 from skatsim.engine.rules import LIST_LENGTH
 from skatsim.engine.scoring import HAND
 from skatsim.engine.tricks import card_points
-from skatsim.frames import TRANSPOSE_ROWS, _raw, block_frame
+from skatsim.frames import _narrowed, block_frame
 from skatsim.records.record import EarlyEnd, GameRecord, record_from_log, records_as_json, replay
-from skatsim.schema import RESULT_COLUMNS, rule_column_names
+from skatsim.run.chunks import BLOCK, MATRICES, simulate_frame
+from skatsim.schema import COLUMNS as SCHEMA_COLUMNS
+from skatsim.schema import ENGINE, RESULT_COLUMNS, rule_column_names
 from skatsim.variant import load_variant, official_params
 
 VARIANTS = sorted((Path(__file__).resolve().parents[1] / "variants").glob("*.yaml"))
@@ -148,12 +151,16 @@ def test_rows_do_not_depend_on_how_games_are_split() -> None:
     assert np.array_equal(whole, logged)
 
 
-@pytest.mark.parametrize("n", [1, TRANSPOSE_ROWS - 1, TRANSPOSE_ROWS, 2 * TRANSPOSE_ROWS + 5])
-def test_the_raw_frame_holds_every_row_column_by_column(n: int) -> None:
+@pytest.mark.parametrize("n", [1, TILE - 1, TILE, 2 * TILE + 5])
+def test_the_narrowed_frame_holds_every_engine_column(n: int) -> None:
+    """Every engine column of the rows, in its narrow type, across the compiled copy's tile edges."""
     rows, _ = simulate(("heuristic", "random", "heuristic"), n)
-    frame = _raw(rows)
-    assert frame.columns == list(COLUMNS) and frame.height == n
-    assert np.array_equal(frame.to_numpy(), rows)
+    engine = [c for c in SCHEMA_COLUMNS if c.source == ENGINE]
+    frame = _narrowed(rows, engine)
+    assert frame.columns == [c.name for c in engine] and frame.height == n
+    for c in engine:
+        expected = rows[:, COL[c.name]] != 0 if c.dtype == "Boolean" else rows[:, COL[c.name]]
+        assert np.array_equal(frame[c.name].to_numpy(), expected), c.name
 
 
 def test_rows_depend_on_the_seed() -> None:
@@ -177,3 +184,22 @@ def test_heuristic_bots_beat_random_bots_as_declarers_and_defenders() -> None:
     # as defenders: a random declarer wins far less against two heuristic defenders
     defended, _ = simulate(("random", "heuristic", "heuristic"), n)
     assert _declarer_win_rate(defended, (0,)) < _declarer_win_rate(random_table, (0,)) - 0.05
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.stem)
+def test_a_chunk_does_not_read_the_matrices_it_is_given(path: Path) -> None:
+    """A run's blocks write into kept matrices (:data:`skatsim.run.chunks.MATRICES`) without clearing them:
+    under every shipped variant, with matrices full of garbage kept, a chunk (rows and records) is the
+    same as the frame of rows and action records played into zeroed matrices."""
+    variant = load_variant(path).variant
+    params = variant.params()
+    bots = ("heuristic",) * variant.table.players
+    n = 300
+    MATRICES.give(np.full((BLOCK, N_COLUMNS), -7, np.int64), np.full((BLOCK, LOG_WIDTH), -7, np.int16))
+    frame = simulate_frame(11, 0, n, params, bots, path.stem, record_play=True)
+    kinds, bot_params = bot_arrays(bots, params)
+    rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
+    logs = np.zeros((n, LOG_WIDTH), dtype=np.int16)
+    simulate_block(np.uint64(11), 0, kinds, bot_params, params, rows, logs)
+    expected = block_frame(rows, bots, path.stem, params, records_as_json(rows, logs))
+    assert frame.equals(expected, null_equal=True)
