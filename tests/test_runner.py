@@ -614,3 +614,12 @@ def test_the_summary_tells_a_first_runs_compiling_apart() -> None:
         "1,000,000 games in 34.0 s (29,412 games/s), 32.0 s of it compiling the kernels, once per machine"
         " and skatsim version: 500,000 games/s after that; 1,000,000 games in runs/demo"
     )
+
+
+def test_workers_start_with_one_blas_thread() -> None:
+    """Worker processes get ``WORKER_ENV`` (numpy's OpenBLAS would spin a thread per core at import)."""
+    backend = LocalBackend(2)
+    try:
+        assert backend._pool().submit(os.getenv, "OPENBLAS_NUM_THREADS").result() == "1"
+    finally:
+        backend.shut_down()

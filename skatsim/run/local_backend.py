@@ -42,6 +42,10 @@ from .chunks import ChunkJob, run_chunk, run_in_turn, warm_up
 IN_FLIGHT_PER_WORKER = 2
 #: Seconds between the watchdog's looks at a pool that has not finished a chunk (:func:`_finished`).
 WATCH_SECONDS = 5.0
+#: The workers' environment beyond this process's: one BLAS thread. Numpy's OpenBLAS starts a thread
+#: per core on import, and they spin for about 0.1 s of CPU each before they sleep; a worker only
+#: runs compiled kernels and polars, and never multiplies a matrix.
+WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1"}
 #: What a second Ctrl-C does first (:class:`skatsim.run.runner._Interrupts`): kill the worker
 #: processes of the running map (pushed and popped by :meth:`LocalBackend.map_unordered`).
 AT_ONCE: list[Callable[[], None]] = []
@@ -149,7 +153,7 @@ class LocalBackend:
         if self._executor is None:
             from joblib.externals.loky import ProcessPoolExecutor  # imported here: only parallel runs need it
 
-            executor = ProcessPoolExecutor(max_workers=self.workers, initializer=_start_worker)
+            executor = ProcessPoolExecutor(max_workers=self.workers, initializer=_start_worker, env=WORKER_ENV)
             with _sigint_ignored():
                 executor.submit(int)  # a task that does nothing: the pool starts its workers now
             self._executor = executor
