@@ -8,8 +8,8 @@ The kernel figure times :func:`skatsim.engine.block.simulate_block` alone in thi
 process after a warm-up (compilation excluded). The end-to-end figure times
 :func:`skatsim.run.runner.run_simulation` from the call to the last chunk file
 written, everything included (worker start, typed frames, Parquet, manifest).
-Peak memory is the maximum resident set size of this process (one of the jobs: it runs
-chunks too) and of the largest worker (``getrusage``; workers are shut down first so they count).
+Peak memory is the maximum resident set size of this process (up to four jobs run as its threads) and
+of the largest worker process beyond those (``getrusage``; workers are shut down first so they count).
 """
 
 from __future__ import annotations
@@ -94,8 +94,12 @@ def main(argv: list[str] | None = None) -> int:
         (f"end to end games/s, {args.jobs} jobs", f"{args.games / seconds:,.0f}", f"{args.games:,} games"),
         ("end to end seconds", f"{seconds:.2f}", "Parquet files and manifest written"),
         ("Parquet written", f"{size / MIB:,.1f} MiB", f"{size / args.games:.1f} bytes/game"),
-        ("peak RSS, main process", f"{own:,.0f} MiB", ""),
-        ("peak RSS, largest worker", f"{worker:,.0f} MiB", f"total <= {own + workers * worker:,.0f} MiB"),
+        ("peak RSS, main process", f"{own:,.0f} MiB", f"{LocalBackend(args.jobs).threads} jobs as its threads"),
+        (
+            "peak RSS, largest worker",
+            f"{worker:,.0f} MiB",
+            f"{workers} workers; total <= {own + workers * worker:,.0f} MiB",
+        ),
     ]
     width = max(len(row[0]) for row in table)
     for name, value, note in table:

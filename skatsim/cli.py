@@ -50,8 +50,8 @@ JOBS_OPTION = click.option(
     "--jobs",
     metavar="J",
     type=click.IntRange(min=1),
-    help="Processes running games: this one and J - 1 workers (--backend dask: a local cluster of J workers); "
-    "default: the number of CPUs.",
+    help="Chunks of games run at a time: up to 4 in threads of this process, the rest in worker processes "
+    "(--backend dask: a local cluster of J workers); default: the number of CPUs.",
 )
 BOTS_OPTION = click.option(
     "--bots",
@@ -374,7 +374,8 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
 @_run_options(
     "Dask scheduler for --backend dask (tcp://HOST:8786); default: a local cluster of --jobs workers.",
     quiet_help="No progress bar (the summary line is still printed).",
-    backend_help="Where chunks run: worker processes here, or a Dask cluster (pip install 'skatsim[dask]').",
+    backend_help="Where chunks run: this machine (threads, and worker processes beyond 4 jobs), or a Dask "
+    "cluster (pip install 'skatsim[dask]').",
 )
 def simulate_command(
     variant: str,

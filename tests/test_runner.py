@@ -286,9 +286,27 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_the_local_pool_is_the_backends_own_and_stops_with_it(tmp_path: Path) -> None:
+def test_up_to_four_jobs_run_as_threads_of_this_process_and_the_rest_in_workers(tmp_path: Path) -> None:
+    assert f"up to {local_backend.HERE_THREADS} in threads" in " ".join(main_help("simulate").split())
+    assert [(LocalBackend(j).threads, LocalBackend(j).workers) for j in (1, 2, 4, 6)] == [
+        (1, 0),
+        (2, 0),
+        (4, 0),
+        (4, 2),
+    ]
+    assert (LocalBackend(3, here=False).threads, LocalBackend(3, here=False).workers) == (0, 3)
     plan = plan_run(VARIANT, 4_000, 1, str(tmp_path), chunk_size=1_000)
-    backend = LocalBackend(3)  # two workers and this process
+    backend = LocalBackend(2)
+    with backend:
+        paths = list(backend.map_unordered(run_chunk, (plan.spec(plan.fresh, i, str(tmp_path)) for i in range(4))))
+        assert len(paths) == 4 and backend._executor is None and backend._threads is not None
+    assert backend._threads is None
+
+
+def test_the_local_pool_is_the_backends_own_and_stops_with_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local_backend, "HERE_THREADS", 1)
+    plan = plan_run(VARIANT, 4_000, 1, str(tmp_path), chunk_size=1_000)
+    backend = LocalBackend(3)  # two workers and a thread of this process
     with backend:
         paths = list(backend.map_unordered(run_chunk, (plan.spec(plan.fresh, i, str(tmp_path)) for i in range(4))))
         pids = list(backend._executor._processes)
@@ -296,7 +314,10 @@ def test_the_local_pool_is_the_backends_own_and_stops_with_it(tmp_path: Path) ->
     assert backend._executor is None and not any(_alive(pid) for pid in pids)
 
 
-def test_a_backend_expecting_several_chunks_starts_its_workers_on_entry_and_for_one_none() -> None:
+def test_a_backend_expecting_several_chunks_starts_its_workers_on_entry_and_for_one_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(local_backend, "HERE_THREADS", 1)
     several = LocalBackend(3)
     several.expect_chunks(2)
     with several:  # the workers start beside the kernel loading here, and freeze what their imports made
@@ -324,14 +345,17 @@ class _Pool:
 
 
 @pytest.mark.parametrize("here", [True, False])
-def test_this_process_runs_the_chunks_its_workers_have_no_room_for_when_it_is_a_job(here: bool) -> None:
+def test_a_thread_of_this_process_takes_a_chunk_when_free_and_the_workers_the_rest(
+    here: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(local_backend, "HERE_THREADS", 1)
     backend = LocalBackend(2, here=here)
     backend._executor = _Pool()
     specs = [f"c{k}" for k in range(12)]
     assert sorted(backend.map_unordered(str.upper, specs)) == sorted(s.upper() for s in specs)
     given = backend._executor.given
     assert len(given) == len(set(given))  # a chunk runs once, wherever
-    if here:  # one worker with two in flight: the rest ran here while it slept
+    if here:  # one worker with two in flight, slower than the thread here: most ran here
         assert backend.workers == 1 and 2 <= len(given) < len(specs)
     else:
         assert backend.workers == 2 and given == specs
@@ -356,11 +380,14 @@ def test_a_pool_that_ends_with_chunks_unfinished_is_an_error_not_a_wait(monkeypa
 
     monkeypatch.setattr(local_backend, "WATCH_SECONDS", 0.01)
     with pytest.raises(SkatsimError, match="stopped answering"):
-        local_backend._finished(Ended(), {Future()})
+        local_backend._finished(Ended(), set(), {Future()})
     finished: Future[str] = Future()
     finished.set_result("chunk")
     unfinished: Future[str] = Future()
-    assert local_backend._finished(Ended(), {finished, unfinished}) == ({finished}, {unfinished})
+    assert local_backend._finished(Ended(), set(), {finished, unfinished}) == ({finished}, set(), {unfinished})
+    here: Future[str] = Future()
+    here.set_result("here")  # a thread's chunk: finished whatever the pool does
+    assert local_backend._finished(Ended(), {here}, {unfinished}) == ({here}, set(), {unfinished})
 
 
 def test_manifest_records_what_made_the_run(tmp_path: Path) -> None:
@@ -616,9 +643,17 @@ def test_the_summary_tells_a_first_runs_compiling_apart() -> None:
     )
 
 
+def main_help(command: str) -> str:
+    """A command's ``--help`` text."""
+    done = subprocess.run(
+        [sys.executable, "-m", "skatsim", command, "--help"], capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
 def test_workers_start_with_one_blas_thread() -> None:
     """Worker processes get ``WORKER_ENV`` (numpy's OpenBLAS would spin a thread per core at import)."""
-    backend = LocalBackend(2)
+    backend = LocalBackend(1, here=False)
     try:
         assert backend._pool().submit(os.getenv, "OPENBLAS_NUM_THREADS").result() == "1"
     finally:

@@ -1,19 +1,21 @@
-"""The ``local`` backend: chunks in worker processes on this machine (``--backend local``, the default).
+"""The ``local`` backend: chunks in threads of this process and in worker processes on this machine
+(``--backend local``, the default).
 
-The pool is a loky process pool (joblib's), driven directly rather than through
-``joblib.Parallel`` for the three things the runner needs:
+A chunk's work is compiled code that releases the GIL (numba's ``nogil`` kernels) and polars, which
+releases it too, so up to ``HERE_THREADS`` jobs run as threads of this process: no worker imports numba,
+polars and the kernels (about a second of a core each), holds a second copy of them, or has its
+chunks pickled to it. Jobs beyond those run in worker processes, a loky process pool (joblib's),
+driven directly rather than through ``joblib.Parallel`` for the three things the runner needs:
 specs are taken lazily from the runner's (possibly endless-looking) stream, at most
-``IN_FLIGHT_PER_WORKER`` per worker, so memory does not grow with ``--games``;
-results come back as they finish; and a stopped run (Ctrl-C, an error) kills its
-workers at once instead of waiting for their chunks. Workers ignore SIGINT (a
-terminal sends it to the whole process group): the parent alone decides. One job
-runs the chunks in this process, without a pool, each chunk's file written by a second
-thread while the next chunk's kernel runs (:func:`skatsim.run.chunks.run_in_turn`). With more,
-this process is one of the jobs: ``jobs - 1`` workers, and it runs a chunk itself whenever each
-worker has its two (so while they start, importing for about a second, it is already at work);
-a run the runner says holds several chunks starts its workers on entry, beside its kernel loading.
+``IN_FLIGHT_PER_WORKER`` per worker and one per thread, so memory does not grow with ``--games``;
+results come back as they finish; and a stopped run (Ctrl-C, an error) kills its workers at once
+instead of waiting for their chunks (a thread finishes the chunk it is on). Workers ignore SIGINT (a
+terminal sends it to the whole process group): the parent alone decides. One job runs the chunks in
+this process's own thread, each chunk's file written by a second thread while the next chunk's
+kernel runs (:func:`skatsim.run.chunks.run_in_turn`). A caller whose own thread has other work (the
+ISS importer reads and unpacks its source) runs every job in a worker process.
 
-Each backend owns its pool, started on entry or at its first parallel map and stopped when the
+Each backend owns its pools, started on entry or at its first parallel map and stopped when the
 backend is left (or :meth:`LocalBackend.shut_down`), and its workers never leave on
 their own. Not joblib's process-wide reusable pool: its workers leave after 10 idle
 seconds, a map that begins as they leave makes loky warn from its manager thread, and
@@ -29,7 +31,7 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from itertools import chain, islice
 from typing import Any
@@ -37,9 +39,14 @@ from typing import Any
 from ..errors import SkatsimError
 from .chunks import ChunkJob, run_chunk, run_in_turn, warm_up
 
-#: Chunks given to each worker at a time: one running, one queued, so no worker waits for
-#: the next spec and nothing beyond that is planned ahead (memory independent of ``games``).
+#: Chunks given to each worker process at a time: one running, one queued, so no worker waits for
+#: the next spec and nothing beyond that is planned ahead (memory independent of ``games``). A thread
+#: of this process takes its next chunk the moment it is done: one each.
 IN_FLIGHT_PER_WORKER = 2
+#: Most jobs run as threads of this process (the rest in worker processes). What a chunk does with the
+#: GIL held (building the frame's expressions, a recorded game's JSON as a Python string) is a few
+#: percent of its time, so four threads barely wait for each other.
+HERE_THREADS = 4
 #: Seconds between the watchdog's looks at a pool that has not finished a chunk (:func:`_finished`).
 WATCH_SECONDS = 5.0
 #: The workers' environment beyond this process's: one BLAS thread. Numpy's OpenBLAS starts a thread
@@ -62,38 +69,54 @@ def _start_worker() -> None:
 
 
 class LocalBackend:
-    """Chunks in this process and in worker processes on this machine (a loky process pool, as joblib
-    uses); one job runs in this process alone.
+    """Chunks in threads of this process and in worker processes on this machine (a loky process pool,
+    as joblib uses): up to ``HERE_THREADS`` jobs here, the rest in workers; one job runs in this
+    process alone.
 
     A context manager: entering compiles the kernel here (and starts the workers of a run of several
-    chunks), leaving stops the workers.
+    chunks), leaving stops the threads and the workers.
     """
 
     def __init__(self, jobs: int, here: bool = True) -> None:
-        """``jobs`` processes run chunks; ``here``: this one among them (``jobs - 1`` workers). A caller
-        whose own thread has other work (the ISS importer reads and unpacks its source) passes
-        ``False``: then ``jobs`` workers, and this process only hands out chunks."""
+        """``jobs`` chunks run at a time; ``here``: up to ``HERE_THREADS`` of them in threads of this
+        process, the rest in worker processes. A caller whose own thread has other work (the ISS
+        importer reads and unpacks its source) passes ``False``: then ``jobs`` workers, and this
+        process only hands out chunks."""
         self.jobs = jobs
         self.here = here
         self._executor: Any = None
+        self._threads: ThreadPoolExecutor | None = None
         self._chunks = 0
+
+    @property
+    def threads(self) -> int:
+        """Jobs that run as threads of this process (one job: this process's own thread)."""
+        return min(self.jobs, HERE_THREADS) if self.here else 0
+
+    @property
+    def workers(self) -> int:
+        """Worker processes of a parallel map: the jobs that do not run here."""
+        return self.jobs - self.threads
 
     def expect_chunks(self, chunks: int) -> None:
         """Say how many chunks the coming maps hold (the runner does, before entering). With two or
-        more on two or more jobs, entering starts the workers before the kernel is loaded here, so
-        their start-up (importing numba, polars and the kernels' modules: about a second) runs beside
-        it instead of after it. Fewer, and no worker is started for nothing."""
+        more and worker processes to run them, entering starts the workers before the kernel is loaded
+        here, so their start-up (importing numba, polars and the kernels' modules: about a second) runs
+        beside it instead of after it. Fewer, and no worker is started for nothing."""
         self._chunks = chunks
 
     def shut_down(self) -> None:
-        """Stop the worker processes now (the next map starts new ones): when the backend is left,
-        or for a caller that goes on alone and wants back the memory the workers hold."""
+        """Stop the threads and the worker processes now (the next map starts new ones): when the
+        backend is left, or for a caller that goes on alone and wants back the memory the workers hold."""
+        if self._threads is not None:
+            self._threads.shutdown(wait=True, cancel_futures=True)
+            self._threads = None
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
 
     def __enter__(self) -> LocalBackend:
-        if self.jobs > 1 and self._chunks > 1:
+        if self.jobs > 1 and self.workers and self._chunks > 1:
             self._pool()
         warm_up()  # compile (or load) the kernel once here, so the workers load numba's disk cache
         return self
@@ -101,50 +124,54 @@ class LocalBackend:
     def __exit__(self, *exc: object) -> None:
         self.shut_down()
 
-    @property
-    def workers(self) -> int:
-        """Worker processes of a parallel map: ``jobs``, less this process when it is one of them."""
-        return self.jobs - 1 if self.here else self.jobs
-
     def map_unordered(self, fn: Callable[[Any], str], specs: Iterable[ChunkJob]) -> Iterator[str]:
-        """Run chunks over ``jobs`` processes, at most two per worker in flight, yielding paths as they
-        finish: a chunk that finds every worker with its two runs here, when this process is a job."""
+        """Run chunks over ``jobs`` threads and processes, one in flight per thread and two per worker,
+        yielding paths as they finish; a spec goes to a thread of this process when one is free."""
         specs = iter(specs)
         head = list(islice(specs, 2))
         if self.jobs <= 1 or len(head) <= 1:
             yield from run_in_turn(chain(head, specs)) if fn is run_chunk else map(fn, chain(head, specs))
             return
-        executor = self._pool()
-        limit = IN_FLIGHT_PER_WORKER * self.workers
-        pending: set[Future[str]] = set()
+        threads = self._thread_pool() if self.threads else None
+        executor = self._pool() if self.workers else None
+        here: set[Future[str]] = set()
+        there: set[Future[str]] = set()
         finished = False
-        AT_ONCE.append(lambda: _kill_workers(executor))
+        if executor is not None:
+            AT_ONCE.append(lambda: _kill_workers(executor))
         try:
             for spec in chain(head, specs):
-                while len(pending) >= limit and not self.here:
-                    done, pending = _finished(executor, pending)
+                while len(here) >= self.threads and len(there) >= IN_FLIGHT_PER_WORKER * self.workers:
+                    done, here, there = _finished(executor, here, there)
                     yield from (_local_result(future) for future in done)
-                if len(pending) < limit:
-                    pending.add(executor.submit(fn, spec))
+                if threads is not None and len(here) < self.threads:
+                    here.add(threads.submit(fn, spec))
                 else:
-                    yield fn(spec)  # every worker has its two: this process runs this one
-                done = {future for future in pending if future.done()}
-                pending -= done
-                yield from (_local_result(future) for future in done)
-            while pending:
-                done, pending = _finished(executor, pending)
+                    assert executor is not None
+                    there.add(executor.submit(fn, spec))
+            while here or there:
+                done, here, there = _finished(executor, here, there)
                 yield from (_local_result(future) for future in done)
             finished = True
         finally:
-            AT_ONCE.pop()
+            if executor is not None:
+                AT_ONCE.pop()
             if not finished:  # stopped early (Ctrl-C, an error): stop the workers now, keep what is written
-                _kill_workers(executor)  # now, not later in the pool's own thread: the process may exit first
-                # The pool finds its workers dead and fails the pending futures itself. Not
-                # ``kill_workers=True``: that drops the pending work items but not their queued ids,
-                # and loky's manager thread then dies on a KeyError, its traceback on stderr; nor
-                # cancelling the futures here, which trips loky the same way.
-                executor.shutdown(wait=False)
-                self._executor = None
+                _let_finish(here)
+                if executor is not None:
+                    _kill_workers(executor)  # now, not later in the pool's own thread: the process may exit first
+                    # The pool finds its workers dead and fails the pending futures itself. Not
+                    # ``kill_workers=True``: that drops the pending work items but not their queued ids,
+                    # and loky's manager thread then dies on a KeyError, its traceback on stderr; nor
+                    # cancelling the futures here, which trips loky the same way.
+                    executor.shutdown(wait=False)
+                    self._executor = None
+
+    def _thread_pool(self) -> ThreadPoolExecutor:
+        """This backend's threads, for the jobs that run in this process."""
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(self.threads, thread_name_prefix="skatsim-job")
+        return self._threads
 
     def _pool(self) -> Any:
         """This backend's worker pool, its workers started on first use, with Ctrl-C ignored while they
@@ -160,18 +187,28 @@ class LocalBackend:
         return self._executor
 
 
-def _finished(executor: Any, pending: set[Future[str]]) -> tuple[set[Future[str]], set[Future[str]]]:
-    """Wait until one of ``pending`` is finished: (finished, still pending). Every ``WATCH_SECONDS``
-    without one, make sure the pool is still working on them: a pool whose manager thread has
+def _finished(
+    executor: Any, here: set[Future[str]], there: set[Future[str]]
+) -> tuple[set[Future[str]], set[Future[str]], set[Future[str]]]:
+    """Wait until one of the chunks in flight (``here`` in threads, ``there`` in the worker pool
+    ``executor``) is finished: (finished, still here, still there). Every ``WATCH_SECONDS``
+    without one, make sure the pool is still working on its chunks: a pool whose manager thread has
     ended cannot finish them any more, so that is an error rather than a wait without end."""
     while True:
         manager = getattr(executor, "_executor_manager_thread", None)
-        alive = manager is not None and manager.is_alive()  # looked at first: what it finished before ending counts
-        done, still = wait(pending, timeout=WATCH_SECONDS if alive else 0, return_when=FIRST_COMPLETED)
+        alive = not there or (manager is not None and manager.is_alive())  # first: what it finished counts
+        done, _ = wait(here | there, timeout=WATCH_SECONDS if alive else 0, return_when=FIRST_COMPLETED)
         if done:
-            return done, still
+            return done, here - done, there - done
         if not alive:
             raise SkatsimError("the worker processes stopped answering (their pool ended with chunks unfinished)")
+
+
+def _let_finish(here: set[Future[str]]) -> None:
+    """Wait for the chunks under way in this process's threads when a map stops early: a thread cannot be
+    stopped half-way (one chunk at most), and the runner then adopts the files they wrote (they are
+    complete, and the run's record and its folder agree)."""
+    wait(here)
 
 
 @contextmanager

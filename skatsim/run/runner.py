@@ -23,9 +23,9 @@ done are recorded as ranges, so memory does not grow with ``games``.
 Every multi-run job (``sweep``, ``compare``) is a list of :class:`RunPlan` given to
 :func:`execute_runs`, which runs all their chunks on one backend with one progress bar.
 Where chunks run is a :class:`Backend`: ``local`` (:mod:`skatsim.run.local_backend`) maps
-them over worker processes (loky, as joblib does); ``dask`` (:mod:`skatsim.run.dask_backend`) over a Dask cluster
-whose workers write into the same folder. The folder may be a local path or an fsspec URL
-(``s3://...``): every file access goes through :mod:`skatsim.run.storage`.
+them over threads of this process and worker processes (loky, as joblib does); ``dask``
+(:mod:`skatsim.run.dask_backend`) over a Dask cluster whose workers write into the same folder. The
+folder may be a local path or an fsspec URL (``s3://...``): every file access goes through :mod:`skatsim.run.storage`.
 """
 
 from __future__ import annotations
