@@ -197,6 +197,7 @@ def test_a_chunk_does_not_read_the_matrices_it_is_given(path: Path) -> None:
     n = 300
     MATRICES.give(np.full((BLOCK, N_COLUMNS), -7, np.int64), np.full((BLOCK, LOG_WIDTH), -7, np.int16))
     frame = simulate_frame(11, 0, n, params, bots, path.stem, record_play=True)
+    assert not MATRICES._free  # let go of once the frame is made
     kinds, bot_params = bot_arrays(bots, params)
     rows = np.zeros((n, N_COLUMNS), dtype=np.int64)
     logs = np.zeros((n, LOG_WIDTH), dtype=np.int16)

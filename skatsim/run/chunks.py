@@ -196,18 +196,21 @@ class ChunkSpec(ChunkFile):
 
 
 class Matrices:
-    """Row and action-log matrices kept for the next blocks of this process.
+    """Row and action-log matrices kept for the next blocks of this process's run.
 
     A block's matrices are 21 MB of rows (24 MB more of action logs with ``--record-play``). Fresh
     ones each block cost the kernel a page fault and a page cleared by the OS for every 4 kB it
-    first writes (about a tenth of a million games' CPU time); taken from here they are pages it
-    wrote before. No zeroing is needed: the kernel begins every row and every action record
-    before it writes the game into it. Thread-safe: a one-job run simulates the next chunk while
-    its writer thread builds the frames of the last one (:func:`run_in_turn`).
+    first writes (``clear_page_erms``: about 4% of a two-job run's CPU in ``perf``); taken from here
+    they are pages it wrote before. No zeroing is needed: the kernel begins every row and every
+    action record before it writes the game into it. Thread-safe: a one-job run simulates the next
+    chunk while its writer thread builds the frames of the last one (:func:`run_in_turn`), and jobs
+    run as threads of one process (:mod:`skatsim.run.local_backend`). Released when the run's backend
+    is left (:meth:`clear`), so a session that goes on holds none.
     """
 
-    #: Matrices kept per shape: enough for the two chunks a one-job run holds at once.
-    KEEP = 16
+    #: Matrices kept per shape: enough for the two chunks of 250,000 games (four blocks each) that a
+    #: one-job run holds at once.
+    KEEP = 8
 
     def __init__(self) -> None:
         self._free: dict[tuple[int, np.dtype], list[np.ndarray]] = {}
@@ -234,6 +237,11 @@ class Matrices:
                 free = self._free.setdefault((base.shape[1], base.dtype), [])
                 if len(free) < self.KEEP:
                     free.append(base)
+
+    def clear(self) -> None:
+        """Let go of every kept matrix (a run is over)."""
+        with self._lock:
+            self._free.clear()
 
 
 #: This process's kept matrices (:class:`Matrices`).
@@ -262,7 +270,10 @@ def simulate_frame(
     spec = ChunkSpec(
         seed, first, count, tuple(int(v) for v in params), variant_name, bots, record_play, "", open_hand=open_hand
     )
-    return spec.compute()
+    try:
+        return spec.compute()
+    finally:
+        MATRICES.clear()
 
 
 def write_parquet_atomic(

@@ -37,7 +37,7 @@ from itertools import chain, islice
 from typing import Any
 
 from ..errors import SkatsimError
-from .chunks import ChunkJob, run_chunk, run_in_turn, warm_up
+from .chunks import MATRICES, ChunkJob, run_chunk, run_in_turn, warm_up
 
 #: Chunks given to each worker process at a time: one running, one queued, so no worker waits for
 #: the next spec and nothing beyond that is planned ahead (memory independent of ``games``). A thread
@@ -114,6 +114,7 @@ class LocalBackend:
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
+        MATRICES.clear()
 
     def __enter__(self) -> LocalBackend:
         if self.jobs > 1 and self.workers and self._chunks > 1:
