@@ -94,11 +94,11 @@ def main(argv: list[str] | None = None) -> int:
         (f"end to end games/s, {args.jobs} jobs", f"{args.games / seconds:,.0f}", f"{args.games:,} games"),
         ("end to end seconds", f"{seconds:.2f}", "Parquet files and manifest written"),
         ("Parquet written", f"{size / MIB:,.1f} MiB", f"{size / args.games:.1f} bytes/game"),
-        ("peak RSS, main process", f"{own:,.0f} MiB", f"{LocalBackend(args.jobs).threads} jobs as its threads"),
+        ("peak RSS, main process", f"{own:,.0f} MiB", f"jobs as its threads: {LocalBackend(args.jobs).threads}"),
         (
             "peak RSS, largest worker",
             f"{worker:,.0f} MiB",
-            f"{workers} workers; total <= {own + workers * worker:,.0f} MiB",
+            f"worker processes: {workers}; total <= {own + workers * worker:,.0f} MiB",
         ),
     ]
     width = max(len(row[0]) for row in table)
