@@ -68,7 +68,7 @@ def result_schema() -> dict[str, pl.DataType]:
 
 
 def _null_condition(rule: str | None, col: pl.Expr) -> pl.Expr | None:
-    """When the value exists, per the column's null rule (on the raw integer columns)."""
+    """When the value exists, per the column's null rule (on the narrowed columns: the engine's own values)."""
     game_type = pl.col("game_type")
     if rule == "negative":
         return col >= 0
