@@ -1,4 +1,4 @@
-"""Overhead of the Dask backend: N games through a 2-worker LocalCluster vs the local joblib run.
+"""Overhead of the Dask backend: N games through a 2-worker LocalCluster vs the local run.
 
 Usage::
 
@@ -7,7 +7,8 @@ Usage::
 Three timings of :func:`skatsim.run.runner.run_simulation`, same games, same
 chunk plan, Parquet written into a fresh temporary folder each time:
 
-- ``local``: ``--backend local --jobs W`` (joblib/loky worker processes);
+- ``local``: ``--backend local --jobs W`` (up to four jobs as threads of this process, the rest in
+  loky worker processes);
 - ``dask, running cluster``: ``--backend dask --scheduler ADDRESS`` on a
   ``LocalCluster`` of W single-thread worker processes started beforehand
   (how a real cluster is used: its start-up is not part of a run);
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"skatsim {__version__}, bots {','.join(seats)}, {args.games:,} games, {args.workers} workers, ", end="")
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, best of {args.repeat}")
     rows = [
-        ("local (joblib)", best["local"]),
+        ("local", best["local"]),
         ("dask, running cluster", best["running"]),
         ("dask, cluster started by the run", best["started"]),
     ]
