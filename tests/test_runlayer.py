@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -248,12 +249,15 @@ def failing_writes(after: int, error: BaseException) -> Callable[[str, Callable[
     chunk files with ``error`` (as the Parquet writer reports it), other files with ``OSError(ENOSPC)``."""
     real = storage.write_atomic
     written = [0]
+    lock = threading.Lock()  # two jobs are two threads: the count and its test in one step
 
     def write_atomic(path: str, write: Callable[[IO[bytes]], object]) -> None:
         chunk = storage.basename(path).startswith("chunk-")
-        if written[0] >= after:
+        with lock:
+            full = written[0] >= after
+            written[0] += chunk and not full
+        if full:
             raise error if chunk else OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        written[0] += chunk
         real(path, write)
 
     return write_atomic
@@ -287,6 +291,29 @@ def test_a_full_disk_keeps_the_chunks_and_resume_completes_the_run(
     assert (code, err) == (0, "")
     assert stdout.startswith("3,000 games in ") and "(2,000 already done)" in stdout
     assert rows(out).equals(reference(0, 5000))
+
+
+def test_a_full_disk_under_two_jobs_keeps_what_was_written_and_resume_completes_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two jobs run as threads of this process, so a full disk meets them here too: the first error ends
+    the run, the other thread's chunk under way is waited for, and the message counts what is on disk."""
+    out = tmp_path / "run"
+    args = simulate_args(out, "6000", "--chunk-size", "1000", "--jobs", "2")
+    with monkeypatch.context() as patch:
+        patch.setattr(storage, "write_atomic", failing_writes(2, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))))
+        code, _, err = cli(capsys, *args)
+    line = one_line(err, code)
+    assert re.match(
+        rf"skatsim: error: {re.escape(str(out))}/chunk-\d+-1000\.parquet: cannot write chunk file: the disk", line
+    )
+    kept = sorted(p.name for p in out.iterdir() if p.name.startswith("chunk-"))
+    assert len(kept) == 2 and line.endswith(
+        f"; 2,000 of 6,000 games kept in {out}; to continue: " + shlex.join(["skatsim", *args, "--resume"])
+    )
+    code, stdout, err = cli(capsys, *args, "--resume")
+    assert (code, err) == (0, "") and "(2,000 already done)" in stdout
+    assert rows(out).equals(reference(0, 6000))
 
 
 def test_a_run_that_cannot_fit_on_the_disk_is_refused_before_it_starts(
