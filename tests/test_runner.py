@@ -294,7 +294,6 @@ def test_up_to_four_jobs_run_as_threads_of_this_process_and_the_rest_in_workers(
         (4, 0),
         (4, 2),
     ]
-    assert (LocalBackend(3, here=False).threads, LocalBackend(3, here=False).workers) == (0, 3)
     plan = plan_run(VARIANT, 4_000, 1, str(tmp_path), chunk_size=1_000)
     backend = LocalBackend(2)
     with backend:
@@ -344,21 +343,33 @@ class _Pool:
         return self.thread.submit(lambda: (time.sleep(0.02), fn(spec))[1])
 
 
-@pytest.mark.parametrize("here", [True, False])
 def test_a_thread_of_this_process_takes_a_chunk_when_free_and_the_workers_the_rest(
-    here: bool, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(local_backend, "HERE_THREADS", 1)
-    backend = LocalBackend(2, here=here)
+    backend = LocalBackend(2)
     backend._executor = _Pool()
     specs = [f"c{k}" for k in range(12)]
     assert sorted(backend.map_unordered(str.upper, specs)) == sorted(s.upper() for s in specs)
     given = backend._executor.given
     assert len(given) == len(set(given))  # a chunk runs once, wherever
-    if here:  # one worker with two in flight, slower than the thread here: most ran here
-        assert backend.workers == 1 and 2 <= len(given) < len(specs)
-    else:
-        assert backend.workers == 2 and given == specs
+    # one worker with two in flight, slower than the thread here: most ran here
+    assert backend.workers == 1 and 2 <= len(given) < len(specs)
+
+
+def test_a_busy_caller_gets_a_thread_even_for_one_job() -> None:
+    """The ISS importer's own thread reads the source (it makes the specs): its one job is another thread."""
+    threads: set[str] = set()
+
+    def job(spec: str) -> str:
+        threads.add(threading.current_thread().name)
+        return spec
+
+    assert sorted(LocalBackend(1, caller_busy=True).map_unordered(job, ["a", "b", "c"])) == ["a", "b", "c"]
+    assert threads and threading.current_thread().name not in threads
+    threads.clear()
+    assert sorted(LocalBackend(1).map_unordered(job, ["a", "b", "c"])) == ["a", "b", "c"]
+    assert threads == {threading.current_thread().name}
 
 
 def test_processes_started_while_the_pool_starts_ignore_ctrl_c_and_the_parent_gets_its_handler_back() -> None:
@@ -653,7 +664,7 @@ def main_help(command: str) -> str:
 
 def test_workers_start_with_one_blas_thread() -> None:
     """Worker processes get ``WORKER_ENV`` (numpy's OpenBLAS would spin a thread per core at import)."""
-    backend = LocalBackend(1, here=False)
+    backend = LocalBackend(6)  # four threads here, two workers
     try:
         assert backend._pool().submit(os.getenv, "OPENBLAS_NUM_THREADS").result() == "1"
     finally:

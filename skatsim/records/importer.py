@@ -10,8 +10,9 @@ An import folder holds::
 One reader streams the source (plain, ``.bz2``, ``.gz`` or ``.xz``: :mod:`skatsim.records.issfile`)
 and cuts it into chunks of whole lines; each chunk is a picklable spec (:class:`IssChunk`, its
 lines' bytes inside) run on the runner's backend (:class:`skatsim.run.local_backend.LocalBackend`:
-``jobs`` worker processes, at most two chunks each in flight, so memory stays bounded whatever
-the file's size) by :func:`import_chunk`, which parses, replays and types the lines
+``jobs`` jobs, threads of this process up to four and worker processes beyond, one chunk in
+flight per thread and two per worker, so memory stays bounded whatever the file's size) by
+:func:`import_chunk`, which parses, replays and types the lines
 (:func:`skatsim.records.issbatch.import_lines`) and writes the chunk's table atomically, with the
 run id and the chunk's counts (lines, blank, games, lines skipped by reason with the first few
 messages) in its Parquet metadata. A chunk file is therefore complete or absent and carries its
@@ -327,7 +328,7 @@ def import_iss(
     Lines that are no game are skipped and counted by reason. ``strict``: the first such line
     (in file order) stops the import with :class:`SkatsimError` and nothing is written. ``force``
     replaces an import already in ``out_dir``; ``resume`` completes a stopped one (same source,
-    same settings). ``jobs`` worker processes parse and replay while this process reads.
+    same settings). ``jobs`` jobs (threads of this process) parse and replay while this thread reads.
     ``open_hand`` adds each declared game's open-hand value (the solver; about 120 games a second).
     Raises :class:`SkatsimError` for a source or folder that cannot be used, when no game could
     be imported, and :class:`ImportStopped` when stopped midway.
@@ -504,19 +505,20 @@ class _Reader:
 
 
 def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, show: bool) -> ImportManifest:
-    """Import every chunk not done yet on ``jobs`` processes, recording the chunks done in ``import.json``;
-    returns the manifest as recorded."""
+    """Import every chunk not done yet on ``jobs`` jobs (threads of this process, beyond four worker
+    processes: :mod:`skatsim.run.local_backend`) while this thread reads the source, recording the
+    chunks done in ``import.json``; returns the manifest as recorded."""
     done = {storage.basename(p) for p in _chunk_files(out)}
     if manifest.chunks_total is not None and len(done) == manifest.chunks_total:
         return manifest
     reader = _Reader(source, manifest, storage.absolute(out), done)
     indices = DoneChunks()
-    backend = LocalBackend(jobs, here=False)  # this process reads and unpacks the source
+    backend = LocalBackend(jobs, caller_busy=True)  # this thread reads and unpacks the source
     results = backend.map_unordered(import_chunk, reader.specs())
     stopped: tuple[str, bool] | None = None
     last_write = time.monotonic()
     with catch_interrupts() as interrupts, _progress(show) as bar:
-        # the workers compile the parser and the replay at their first use: say so until a chunk is in
+        # the jobs compile the parser and the replay at their first use: say so until a chunk is in
         task = bar.add_task(f"importing {FIRST_USE}", total=manifest.source_bytes)
         try:
             for path in results:
@@ -531,9 +533,9 @@ def _run_chunks(source: Path, out: str, manifest: ImportManifest, jobs: int, sho
             stopped = ("interrupted", True) if interrupts.count else (str(exc), False)
         finally:
             close = getattr(results, "close", None)
-            if close is not None:  # a generator stopped early stops its workers now
+            if close is not None:  # a generator stopped early stops its jobs now
                 close()
-            backend.shut_down()  # the last pass runs here alone: the workers' memory back
+            backend.shut_down()  # the last pass runs here alone: the jobs' memory back
     for path in _chunk_files(out):  # every chunk written, also those whose results never arrived
         name = storage.basename(path)
         indices.add(reader.index[name] if name in reader.index else _chunk_counts(path, manifest.open_hand).index)

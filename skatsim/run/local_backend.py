@@ -12,8 +12,8 @@ results come back as they finish; and a stopped run (Ctrl-C, an error) kills its
 instead of waiting for their chunks (a thread finishes the chunk it is on). Workers ignore SIGINT (a
 terminal sends it to the whole process group): the parent alone decides. One job runs the chunks in
 this process's own thread, each chunk's file written by a second thread while the next chunk's
-kernel runs (:func:`skatsim.run.chunks.run_in_turn`). A caller whose own thread has other work (the
-ISS importer reads and unpacks its source) runs every job in a worker process.
+kernel runs (:func:`skatsim.run.chunks.run_in_turn`); a caller whose own thread has other work (the
+ISS importer reads and unpacks its source while the chunks are imported) gets a thread for it too.
 
 Each backend owns its pools, started on entry or at its first parallel map and stopped when the
 backend is left (or :meth:`LocalBackend.shut_down`), and its workers never leave on
@@ -70,20 +70,20 @@ def _start_worker() -> None:
 
 class LocalBackend:
     """Chunks in threads of this process and in worker processes on this machine (a loky process pool,
-    as joblib uses): up to ``HERE_THREADS`` jobs here, the rest in workers; one job runs in this
-    process alone.
+    as joblib uses): up to ``HERE_THREADS`` jobs here, the rest in workers; one job runs in the
+    caller's own thread unless that one is busy.
 
     A context manager: entering compiles the kernel here (and starts the workers of a run of several
     chunks), leaving stops the threads and the workers.
     """
 
-    def __init__(self, jobs: int, here: bool = True) -> None:
-        """``jobs`` chunks run at a time; ``here``: up to ``HERE_THREADS`` of them in threads of this
-        process, the rest in worker processes. A caller whose own thread has other work (the ISS
-        importer reads and unpacks its source) passes ``False``: then ``jobs`` workers, and this
-        process only hands out chunks."""
+    def __init__(self, jobs: int, caller_busy: bool = False) -> None:
+        """``jobs`` chunks run at a time: up to ``HERE_THREADS`` of them in threads of this process,
+        the rest in worker processes. ``caller_busy``: the caller's own thread has other work while the
+        chunks run (the ISS importer reads and unpacks its source: it makes the specs it hands out), so
+        even one job runs in a thread of its own."""
         self.jobs = jobs
-        self.here = here
+        self.caller_busy = caller_busy
         self._executor: Any = None
         self._threads: ThreadPoolExecutor | None = None
         self._chunks = 0
@@ -91,7 +91,7 @@ class LocalBackend:
     @property
     def threads(self) -> int:
         """Jobs that run as threads of this process (one job: this process's own thread)."""
-        return min(self.jobs, HERE_THREADS) if self.here else 0
+        return min(self.jobs, HERE_THREADS)
 
     @property
     def workers(self) -> int:
@@ -130,7 +130,7 @@ class LocalBackend:
         yielding paths as they finish; a spec goes to a thread of this process when one is free."""
         specs = iter(specs)
         head = list(islice(specs, 2))
-        if self.jobs <= 1 or len(head) <= 1:
+        if (self.jobs <= 1 or len(head) <= 1) and not self.caller_busy:
             yield from run_in_turn(chain(head, specs)) if fn is run_chunk else map(fn, chain(head, specs))
             return
         threads = self._thread_pool() if self.threads else None
