@@ -90,7 +90,7 @@ class LocalBackend:
 
     @property
     def threads(self) -> int:
-        """Jobs that run as threads of this process (one job: this process's own thread)."""
+        """Jobs that run as threads of this process (one job, when the caller is not busy: its own thread)."""
         return min(self.jobs, HERE_THREADS)
 
     @property
