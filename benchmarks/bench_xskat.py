@@ -13,6 +13,7 @@ single-threaded, as a new process. skatsim is timed two ways in the same run:
   one kernel at a time, with the writing of the last chunk on a second thread);
 * **kernel**: :func:`skatsim.engine.block.simulate_block` with the default bots in this
   process, in blocks of ``skatsim.run.chunks.BLOCK`` games into one kept matrix as a run plays them
+  (``bench_simulate.kernel_rate``)
   (one block of a million games ran at three quarters of that speed), compilation excluded.
 
 ``--cold`` adds one end-to-end run on an empty numba cache (everything compiled) and its
@@ -31,12 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+from bench_simulate import kernel_rate  # this folder's: the kernel timed as a run plays it
 
-from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
-from skatsim.engine.block import simulate_block
-from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
-from skatsim.run.chunks import BLOCK
+from skatsim.bots import DEFAULT_BOTS, parse_bots
 from skatsim.variant import official_params
 
 XSKAT_PATHS = ("xskat", "/usr/games/xskat")
@@ -60,22 +58,6 @@ def xskat_rate(games: int, repeats: int) -> float | None:
                 stderr=subprocess.DEVNULL,
             )
             best = min(best, time.perf_counter() - start)
-    return games / best
-
-
-def skatsim_rate(games: int, repeats: int) -> float:
-    """Games per second of the simulation kernel with the default bots on one core, block by block as a run."""
-    kinds, bots = bot_arrays(parse_bots(DEFAULT_BOTS), official_params())
-    rows = np.zeros((BLOCK, N_COLUMNS), dtype=np.int64)
-    no_log = np.zeros((0, LOG_WIDTH), dtype=np.int16)
-    simulate_block(np.uint64(1), 0, kinds, bots, official_params(), rows[:1000], no_log)
-    best = float("inf")
-    for r in range(repeats):
-        start = time.perf_counter()
-        for first in range(0, games, BLOCK):
-            n = min(BLOCK, games - first)
-            simulate_block(np.uint64(1), r * games + first, kinds, bots, official_params(), rows[:n], no_log)
-        best = min(best, time.perf_counter() - start)
     return games / best
 
 
@@ -103,7 +85,7 @@ def main() -> None:
     end_to_end(1000)  # fills the numba cache: the warm runs below load it
     kernel, theirs, walls, cpus = 0.0, None, [], []
     for _ in range(args.repeats):
-        kernel = max(kernel, skatsim_rate(args.games, 1))
+        kernel = max(kernel, kernel_rate(args.games, parse_bots(DEFAULT_BOTS), official_params(), 1))
         rate = xskat_rate(args.xskat_games, 1)
         theirs = None if rate is None else max(theirs or 0.0, rate)
         wall, cpu = end_to_end(args.games)
