@@ -1,7 +1,7 @@
 """The one place that owns numba settings and bit intrinsics.
 
 Every compiled kernel in skatsim is decorated with :data:`kernel`, so caching,
-fastmath and error-model choices are made once. ``popcount`` and ``lowest_bit``
+fastmath, error-model and array-index choices are made once. ``popcount`` and ``lowest_bit``
 map straight to LLVM's ``ctpop`` and ``cttz`` so card-mask arithmetic costs one
 instruction each.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import os
 import shutil
 import types as types_module
@@ -23,6 +24,7 @@ from numba import types
 from numba.core import caching
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
+from numba.np import arrayobj
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -168,6 +170,40 @@ _OPTIONS = {"nopython": True, "nogil": True, "error_model": "numpy", "no_cfunc_w
 #: third of the simulator's time). A kernel that tries to allocate fails to
 #: compile with "NRT required but not enabled".
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+
+#: How numba names this package's compiled functions: ``skatsim.bots.heuristic.ceiling`` becomes
+#: ``_ZN7skatsim4bots9heuristic7ceiling...`` (Itanium-style mangling of the module path and name).
+OWN_FUNCTIONS = "_ZN7skatsim"
+
+
+def _without_wraparound(wrapping: Callable[..., Any]) -> Callable[..., Any]:
+    """Numba's ``fix_integer_index`` (``wrapping``), except that in this package's kernels a signed
+    array index is taken as it is.
+
+    Numba reads ``a[i]`` with a signed ``i`` as Python does: ``i < 0`` counts from the end, so every
+    lookup compares and selects before it loads, and numba has no switch for it (numba issue 3205).
+    Our kernels index with cards, seats, slots and game types, never below zero, and their lookups
+    depend on one another (a led card's group, then that group's mask): without those instructions
+    the simulation's kernel runs about 4% faster, the solver about 12%, every result the same
+    (docs/speed.md). So here, as under Cython's ``wraparound=False``, an index below zero is out of
+    bounds, in the functions of this package only: one compiled elsewhere in the same process (a
+    user's own ``@njit``) keeps numba's rule, and slices keep it everywhere. ``tests/test_jit.py``
+    holds both, and plays every shipped variant with numba's bounds checks on, where such an index
+    raises."""
+
+    def fix_integer_index(context, builder, idxty, idx, size):  # type: ignore[no-untyped-def]
+        if idxty.signed and builder.function.name.startswith(OWN_FUNCTIONS):
+            return context.cast(builder, idx, idxty, types.intp)
+        return wrapping(context, builder, idxty, idx, size)
+
+    return fix_integer_index
+
+
+# Only where numba's function has the signature this wraps (it has had it for years; numba 0.68 here):
+# with another, every kernel keeps numba's rule, slower but never wrong (and the rule's test fails).
+if list(inspect.signature(arrayobj.fix_integer_index).parameters) == ["context", "builder", "idxty", "idx", "size"]:
+    arrayobj.fix_integer_index = _without_wraparound(arrayobj.fix_integer_index)
 
 
 class TypeDispatcher(CPUDispatcher):

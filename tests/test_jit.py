@@ -1,5 +1,6 @@
 """The kernel cache is keyed by every file a kernel can depend on and found wherever the package
-lives; kernels only kernels call compile no Python wrapper, and still answer a call from Python."""
+lives; kernels only kernels call compile no Python wrapper, and still answer a call from Python; the
+package's kernels index without wraparound, and stay within their arrays."""
 
 from __future__ import annotations
 
@@ -7,7 +8,14 @@ import os
 import shutil
 import subprocess
 import sys
+import types
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+import pytest
 
 import skatsim
 from skatsim._jit import KERNEL_CODE, _install_compiled, kernel_sources
@@ -128,3 +136,57 @@ def test_compiled_kernels_are_copied_once_and_never_over_the_users_own(tmp_path:
     (cache / "skatsim_engine" / "f-1.py311.nbi").unlink()
     _install_compiled(str(cache), tmp_path / "_compiled")  # done once: numba's own cache from then on
     assert not (cache / "skatsim_engine" / "f-1.py311.nbi").exists()
+
+
+def _last(a: np.ndarray) -> int:
+    return a[-1]
+
+
+def _last_two(a: np.ndarray) -> int:
+    return a[-2:].sum()
+
+
+def _as_if_in(module: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A copy of ``fn`` that numba names as a function of ``module``."""
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__)
+    copy.__module__ = module
+    return copy
+
+
+def test_the_packages_kernels_take_an_index_as_it_is_and_other_code_keeps_numbas_rule() -> None:
+    """A signed index below zero is out of bounds in a function of this package (``_jit``'s rule; with
+    numba's bounds checks on, an IndexError), while a function compiled elsewhere in the same process
+    (a user's own ``@njit``) still counts it from the end, as slices do everywhere."""
+    with pytest.raises(IndexError):
+        numba.njit(boundscheck=True)(_as_if_in("skatsim.probe", _last))(np.arange(3))
+    assert numba.njit(boundscheck=True)(_last)(np.arange(3)) == 2
+    assert numba.njit(boundscheck=True)(_as_if_in("skatsim.probe", _last_two))(np.arange(4)) == 5
+
+
+#: Every shipped variant simulated with numba's bounds checks on, in a new process with a cache of its
+#: own (everything compiled with the checks): an index beyond an array, or below zero (which this
+#: package's kernels take as it is), raises there instead of reading another array's memory.
+_BOUNDS_SCRIPT = """
+import sys
+from pathlib import Path
+from skatsim.bots import parse_bots
+from skatsim.engine.rules import TABLE_PLAYERS
+from skatsim.run.chunks import simulate_frame
+from skatsim.variant import load_variant
+for path in sorted(Path(sys.argv[1]).glob("*.yaml")):
+    params = load_variant(path).variant.params()
+    for bots, games in (("heuristic", 1440), ("random", 288)):
+        seats = parse_bots(bots, int(params[TABLE_PLAYERS]))
+        simulate_frame(5, 0, games, params, seats, path.stem, record_play=True)
+print("ok")
+"""
+
+
+def test_every_shipped_variant_plays_within_its_arrays_bounds(tmp_path: Path) -> None:
+    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    variants = Path(__file__).resolve().parent.parent / "variants"
+    done = subprocess.run(
+        [sys.executable, "-c", _BOUNDS_SCRIPT, str(variants)], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "ok"
