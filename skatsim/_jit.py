@@ -172,9 +172,9 @@ _OPTIONS = {"nopython": True, "nogil": True, "error_model": "numpy", "no_cfunc_w
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-#: How numba names this package's compiled functions: ``skatsim.bots.heuristic.ceiling`` becomes
+#: How numba's names of this package's compiled functions begin: ``skatsim.bots.heuristic.ceiling`` is
 #: ``_ZN7skatsim4bots9heuristic7ceiling...`` (Itanium-style mangling of the module path and name).
-OWN_FUNCTIONS = "_ZN7skatsim"
+OWN_FUNCTIONS = f"_ZN{len(_PACKAGE.name)}{_PACKAGE.name}"
 
 
 def _without_wraparound(wrapping: Callable[..., Any]) -> Callable[..., Any]:
