@@ -399,6 +399,41 @@ def test_ctrl_c_on_ten_trillion_games_is_quick_keeps_chunks_and_memory_stays_sma
     assert stdout == ""
 
 
+#: A second Ctrl-C that arrives while a weakref callback runs (as an import's module lock is dropped
+#: while the first Ctrl-C unwinds): an exception raised there would be printed with its traceback and
+#: dropped, and the process would go on ("went on").
+_SECOND_CTRL_C_SCRIPT = """
+import os, signal, sys, weakref
+from skatsim.run.lock import RunLock
+from skatsim.run.runner import catch_interrupts
+RunLock(sys.argv[1]).acquire()
+with catch_interrupts():
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(10**6): pass
+    except KeyboardInterrupt:
+        pass
+    class Held: pass
+    def dropped(ref):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(10**6): pass
+    held = Held()
+    ref = weakref.ref(held, dropped)
+    del held
+    print("went on")
+"""
+
+
+def test_a_second_ctrl_c_ends_the_process_at_once_wherever_it_lands(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _SECOND_CTRL_C_SCRIPT, str(tmp_path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 130, done.stderr
+    assert done.stdout == ""
+    assert done.stderr == "skatsim: interrupted again: stopped at once; the chunks written are kept (--resume)\n"
+    assert not (tmp_path / LOCK).exists()  # released on the way out
+
+
 def test_ctrl_c_twice_then_the_printed_command_completes_the_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -122,6 +122,16 @@ def _create_exclusive(path: str, data: bytes) -> bool:
     return not url or storage.read_bytes(path) == data
 
 
+#: The locks this process holds, for an end that cannot wait for the code holding them (:func:`release_held`).
+_HELD: list[RunLock] = []
+
+
+def release_held() -> None:
+    """Release every run lock this process holds (a second Ctrl-C ends it at once, from anywhere)."""
+    for lock in list(_HELD):
+        lock.release()
+
+
 class RunLock:
     """The lock of one run folder, held from :meth:`acquire` to :meth:`release`."""
 
@@ -139,6 +149,7 @@ class RunLock:
             try:
                 if _create_exclusive(self.path, data):
                     self.held = True
+                    _HELD.append(self)
                     return self
             except OSError as exc:
                 raise SkatsimError(f"{self.path}: cannot create the run's lock file ({exc.strerror or exc})") from None
@@ -165,6 +176,7 @@ class RunLock:
         if not self.held:
             return
         self.held = False
+        _HELD.remove(self)
         current = read_lock(self.folder)
         if current is not None and current.token == self.holder.token:
             storage.remove_quietly(self.path)

@@ -65,7 +65,7 @@ from .chunks import (
     whole_lists,
 )
 from .local_backend import AT_ONCE, LocalBackend
-from .lock import LOCK, RunLock
+from .lock import LOCK, RunLock, release_held
 from .manifest import (
     MANIFEST,
     RUN_FORMAT,
@@ -576,8 +576,13 @@ def _open_run(plan: RunPlan) -> _OpenRun:
 
 class _Interrupts:
     """Ctrl-C while chunks run: the first raises ``KeyboardInterrupt`` (the runner stops the workers
-    and keeps every chunk written), a second kills the workers and exits at once (``SystemExit(130)``:
-    no further cleanup than releasing the run's lock, the chunks written are kept)."""
+    and keeps every chunk written), a second kills the workers, releases the run's lock and ends the
+    process at once (exit status 130; the chunks written are kept, a resumed run finds them).
+
+    The second ends the process itself (``os._exit``) rather than raising: a signal's handler runs
+    wherever the main thread is, and an exception raised inside a weakref callback or a ``__del__``
+    (an import's module lock, say, while the first Ctrl-C unwinds) is printed with its traceback and
+    dropped, and the run would go on stopping slowly."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -588,8 +593,9 @@ class _Interrupts:
             raise KeyboardInterrupt
         for hook in reversed(AT_ONCE):
             hook()
+        release_held()
         os.write(2, b"skatsim: interrupted again: stopped at once; the chunks written are kept (--resume)\n")
-        raise SystemExit(130)
+        os._exit(130)
 
 
 @contextmanager
