@@ -399,6 +399,18 @@ def test_ctrl_c_on_ten_trillion_games_is_quick_keeps_chunks_and_memory_stays_sma
     assert stdout == ""
 
 
+def test_ctrl_c_on_a_local_dask_cluster_stops_the_run_without_a_workers_traceback(tmp_path: Path) -> None:
+    """The cluster's worker processes are in the run's process group, so a terminal's Ctrl-C reaches them
+    too: they leave it to the run (each printed a ``KeyboardInterrupt`` traceback before)."""
+    out = tmp_path / "run"
+    args = ["simulate", OFFICIAL, "--games", "1e9", "--out", str(out), "--jobs", "2", "--chunk-size", "50k"]
+    child = start([*args, "--backend", "dask", "--quiet"])
+    wait_for_chunks(child, out)
+    os.killpg(child.pid, signal.SIGINT)
+    _, stderr = child.communicate(timeout=60)
+    assert one_line(stderr, child.returncode, 130).startswith("skatsim: interrupted; "), stderr
+
+
 #: A second Ctrl-C that arrives while a weakref callback runs (as an import's module lock is dropped
 #: while the first Ctrl-C unwinds): an exception raised there would be printed with its traceback and
 #: dropped, and the process would go on ("went on").

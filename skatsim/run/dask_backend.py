@@ -84,6 +84,7 @@ def local_cluster(workers: int) -> Any:
             host="127.0.0.1",
             dashboard_address="127.0.0.1:0",  # a free port: None would still try 8787
             silence_logs=logging.CRITICAL,  # failures reach the caller through the tasks
+            preload=["skatsim.run.dask_worker"],  # Ctrl-C is the run's to handle, not the workers'
         )
 
 
