@@ -411,6 +411,50 @@ def test_ctrl_c_on_a_local_dask_cluster_stops_the_run_without_a_workers_tracebac
     assert one_line(stderr, child.returncode, 130).startswith("skatsim: interrupted; "), stderr
 
 
+#: A worker's set-up, then polars queries in a thread (as a chunk runs them) while SIGINT reaches the
+#: process: importing polars after SIGINT is ignored installs polars' own handler, which aborted the
+#: running query with ``KeyboardInterrupt`` (seen in CI as a dask worker's traceback).
+_WORKER_SIGINT_SCRIPT = """
+import os, signal, sys, threading, time
+{setup}
+import polars as pl
+started, stop, outcome = threading.Event(), threading.Event(), []
+def queries():
+    try:
+        while not stop.is_set():
+            frame = pl.LazyFrame({{"a": range(300_000)}})
+            frame.select(pl.col("a").sort(descending=True).cum_sum()).collect()
+            started.set()
+        outcome.append("no interrupt")
+    except KeyboardInterrupt:
+        outcome.append("KeyboardInterrupt")
+        started.set()
+thread = threading.Thread(target=queries)
+thread.start()
+started.wait()
+for _ in range(5):
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.05)
+stop.set()
+thread.join()
+print(outcome[0])
+"""
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        "from skatsim.run.dask_worker import dask_setup; dask_setup(None)",
+        "from skatsim.run.local_backend import _start_worker; _start_worker()",
+    ],
+    ids=["dask", "local"],
+)
+def test_a_workers_polars_queries_ignore_ctrl_c(setup: str) -> None:
+    script = _WORKER_SIGINT_SCRIPT.format(setup=setup)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout.strip()) == (0, "no interrupt"), done.stderr
+
+
 #: A second Ctrl-C that arrives while a weakref callback runs (as an import's module lock is dropped
 #: while the first Ctrl-C unwinds): an exception raised there would be printed with its traceback and
 #: dropped, and the process would go on ("went on").

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import math
+import signal
 import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -307,6 +308,17 @@ def run_chunk(spec: ChunkJob) -> str:
     """
     write_parquet_atomic(spec.compute(), spec.path, spec.run_id)
     return spec.path
+
+
+def leave_interrupts_to_the_run() -> None:
+    """Ignore SIGINT in this worker process: Ctrl-C in a terminal reaches the whole process group, and
+    only the run decides what it does (it stops the workers and keeps the chunks written).
+
+    This module imports polars first on purpose: importing polars installs its own SIGINT handler at
+    the system level, over an ignored SIGINT too, and that handler aborts whatever query is running
+    with ``KeyboardInterrupt``: a worker that ignored SIGINT before polars was imported still died
+    mid-chunk with a traceback. Ignoring it afterwards replaces polars' handler."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @runtime_checkable

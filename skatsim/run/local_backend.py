@@ -37,7 +37,7 @@ from itertools import chain, islice
 from typing import Any
 
 from ..errors import SkatsimError
-from .chunks import MATRICES, ChunkJob, run_chunk, run_in_turn, warm_up
+from .chunks import MATRICES, ChunkJob, leave_interrupts_to_the_run, run_chunk, run_in_turn, warm_up
 
 #: Chunks given to each worker process at a time: one running, one queued, so no worker waits for
 #: the next spec and nothing beyond that is planned ahead (memory independent of ``games``). A thread
@@ -64,7 +64,7 @@ def _start_worker() -> None:
     imports made (this module imports everything a chunk needs) are frozen (``gc.freeze``): the
     collector never scans them again, nor at the worker's exit, which the parent waits for at the
     end of every run (0.3 s of teardown per worker otherwise)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    leave_interrupts_to_the_run()
     gc.freeze()
 
 
