@@ -167,7 +167,7 @@ th { background: #f3f3f3; } td:first-child, th:first-child, td.t, th.t { text-al
 tr:nth-child(even) td { background: #fafafa; }
 pre { background: #f6f6f6; border: 1px solid #ddd; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
 nav ol { columns: 2; }
-.wide { overflow-x: auto; max-width: 100%; }
+.wide { overflow-x: auto; width: max-content; max-width: min(calc(100vw - 3em), calc((100vw + 1100px) / 2 - 2em)); }
 """
 
 
@@ -206,7 +206,8 @@ def _html_block(block: Block) -> str:
     body = "".join("<tr>" + "".join(_html_cell(c) for c in row) + "</tr>" for row in block.rows)
     caption = f"<caption>{html.escape(block.caption)}</caption>" if block.caption else ""
     table = f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-    return f'<div class="wide">{table}</div>'  # a table wider than the page scrolls, the page does not
+    # a table wider than the text takes the window's width to its right; wider still, it scrolls, the page does not
+    return f'<div class="wide">{table}</div>'
 
 
 def render_html(report: Report) -> str:
