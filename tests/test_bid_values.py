@@ -9,9 +9,10 @@ import polars as pl
 import pytest
 
 from skatsim import analysis
-from skatsim.analysis.bid_values import BidValues, hand_bid_values
+from skatsim.analysis.bid_values import BidValues, _hands_from_deals, hand_bid_values
 from skatsim.analysis.report import build_report
 from skatsim.engine.cards import parse_card
+from skatsim.engine.deal import deal_cards, pack_deal
 from skatsim.records.importer import finished_import, import_iss
 from skatsim.records.record import GameRecord
 from skatsim.run.runner import run_simulation
@@ -38,6 +39,17 @@ def tables(sources: tuple[Path, Path]) -> BidValues:
 
 def _mask(text: str) -> int:
     return sum(1 << parse_card(c) for c in text.split())
+
+
+def test_the_dealt_hands_are_read_back_from_the_deal_column() -> None:
+    """The whole-column unpacking gives each seat the ten cards the engine dealt it (the skat to nobody),
+    on 2,000 deals packed as a run's ``deal`` column holds them."""
+    dealt = np.zeros((2000, 3), dtype=np.uint32)
+    packed = np.zeros(2000, dtype=np.int64)
+    for i in range(2000):
+        skat = deal_cards(np.uint64(11), np.uint64(i), dealt[i])
+        packed[i] = pack_deal(dealt[i], skat)
+    assert np.array_equal(_hands_from_deals(packed), dealt)
 
 
 def test_a_hand_bidding_value_is_what_the_default_bot_bids_on() -> None:

@@ -52,15 +52,37 @@ class BidValues:
 # --------------------------------------------------------------------------- hand bidding values
 
 
+#: The even bits of a 64-bit word (the low bit of each card's two owner bits).
+_EVEN = np.uint64(0x5555555555555555)
+#: Masks and shifts that gather the even bits of a word into its low 32 bits (the inverse of spreading
+#: bit ``c`` to bit ``2c``).
+_GATHER = (
+    (np.uint64(1), np.uint64(0x3333333333333333)),
+    (np.uint64(2), np.uint64(0x0F0F0F0F0F0F0F0F)),
+    (np.uint64(4), np.uint64(0x00FF00FF00FF00FF)),
+    (np.uint64(8), np.uint64(0x0000FFFF0000FFFF)),
+    (np.uint64(16), np.uint64(0x00000000FFFFFFFF)),
+)
+
+
+def _gather_even_bits(x: np.ndarray) -> np.ndarray:
+    """Bit ``2c`` of each word moved to bit ``c`` (the odd bits are zero)."""
+    for shift, mask in _GATHER:
+        x = (x | (x >> shift)) & mask
+    return x.astype(np.uint32)
+
+
 def _hands_from_deals(deals: np.ndarray) -> np.ndarray:
-    """FH, MH, RH's dealt hands from packed deals (the ``deal`` column: two owner bits per card,
-    :func:`skatsim.engine.deal.pack_deal`)."""
+    """FH, MH, RH's dealt hands from packed deals (the ``deal`` column: two owner bits per card, 0 to 2 a
+    seat, 3 the skat; :func:`skatsim.engine.deal.pack_deal`), a whole column at once."""
     bits = deals.astype(np.int64).view(np.uint64)
-    hands = np.zeros((deals.size, 3), dtype=np.uint32)
-    for c in range(32):
-        owner = (bits >> np.uint64(2 * c)) & np.uint64(3)
-        for seat in range(3):
-            hands[:, seat] |= np.where(owner == seat, np.uint32(1 << c), np.uint32(0))
+    low = bits & _EVEN
+    high = (bits >> np.uint64(1)) & _EVEN
+    owned = (low & ~high, ~low & high)  # owner 1 (MH), owner 2 (RH); owner 0 (FH) has neither bit
+    hands = np.empty((deals.size, 3), dtype=np.uint32)
+    hands[:, 0] = _gather_even_bits(~(low | high) & _EVEN)
+    hands[:, 1] = _gather_even_bits(owned[0])
+    hands[:, 2] = _gather_even_bits(owned[1])
     return hands
 
 
@@ -89,8 +111,10 @@ def hand_bid_values(hands: np.ndarray, params: np.ndarray | None = None) -> np.n
     return out
 
 
-def _seat_values(lf: pl.LazyFrame, params: dict[str, np.ndarray]) -> pl.DataFrame:
-    """One row per deal and seat: ``source``, ``seat``, ``hand_value`` (null when the cards are unknown)."""
+def _seat_counts(lf: pl.LazyFrame, params: dict[str, np.ndarray]) -> pl.DataFrame:
+    """Per source, seat and hand value: how many dealt hands had it (``count``); hands whose cards the
+    source does not hold are left out. Counted per seat from the compiled values, one row per value
+    (not a row per hand and seat: a run of millions of deals needs no more memory than its deals)."""
     names = columns(lf)
     wanted = ["source"] + [c for c in ("deal", "record") if c in names]
     frame = collect(lf.select(wanted))
@@ -109,16 +133,19 @@ def _seat_values(lf: pl.LazyFrame, params: dict[str, np.ndarray]) -> pl.DataFram
                 hands[missing] = _hands_from_records(part["record"].filter(pl.Series(missing)))
         values = hand_bid_values(hands, params.get(str(source)))
         for s, label in enumerate(SEAT_LABELS):
-            v = pl.Series("hand_value", values[:, s]).set(pl.Series(hands[:, s] == 0), None)
+            value, count = np.unique(values[hands[:, s] != 0, s], return_counts=True)
             parts.append(
-                pl.DataFrame({"source": part["source"], "seat": pl.Series([label] * part.height), "hand_value": v})
+                pl.DataFrame(
+                    {
+                        "source": pl.Series([source] * value.size, dtype=frame["source"].dtype),
+                        "seat": [label] * value.size,
+                        "hand_value": value.astype(np.int64),
+                        "count": count.astype(np.int64),
+                    }
+                )
             )
-    out = (
-        pl.concat(parts)
-        if parts
-        else pl.DataFrame(schema={"source": pl.String, "seat": pl.String, "hand_value": pl.Int64})
-    )
-    return out.filter(pl.col("hand_value").is_not_null())
+    schema = {"source": frame["source"].dtype, "seat": pl.String, "hand_value": pl.Int64, "count": pl.Int64}
+    return pl.concat(parts) if parts else pl.DataFrame(schema=schema)
 
 
 # --------------------------------------------------------------------------- rest rows
@@ -191,9 +218,7 @@ def bid_values(
         sources = find_sources(paths)
         lf = scan_sources(sources)
         params.update(source_params(sources))
-    seat_values = _seat_values(lf, params)
-    counts = seat_values.group_by("source", "seat", "hand_value").agg(pl.len().cast(pl.Int64).alias("count"))
-    hand_values = _lumped(counts, ["source", "seat"], "hand_value", min_share, level)
+    hand_values = _lumped(_seat_counts(lf, params), ["source", "seat"], "hand_value", min_share, level)
     games = lf.filter(declared() & (pl.col("bid") > 0))
     bid_counts = collect(games.group_by("source", "bid").agg(pl.len().cast(pl.Int64).alias("count")))
     winning = _lumped(bid_counts, ["source"], "bid", min_share, level)
