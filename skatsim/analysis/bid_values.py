@@ -144,7 +144,7 @@ def _seat_counts(lf: pl.LazyFrame, params: dict[str, np.ndarray]) -> pl.DataFram
                     }
                 )
             )
-    schema = {"source": frame["source"].dtype, "seat": pl.String, "hand_value": pl.Int64, "count": pl.Int64}
+    schema = {"source": frame["source"].dtype, "seat": pl.String(), "hand_value": pl.Int64(), "count": pl.Int64()}
     return pl.concat(parts) if parts else pl.DataFrame(schema=schema)
 
 
