@@ -960,6 +960,9 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # ``skatsim`` alone (click >= 8.2): the help, not an error
+            print(exc.format_message(), file=sys.stderr)
+            return 2
         where = exc.ctx.command_path if exc.ctx else "skatsim"
         print(f"skatsim: error: {exc.format_message()} (see '{where} --help')", file=sys.stderr)
         return 2

@@ -526,6 +526,15 @@ def compare_text(stdout: str) -> str:
     return re.sub(r"; [\d.]+ s on \d+ jobs?", "", stdout)
 
 
+def test_skatsim_alone_prints_the_help_not_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """``skatsim`` without a command shows the help (on stderr, exit 2 since click 8.2; stdout, exit 0
+    before), never as ``skatsim: error: Usage: ...``."""
+    code, out, err = cli(capsys)
+    text = err if code == 2 else out
+    assert code in (0, 2) and text.startswith("Usage: skatsim [OPTIONS] COMMAND [ARGS]...\n"), (code, out, err)
+    assert "skatsim: error" not in out + err and "  simulate " in text
+
+
 def test_compare_checks_out_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     start_time = time.monotonic()
     code, _, err = cli(capsys, "compare", OFFICIAL, PRE1999, "--games", "1e9", "--out", str(tmp_path / "c.csv"))
