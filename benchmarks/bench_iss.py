@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         reader = reader_rate(source)
         for j in jobs:
             wall, cpu, peak, summary = measure_import(source, args.cache / "import", j)
-            assert f"{games} games imported, 0 skipped" in summary, summary
+            assert f"{games:,} games imported, 0 skipped" in summary, summary
             rate = games / wall
             per_cpu[(kind, j)] = games / cpu
             print(

@@ -537,7 +537,9 @@ def validate_command(files: tuple[Path, ...]) -> None:
 @JOBS_OPTION
 @BOTS_OPTION
 @click.option("--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals.")
-@click.option("--bootstrap", "n_boot", default=1000, show_default=True, type=COUNT, help="Bootstrap resamples.")
+@click.option(
+    "--bootstrap", "n_boot", default=1000, show_default=True, type=COUNT, help="Bootstrap resamples (10 to 100,000)."
+)
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Also write FILE.json or FILE.md.")
 @_job_folder_options(
     "--runs",
@@ -572,9 +574,12 @@ def compare_command(
 
     from .analysis.compare import compare_variants
     from .analysis.compare_output import format_text, write_comparison
+    from .run.storage import unwritable_file
 
     if out_file is not None and (Path(out_file).suffix not in (".json", ".md") or Path(out_file).is_dir()):
         raise SkatsimError(f"--out {out_file}: the file name must end in .json or .md")
+    if out_file is not None and (why := unwritable_file(out_file)):
+        raise SkatsimError(f"--out {out_file}: cannot write there ({why})")
     with _resumable():
         result = compare_variants(
             variant_a,
@@ -955,6 +960,9 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # ``skatsim`` alone (click >= 8.2): the help, not an error
+            print(exc.format_message(), file=sys.stderr)
+            return 2
         where = exc.ctx.command_path if exc.ctx else "skatsim"
         print(f"skatsim: error: {exc.format_message()} (see '{where} --help')", file=sys.stderr)
         return 2

@@ -480,6 +480,16 @@ def test_report_on_a_folder_without_runs_is_one_line(tmp_path: Path, capsys: pyt
     assert not (tmp_path / "r.html").exists()
 
 
+def test_report_refuses_an_out_file_it_could_not_write_before_reading_any_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A report path under a file is refused first, not after the report is built (the run is not even read)."""
+    (tmp_path / "afile").write_text("")
+    out = tmp_path / "afile" / "r.html"
+    line = one_line_error(capsys, "report", str(tmp_path / "missing"), "--out", str(out))
+    assert line == f"skatsim: error: --out {out}: cannot write the report there ({tmp_path / 'afile'} is not a folder)"
+
+
 def test_report_on_a_corrupt_parquet_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "bad"
     folder.mkdir()

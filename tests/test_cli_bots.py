@@ -82,6 +82,7 @@ def test_a_run_records_the_calibration_of_its_variant(tmp_path: Path, capsys: py
         ),
         ("heuristic:hand_bias=high", "hand_bias must be a number, got 'high'"),
         ("heuristic:hand_bias=0.5:hand_bias=0.6", "hand_bias is set twice"),
+        ("pimc:worlds=2.5", "'pimc:worlds=2.5': worlds must be a whole number, got 2.5"),
         ("random:hand_bias=0.5", "'hand_bias' is not a parameter; bot 'random' has no parameters"),
         (
             "heuristic:risk=0.7",

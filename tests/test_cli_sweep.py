@@ -29,3 +29,18 @@ def test_sweep_refuses_a_scheduler_without_dask(tmp_path: Path, capsys: pytest.C
     code = main(["sweep", OFFICIAL, "--games", "10", "--out", str(tmp_path / "s"), "--scheduler", "tcp://127.0.0.1:1"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "--scheduler needs --backend dask" in err
+
+
+def test_sweep_names_two_spellings_of_one_bot_setting(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two --bots that are one setting (a parameter at its default) would share a folder: the error
+    names the bot settings, not the variant files, and nothing is written."""
+    out = tmp_path / "s"
+    args = ["sweep", OFFICIAL, "--bots", "heuristic", "--bots", "heuristic:loss_aversion=1", "--games", "10"]
+    code = main([*args, "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert err == (
+        "skatsim: error: --bots 'heuristic' and 'heuristic:loss_aversion=1' are the same setting "
+        "(official__heuristic); give it once\n"
+    )
+    assert not out.exists()

@@ -178,6 +178,10 @@ def test_the_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--bots", "genius"], "--bots: unknown bot 'genius'"),
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--bid", "19"], "19 is not a bid value"),
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--seat", "XH"], "--seat"),
+        (
+            ["CJ SJ CA CT C9 HA HT SK S8 D7", "--samples", "1000000000000"],
+            "--samples 1,000,000,000,000: the rollouts' rows need",
+        ),
     ],
 )
 def test_mistakes_are_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:

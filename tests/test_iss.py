@@ -354,6 +354,15 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return code, out, err
 
 
+def test_cli_import_summary_groups_thousands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The summary writes its counts as every other command does: 1,002, not 1002."""
+    source = tmp_path / "games.sgf"
+    source.write_text(f"{LINES[0]}\n" + "garbage\n" * 1000 + f"{LINES[1]}\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "import-iss", source, "--out", tmp_path / "out", "--quiet", "--jobs", "1")
+    assert code == 0
+    assert out == f"{source}: 1,002 lines read, 2 games imported, 1,000 skipped -> {tmp_path / 'out'}\n"
+
+
 def test_cli_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "games.sgf"
     source.write_text(f"{LINES[0]}\ngarbage\n{LINES[1]}\n", encoding="utf-8")

@@ -410,7 +410,7 @@ def test_ctrl_c_stops_the_workers_and_the_printed_command_completes_the_import(
     assert stderr == f"{kept_line}; to continue: {command}\n"
     assert not (out / "run.lock").exists() and 0 < kept < 40_000
     code, stdout, err = cli(capsys, *args, "--resume")
-    assert (code, err) == (0, "") and "40000 games imported" in stdout
+    assert (code, err) == (0, "") and "40,000 games imported" in stdout
 
 
 def test_kill_9_then_resume_gives_the_table_of_an_import_never_stopped(

@@ -526,6 +526,15 @@ def compare_text(stdout: str) -> str:
     return re.sub(r"; [\d.]+ s on \d+ jobs?", "", stdout)
 
 
+def test_skatsim_alone_prints_the_help_not_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """``skatsim`` without a command shows the help (on stderr, exit 2 since click 8.2; stdout, exit 0
+    before), never as ``skatsim: error: Usage: ...``."""
+    code, out, err = cli(capsys)
+    text = err if code == 2 else out
+    assert code in (0, 2) and text.startswith("Usage: skatsim [OPTIONS] COMMAND [ARGS]...\n"), (code, out, err)
+    assert "skatsim: error" not in out + err and "  simulate " in text
+
+
 def test_compare_checks_out_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     start_time = time.monotonic()
     code, _, err = cli(capsys, "compare", OFFICIAL, PRE1999, "--games", "1e9", "--out", str(tmp_path / "c.csv"))
@@ -533,6 +542,24 @@ def test_compare_checks_out_before_any_work(tmp_path: Path, capsys: pytest.Captu
     assert time.monotonic() - start_time < 5
     code, _, err = cli(capsys, "compare", OFFICIAL, PRE1999, "--games", "100", "--resume")
     assert "--resume needs --runs DIR" in one_line(err, code)
+
+
+def test_compare_refuses_what_it_could_not_finish_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An --out file that cannot be written and a bootstrap too large for memory are refused before the
+    runs, not after the comparison has been played and printed."""
+    (tmp_path / "afile").write_text("")
+    out = tmp_path / "afile" / "c.json"
+    args = ["compare", OFFICIAL, PRE1999, "--games", "200", "--jobs", "1", "--quiet"]
+    code, stdout, err = cli(capsys, *args, "--out", str(out))
+    assert (
+        one_line(err, code) == f"skatsim: error: --out {out}: cannot write there ({tmp_path / 'afile'} is not a folder)"
+    )
+    assert stdout == ""
+    code, stdout, err = cli(capsys, *args, "--bootstrap", "1e9")
+    assert one_line(err, code) == "skatsim: error: --bootstrap must be at most 100,000 resamples, got 1,000,000,000"
+    assert stdout == ""
 
 
 def test_compare_stopped_in_a_temporary_folder_resumes_from_it(

@@ -460,6 +460,17 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, s
     return code, out, err
 
 
+def test_too_many_samples_for_memory_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """An absurd --samples is refused before the rows are allocated, not by numpy's MemoryError."""
+    code, out, err = _cli(
+        capsys, "--iss", ISS, "--line", 2, "--declare", "grand", "--worlds", "uniform", "--samples", 10**15
+    )
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert len(err.splitlines()) == 1
+    assert err.startswith("skatsim: error: --samples 1,000,000,000,000,000: the rollouts' rows need "), err
+    assert err.rstrip().endswith("GiB are available; use fewer samples"), err
+
+
 def test_could_i_have_won_an_iss_game(capsys: pytest.CaptureFixture[str]) -> None:
     """ISS game 9: RH played clubs hand and lost with 56 points; with the real cards the bots lose the
     same declaration and win a Grand with the skat."""

@@ -40,7 +40,7 @@ from ..errors import SkatsimError
 from ..run import storage
 from ..run.runner import JobFolder, check_run_numbers, execute_runs, make_backend, plan_run
 from ..variant import load_variant
-from .intervals import LEVEL, N_BOOT
+from .intervals import BOOT_RANGE, LEVEL, N_BOOT
 from .paired import Aggregate, aggregate_pair, aggregate_scans
 from .sources import Source, collect, find_sources, scan_source
 from .summary import mean_differences, outcome_changes, spread_differences
@@ -114,8 +114,10 @@ def check_compare_options(games: int, seed: int, jobs: int, level: float, n_boot
     check_run_numbers(games, seed, jobs)
     if not 0.5 <= level < 1.0:
         raise SkatsimError(f"--level must be at least 0.5 and below 1 (e.g. 0.95), got {level}")
-    if n_boot < 10:
-        raise SkatsimError(f"--bootstrap must be at least 10 resamples, got {n_boot}")
+    if n_boot < BOOT_RANGE[0]:
+        raise SkatsimError(f"--bootstrap must be at least {BOOT_RANGE[0]} resamples, got {n_boot}")
+    if n_boot > BOOT_RANGE[1]:
+        raise SkatsimError(f"--bootstrap must be at most {BOOT_RANGE[1]:,} resamples, got {n_boot:,}")
 
 
 def run_names(variant_a: str | os.PathLike[str], variant_b: str | os.PathLike[str]) -> tuple[str, str]:

@@ -40,6 +40,9 @@ import polars as pl
 LEVEL = 0.95
 #: Bootstrap resamples used when none is given.
 N_BOOT = 1000
+#: Bootstrap resamples allowed (report and compare): fewer give no usable percentile interval, more only
+#: cost time and memory (the resampled counts are one array of resamples x values).
+BOOT_RANGE = (10, 100_000)
 
 
 def z_value(level: float = LEVEL) -> float:

@@ -26,12 +26,13 @@ import polars as pl
 
 from .. import __version__
 from ..errors import SkatsimError
+from ..run import storage
 from . import figures as fg
 from . import tables as tb
 from .bid_values import BidValues, bid_values, source_params
 from .compare import Comparison, paired_runs
 from .compare_output import group_heading, pairing_statement, row_cells
-from .intervals import LEVEL, N_BOOT, wilson
+from .intervals import BOOT_RANGE, LEVEL, N_BOOT, wilson
 from .paired import aggregate_scan_single
 from .render import Code, Figure, Report, Section, Table, Text, table, wide_table, write_report_files
 from .sources import Source, collect, columns, find_sources, scan_source, scan_sources, source_columns
@@ -45,8 +46,6 @@ READING = (
     "their interval, or value [lo, hi] where the interval is not symmetric (a Wilson interval). "
     "Seats are relative to the deal: FH leads the first trick, RH deals."
 )
-#: Bootstrap resamples allowed: fewer give no usable percentile interval, more only cost time and memory.
-BOOT_RANGE = (10, 100_000)
 
 
 @dataclass(frozen=True)
@@ -88,6 +87,8 @@ def check_options(level: float, n_boot: int, out: str | os.PathLike[str] | None 
             raise SkatsimError(f"--out {target}: the report file name must end in .html (e.g. reports/official.html)")
         if os.path.isdir(target):
             raise SkatsimError(f"--out {target}: is a folder; name the report file, e.g. {target}/report.html")
+        if why := storage.unwritable_file(target):
+            raise SkatsimError(f"--out {target}: cannot write the report there ({why})")
 
 
 def _figure(make: Callable[[], object], caption: str) -> Figure:

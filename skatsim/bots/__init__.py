@@ -32,13 +32,15 @@ PIMC = 3
 
 @dataclass(frozen=True)
 class BotParam:
-    """One tunable bot parameter: name, default, the range it may take, and its meaning."""
+    """One tunable bot parameter: name, default, the range it may take, its meaning, and whether it
+    counts something (``whole``: only whole numbers, a count the kernels would otherwise truncate)."""
 
     name: str
     default: float
     doc: str
     low: float = -math.inf
     high: float = math.inf
+    whole: bool = False
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,9 @@ BOTS: dict[str, BotSpec] = {
         "plays the card winning in most); bids, declares and doubles as the heuristic",
         (
             *HEURISTIC_PARAMS,
-            BotParam("worlds", 20.0, "worlds (deals of the unseen cards) sampled and solved per card", 1.0, MAX_WORLDS),
+            BotParam(
+                "worlds", 20.0, "worlds (deals of the unseen cards) sampled and solved per card", 1.0, MAX_WORLDS, True
+            ),
         ),
     ),
     "recorded": BotSpec(
@@ -234,6 +238,8 @@ def parse_setting(text: str) -> tuple[BotSpec, dict[str, float]]:
                 f"--bots: {text!r}: {key} must be between {param.low:g} and {param.high:g}, got {value:g}; "
                 f"{_parameters(spec)}"
             )
+        if param.whole and not value.is_integer():
+            raise SkatsimError(f"--bots: {text!r}: {key} must be a whole number, got {raw.strip()}")
         values[key] = value
     return spec, values
 

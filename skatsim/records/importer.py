@@ -285,11 +285,11 @@ class ImportSummary:
 
     def line(self) -> str:
         """One-line summary for the user."""
-        blank = f" ({self.blank} blank)" if self.blank else ""
+        blank = f" ({self.blank:,} blank)" if self.blank else ""
         where = f" -> {self.out_dir}" if self.out_dir else ""
         return (
-            f"{self.source}: {self.lines_read} lines read{blank}, {self.imported} games imported, "
-            f"{self.skipped_count} skipped{where}"
+            f"{self.source}: {self.lines_read:,} lines read{blank}, {self.imported:,} games imported, "
+            f"{self.skipped_count:,} skipped{where}"
         )
 
 
@@ -585,7 +585,8 @@ def _finish(out: str, manifest: ImportManifest, strict: bool, created: bool) -> 
         _discard(out, created)
         end = f"; {manifest.source_error}" if manifest.source_error else ""
         raise SkatsimError(
-            f"{manifest.source}: no game imported ({summary.lines_read} lines read, {summary.skipped_count} bad){end}"
+            f"{manifest.source}: no game imported "
+            f"({summary.lines_read:,} lines read, {summary.skipped_count:,} bad){end}"
         )
     now = timestamp()
     finished = manifest.model_copy(

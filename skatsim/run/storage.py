@@ -219,6 +219,27 @@ def free_bytes(path: str) -> int | None:
         return None
 
 
+def unwritable_file(path: str) -> str | None:
+    """Why the local file ``path`` could not be written, or ``None``: checked before long work whose
+    result goes there. The nearest existing folder on its path must be a folder this process can
+    create a file in (probed with a temporary file, removed at once); nothing else is created."""
+    if is_url(path):
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    while not os.path.lexists(folder) and os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)
+    if not os.path.isdir(folder):
+        return f"{folder} is not a folder"
+    probe = temp_path(os.path.join(folder, "probe"))
+    try:
+        with open(probe, "xb"):
+            pass
+    except OSError as exc:
+        return f"cannot create a file in {folder}: {exc.strerror or exc}"
+    remove_quietly(probe)
+    return None
+
+
 def remove_quietly(path: str) -> None:
     """Remove the file at ``path`` if it can be; never fails."""
     try:

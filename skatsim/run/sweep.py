@@ -76,6 +76,11 @@ def run_sweep(
         raise SkatsimError("a sweep needs at least one variant file and one bots setting")
     folders = list(names.values())
     shared = sorted({name for name in folders if folders.count(name) > 1})
+    for name in shared:
+        pairs = [pair for pair, folder in names.items() if folder == name]
+        if len({v for v, _ in pairs}) == 1:  # one variant file: two ways of writing one bot setting
+            settings = " and ".join(repr(b) for _, b in pairs)
+            raise SkatsimError(f"--bots {settings} are the same setting ({name}); give it once")
     if shared:
         raise SkatsimError(f"variant files with the same name would share folders ({', '.join(shared)}); rename one")
     plans = [

@@ -615,6 +615,33 @@ def _knowledge(
 # --------------------------------------------------------------------------- the query
 
 
+def _available_memory() -> int | None:
+    """Bytes of memory this machine can give a process now (Linux: MemAvailable; else the physical
+    memory), ``None`` where it cannot tell."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _check_memory(count: int, need: int) -> None:
+    """Refuse ``count`` rollouts whose rows (``need`` bytes) exceed the memory available, in one line,
+    before allocating them (an absurd ``--samples`` would otherwise end in a traceback or the OOM killer)."""
+    available = _available_memory()
+    if available is not None and need > available:
+        raise SkatsimError(
+            f"--samples {count:,}: the rollouts' rows need {need / 2**30:,.1f} GiB of memory, "
+            f"{available / 2**30:,.1f} GiB are available; use fewer samples"
+        )
+
+
 @dataclass(frozen=True)
 class Query:
     """Everything the kernel needs to play a what-if's rollouts: picklable arrays and numbers only.
@@ -648,9 +675,13 @@ class Query:
         the numbers do not depend on ``jobs``). ``missing_ok``: a rollout that found no consistent world
         within the query's tries is returned (worlds drawn 0, errors ``NO_WORLD``) instead of raising."""
         n_options = self.templates.shape[0]
-        rows = np.zeros((count, n_options, layout.N_COLUMNS), dtype=np.int64)
-        errors = np.zeros((count, n_options), dtype=np.int64)
-        tries = np.zeros(count, dtype=np.int64)
+        _check_memory(count, count * (n_options * (layout.N_COLUMNS + 1) + 1) * 8)
+        try:
+            rows = np.zeros((count, n_options, layout.N_COLUMNS), dtype=np.int64)
+            errors = np.zeros((count, n_options), dtype=np.int64)
+            tries = np.zeros(count, dtype=np.int64)
+        except MemoryError:
+            raise SkatsimError(f"--samples {count:,}: not enough memory for the rollouts; use fewer samples") from None
         cuts = np.linspace(0, count, max(1, min(jobs, count)) + 1).astype(int)
 
         def part(lo: int, hi: int) -> None:
