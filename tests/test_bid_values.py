@@ -52,6 +52,17 @@ def test_the_dealt_hands_are_read_back_from_the_deal_column() -> None:
     assert np.array_equal(_hands_from_deals(packed), dealt)
 
 
+def test_hand_bidding_values_split_over_threads_are_the_same() -> None:
+    """The values of 3,000 deals worked out in one thread and in three (the kernel's own state per
+    thread): the same, seat by seat, and not all alike."""
+    dealt = np.zeros((3000, 3), dtype=np.uint32)
+    for i in range(3000):
+        deal_cards(np.uint64(5), np.uint64(i), dealt[i])
+    one = hand_bid_values(dealt, jobs=1)
+    assert np.array_equal(hand_bid_values(dealt, jobs=3), one)
+    assert len(np.unique(one)) > 10
+
+
 def test_a_hand_bidding_value_is_what_the_default_bot_bids_on() -> None:
     """Four jacks and the aces: a Grand hand with 4 (144); seven clubs 'without two', strong enough that
     the bot's expected score puts the clubs hand game (48) above clubs with the skat (36); a hand
