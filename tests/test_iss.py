@@ -374,8 +374,8 @@ def test_cli_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(capsys, "import-iss", FIXTURE, "--out", tmp_path / "out")
     assert code == 2 and out == ""
     assert err == (
-        f"skatsim: error: {tmp_path / 'out'}: already holds a finished ISS import; pass --resume to complete it "
-        "or --force to replace it\n"
+        f"skatsim: error: {tmp_path / 'out'}: already holds a finished ISS import (2 games); choose another --out "
+        "or pass --force to replace it (--resume only checks it)\n"
     )
     assert {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()} == before
     code, out, _ = _run(capsys, "import-iss", FIXTURE, "--out", tmp_path / "out", "--force")

@@ -389,10 +389,14 @@ def _open_import(
     old = read_import_manifest(out) if entries else None
     if entries and old is None:
         raise SkatsimError(f"{out}: folder is not empty and holds no ISS import; choose another --out")
-    if old is not None and not resume:
-        state = "a finished" if old.finished else "an unfinished"
+    if old is not None and not resume and old.finished:
         raise SkatsimError(
-            f"{out}: already holds {state} ISS import; pass --resume to complete it or --force to replace it"
+            f"{out}: already holds a finished ISS import ({old.games_imported or 0:,} games); choose another --out "
+            "or pass --force to replace it (--resume only checks it)"
+        )
+    if old is not None and not resume:
+        raise SkatsimError(
+            f"{out}: already holds an unfinished ISS import; pass --resume to complete it or --force to replace it"
         )
     size, sha256 = file_digest(source)
     if old is not None:
