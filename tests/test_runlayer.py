@@ -192,6 +192,23 @@ def test_readers_say_a_run_is_being_written_or_unfinished(tmp_path: Path, capsys
         scan_run(str(out))
 
 
+def test_an_unreadable_lock_is_named_not_described_as_a_writer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    run_simulation(OFFICIAL, 1000, 1, str(out), bots="random", progress=False)
+    (out / LOCK).write_text('{"host": "h', encoding="utf-8")  # a writer killed while writing it
+    expected = (
+        f"skatsim: error: {out / LOCK}: the run's lock file cannot be read; if nothing is writing the run, "
+        "remove that file and try again"
+    )
+    code, _, err = cli(capsys, "report", str(out), "--out", str(tmp_path / "r.html"))
+    assert one_line(err, code) == expected
+    code, _, err = cli(capsys, *simulate_args(out, "1000", "--resume"))
+    assert one_line(err, code) == expected
+    assert (out / LOCK).read_text(encoding="utf-8") == '{"host": "h'  # never taken over
+
+
 # --------------------------------------------------------------------------- nothing mixed
 
 

@@ -54,7 +54,7 @@ from ..errors import SkatsimError
 from ..run import storage
 from ..run.chunks import MAX_CHUNK, write_parquet_atomic
 from ..run.local_backend import LocalBackend
-from ..run.lock import LOCK, RunLock, read_lock
+from ..run.lock import LOCK, RunLock, read_lock, unreadable_lock
 from ..run.manifest import RUN_ID_KEY, DoneChunks, JobManifest, chunk_name, parse_chunk_name, timestamp
 from ..run.runner import FIRST_USE, RunStopped, catch_interrupts, stderr_progress
 from .iss import IssGame, parse_line
@@ -341,7 +341,7 @@ def import_iss(
     kind = source_format(source)
     created = not os.path.exists(out)
     _make_folder(out)
-    lock = RunLock(out).acquire()
+    lock = RunLock(out, "import").acquire()
     try:
         manifest = _open_import(out, source, kind, strict, force, resume, chunk_lines, open_hand)
         before = _lines_in(out, manifest)
@@ -671,6 +671,8 @@ def finished_import(folder: str) -> tuple[ImportManifest, list[str]]:
     if manifest is None:
         raise SkatsimError(f"{folder}: not an ISS import (no {IMPORT_MANIFEST})")
     holder = read_lock(folder)
+    if holder is not None and holder.unreadable:
+        raise unreadable_lock(folder, "import")
     if holder is not None and holder.alive() is not False:
         raise SkatsimError(f"{folder}: the import is still being written ({holder.describe()})")
     if manifest.finished is None:
