@@ -193,11 +193,9 @@ def import_iss_command(
 
 @app.command("export-iss")
 @click.argument("run_dir", metavar="RUN_DIR", type=click.Path(file_okay=False))
-@click.option(
-    "--out", "out_file", required=True, type=click.Path(path_type=Path), help="FILE.sgf, or .sgf.bz2/.gz/.xz."
-)
+@click.option("--out", "out_file", required=True, type=click.Path(), help="FILE.sgf, or .sgf.bz2/.gz/.xz.")
 @click.option("--force", is_flag=True, help="Replace an existing file.")
-def export_iss_command(run_dir: str, out_file: Path, force: bool) -> None:
+def export_iss_command(run_dir: str, out_file: str, force: bool) -> None:
     """Write the games of RUN_DIR (simulated with --record-play) as ISS game records, one per line.
 
     Deals the ISS format cannot express (Ramsch, Kontra/Re, Bock, the reversed game, a Grand hand
