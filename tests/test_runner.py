@@ -662,6 +662,20 @@ def test_command_line_end_to_end(tmp_path: Path) -> None:
     assert failed.stdout == ""
 
 
+def test_the_progress_bar_groups_thousands() -> None:
+    """The bar shows games done of the total as every count is written: 175,000/200,000."""
+    import io
+
+    from rich.console import Console
+
+    bar = runner._progress(False)
+    bar.add_task("simulating", total=200_000, completed=175_000)
+    console = Console(file=io.StringIO(), width=160, color_system=None)
+    console.print(bar.make_tasks_table(bar.tasks))
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    assert " 175,000/200,000 " in shown, shown
+
+
 def test_the_summary_tells_a_first_runs_compiling_apart() -> None:
     from skatsim.run.runner import RunResult
 

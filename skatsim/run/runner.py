@@ -46,7 +46,7 @@ from typing import Any, Protocol
 import numpy as np
 import polars as pl
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
 from ..bots import DEFAULT_BOTS, bot_calibration, bot_values, parse_bots
@@ -259,6 +259,15 @@ def _check_space(runs: Sequence[_OpenRun], force: bool) -> None:
 # --------------------------------------------------------------------------- progress
 
 
+class _GamesDone(ProgressColumn):
+    """Games done of the total, in thousands as every count is written (``175,000/200,000``)."""
+
+    def render(self, task) -> Text:  # type: ignore[no-untyped-def]
+        total = f"{int(task.total):,}" if task.total is not None else "?"
+        done = f"{int(task.completed):,}".rjust(len(total))
+        return Text(f"{done}/{total}", style="progress.download")
+
+
 class _GamesPerSecond(ProgressColumn):
     """The task's current speed in games per second."""
 
@@ -307,7 +316,7 @@ def stderr_progress(enabled: bool, *counts: ProgressColumn) -> Progress:
 
 def _progress(enabled: bool) -> Progress:
     """The progress bar of runs: games done of total, games per second."""
-    return stderr_progress(enabled, MofNCompleteColumn(), _GamesPerSecond())
+    return stderr_progress(enabled, _GamesDone(), _GamesPerSecond())
 
 
 # --------------------------------------------------------------------------- runs
