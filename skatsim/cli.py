@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
 import click
 
 from .bots import DEFAULT_BOTS
-from .counts import COUNT, Count
+from .counts import COUNT, Count, plural
 from .errors import SkatsimError
 
 if TYPE_CHECKING:
@@ -185,7 +185,7 @@ def import_iss_command(
     for number, reason in summary.skipped:
         click.echo(f"{file}:{number}: {reason}", err=True)
     for reason, more in summary.unlisted():
-        click.echo(f"{file}: {more:,} more lines skipped: {reason}", err=True)
+        click.echo(f"{file}: {plural(more, 'more line')} skipped: {reason}", err=True)
     click.echo(summary.line())
     if summary.source_error:
         raise SkatsimError(f"{summary.source_error}; the lines before it are imported")
@@ -503,7 +503,7 @@ def sweep_command(
             force=run.force,
         )
     for name, result in results.items():
-        click.echo(f"{name}: {result.games:,} games")
+        click.echo(f"{name}: {plural(result.games, 'game')}")
 
 
 @app.command("validate")

@@ -363,6 +363,14 @@ def test_cli_import_summary_groups_thousands(tmp_path: Path, capsys: pytest.Capt
     assert out == f"{source}: 1,002 lines read, 2 games imported, 1,000 skipped -> {tmp_path / 'out'}\n"
 
 
+def test_cli_import_counts_one_in_the_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One line and one game read as such: not '1 lines read, 1 games imported'."""
+    source = tmp_path / "games.sgf"
+    source.write_text(f"{LINES[0]}\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "import-iss", source, "--out", tmp_path / "out", "--quiet", "--jobs", "1")
+    assert (code, out) == (0, f"{source}: 1 line read, 1 game imported, 0 skipped -> {tmp_path / 'out'}\n")
+
+
 def test_an_unreadable_lock_of_an_import_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "games.sgf"
     source.write_text(f"{LINES[0]}\n{LINES[1]}\n", encoding="utf-8")

@@ -111,6 +111,20 @@ def test_games_in_other_spellings_on_the_command_line(tmp_path: Path, capsys: py
         assert manifest is not None and manifest.games == 1500
 
 
+def test_one_game_is_counted_in_the_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from skatsim.counts import plural
+
+    assert [plural(1, "deal"), plural(0, "trick"), plural(1_000, "more line")] == [
+        "1 deal",
+        "0 tricks",
+        "1,000 more lines",
+    ]
+    out = tmp_path / "one"
+    code, stdout, err = cli(capsys, *simulate_args(out, "1"))
+    assert (code, err) == (0, "")
+    assert re.fullmatch(rf"1 game in \d+\.\d s \([\d,]+ games/s\); 1 game in {re.escape(str(out))}\n", stdout), stdout
+
+
 @pytest.mark.parametrize(
     ("command", "value", "message"),
     [

@@ -37,6 +37,7 @@ from typing import IO, Any
 import numpy as np
 import polars as pl
 
+from ..counts import plural
 from ..engine import layout
 from ..engine.block import replay_block
 from ..engine.cards import iss_name
@@ -83,7 +84,7 @@ class ExportSummary:
         """One-line summary for the user."""
         reasons = ", ".join(f"{reason} {n:,}" for reason, n in self.skipped.items())
         skipped = f", {sum(self.skipped.values()):,} skipped ({reasons})" if self.skipped else ""
-        return f"{self.run}: {self.games:,} games, {self.written:,} written{skipped} -> {self.out}"
+        return f"{self.run}: {plural(self.games, 'game')}, {self.written:,} written{skipped} -> {self.out}"
 
 
 def export_iss(run_dir: str, out: str | Path, force: bool = False) -> ExportSummary:

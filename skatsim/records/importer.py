@@ -50,6 +50,7 @@ from pydantic import BaseModel, ValidationError
 from rich.progress import DownloadColumn, Progress
 
 from .. import __version__
+from ..counts import plural
 from ..errors import SkatsimError
 from ..run import storage
 from ..run.chunks import MAX_CHUNK, write_parquet_atomic
@@ -288,7 +289,7 @@ class ImportSummary:
         blank = f" ({self.blank:,} blank)" if self.blank else ""
         where = f" -> {self.out_dir}" if self.out_dir else ""
         return (
-            f"{self.source}: {self.lines_read:,} lines read{blank}, {self.imported:,} games imported, "
+            f"{self.source}: {plural(self.lines_read, 'line')} read{blank}, {plural(self.imported, 'game')} imported, "
             f"{self.skipped_count:,} skipped{where}"
         )
 
@@ -301,7 +302,7 @@ class ImportStopped(RunStopped):
 
     def progress(self) -> str:
         """Why it stopped and what is kept, without the way to continue."""
-        return f"{self.reason}; the chunks done ({self.kept:,} lines) are kept in {self.where}"
+        return f"{self.reason}; the chunks done ({plural(self.kept, 'line')}) are kept in {self.where}"
 
 
 def check_import_options(jobs: int, chunk_lines: int | None) -> None:
@@ -590,7 +591,7 @@ def _finish(out: str, manifest: ImportManifest, strict: bool, created: bool) -> 
         end = f"; {manifest.source_error}" if manifest.source_error else ""
         raise SkatsimError(
             f"{manifest.source}: no game imported "
-            f"({summary.lines_read:,} lines read, {summary.skipped_count:,} bad){end}"
+            f"({plural(summary.lines_read, 'line')} read, {summary.skipped_count:,} bad){end}"
         )
     now = timestamp()
     finished = manifest.model_copy(

@@ -50,6 +50,7 @@ from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeR
 from rich.text import Text
 
 from ..bots import DEFAULT_BOTS, bot_calibration, bot_values, parse_bots
+from ..counts import plural
 from ..errors import SkatsimError
 from ..frames import frame_schema
 from ..variant import LoadedVariant, load_variant
@@ -347,8 +348,8 @@ class RunResult:
                 f" {after:,.0f} games/s after that"
             )
         return (
-            f"{self.games_run:,} games in {self.seconds:.1f} s ({rate:,.0f} games/s){compiled}{resumed}; "
-            f"{self.games:,} games in {self.out_dir}"
+            f"{plural(self.games_run, 'game')} in {self.seconds:.1f} s ({rate:,.0f} games/s){compiled}{resumed}; "
+            f"{plural(self.games, 'game')} in {self.out_dir}"
         )
 
 
@@ -372,7 +373,7 @@ class RunStopped(SkatsimError):
 
     def progress(self) -> str:
         """Why the run stopped and what is kept, without the way to continue."""
-        return f"{self.reason}; {self.kept:,} of {self.total:,} games kept in {self.where}"
+        return f"{self.reason}; {self.kept:,} of {plural(self.total, 'game')} kept in {self.where}"
 
 
 @dataclass(frozen=True)
