@@ -700,11 +700,19 @@ def _variant_params(path: str | None) -> tuple[np.ndarray, str]:
 _SEAT_NAMES = ("FH", "MH", "RH")
 
 
+class _UpperChoice(click.Choice):
+    """A choice taken in any case and shown (help, default, errors) as written everywhere: FH|MH|RH."""
+
+    def normalize_choice(self, choice: object, ctx: click.Context | None) -> str:
+        """The choice or the value given, in capitals."""
+        return super().normalize_choice(choice, ctx).upper()
+
+
 @app.command("hand")
 @click.argument("cards", nargs=-1, required=True)
 @click.option(
     "--seat",
-    type=click.Choice(_SEAT_NAMES, case_sensitive=False),
+    type=_UpperChoice(_SEAT_NAMES),
     default="FH",
     show_default=True,
     help="The seat holding the hand: forehand, middlehand or rearhand.",
