@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
 import click
 
 from .bots import DEFAULT_BOTS
-from .counts import COUNT, Count
+from .counts import COUNT, Count, plural
 from .errors import SkatsimError
 
 if TYPE_CHECKING:
@@ -185,7 +185,7 @@ def import_iss_command(
     for number, reason in summary.skipped:
         click.echo(f"{file}:{number}: {reason}", err=True)
     for reason, more in summary.unlisted():
-        click.echo(f"{file}: {more:,} more lines skipped: {reason}", err=True)
+        click.echo(f"{file}: {plural(more, 'more line')} skipped: {reason}", err=True)
     click.echo(summary.line())
     if summary.source_error:
         raise SkatsimError(f"{summary.source_error}; the lines before it are imported")
@@ -193,11 +193,9 @@ def import_iss_command(
 
 @app.command("export-iss")
 @click.argument("run_dir", metavar="RUN_DIR", type=click.Path(file_okay=False))
-@click.option(
-    "--out", "out_file", required=True, type=click.Path(path_type=Path), help="FILE.sgf, or .sgf.bz2/.gz/.xz."
-)
+@click.option("--out", "out_file", required=True, type=click.Path(), help="FILE.sgf, or .sgf.bz2/.gz/.xz.")
 @click.option("--force", is_flag=True, help="Replace an existing file.")
-def export_iss_command(run_dir: str, out_file: Path, force: bool) -> None:
+def export_iss_command(run_dir: str, out_file: str, force: bool) -> None:
     """Write the games of RUN_DIR (simulated with --record-play) as ISS game records, one per line.
 
     Deals the ISS format cannot express (Ramsch, Kontra/Re, Bock, the reversed game, a Grand hand
@@ -505,7 +503,7 @@ def sweep_command(
             force=run.force,
         )
     for name, result in results.items():
-        click.echo(f"{name}: {result.games:,} games")
+        click.echo(f"{name}: {plural(result.games, 'game')}")
 
 
 @app.command("validate")
@@ -702,11 +700,19 @@ def _variant_params(path: str | None) -> tuple[np.ndarray, str]:
 _SEAT_NAMES = ("FH", "MH", "RH")
 
 
+class _UpperChoice(click.Choice):
+    """A choice taken in any case and shown (help, default, errors) as written everywhere: FH|MH|RH."""
+
+    def normalize_choice(self, choice: object, ctx: click.Context | None) -> str:
+        """The choice or the value given, in capitals."""
+        return super().normalize_choice(choice, ctx).upper()
+
+
 @app.command("hand")
 @click.argument("cards", nargs=-1, required=True)
 @click.option(
     "--seat",
-    type=click.Choice(_SEAT_NAMES, case_sensitive=False),
+    type=_UpperChoice(_SEAT_NAMES),
     default="FH",
     show_default=True,
     help="The seat holding the hand: forehand, middlehand or rearhand.",

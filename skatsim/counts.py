@@ -1,5 +1,7 @@
 """Counts on the command line: ``1000000``, ``1_000_000``, ``1,000,000``, ``1e6``, ``1M`` and ``1.5M`` alike.
 
+Messages write counts with :func:`plural` (``1 deal``, ``1,000 deals``).
+
 Every option that takes a number of things (games, bootstrap samples, games
 per chunk) uses :data:`COUNT` (or :class:`Count` with bounds), so the same
 spellings work everywhere and a value that is not a whole number (``1e-3``,
@@ -40,6 +42,15 @@ def parse_count(text: str) -> int:
     if value != value.to_integral_value():
         raise ValueError(f"{shown} is not a whole number")
     return int(value)
+
+
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """``n`` and the noun, in thousands as every count is written, singular for exactly one.
+
+    >>> plural(1, "deal"), plural(1_000, "deal"), plural(1, "more line"), plural(2, "match", "matches")
+    ('1 deal', '1,000 deals', '1 more line', '2 matches')
+    """
+    return f"{n:,} {noun if n == 1 else many or noun + 's'}"
 
 
 class Count(click.ParamType):

@@ -507,6 +507,32 @@ def test_report_on_a_run_with_a_corrupt_chunk_is_one_line(tmp_path: Path, capsys
     assert f"{chunk}: not a readable Parquet file" in line
 
 
+def test_report_refuses_chunk_files_whose_manifest_is_gone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run (or import) folder without its manifest is refused, not read as a plain Parquet folder."""
+    from skatsim.records.importer import import_iss
+
+    run = tmp_path / "run"
+    run_simulation(OFFICIAL, 200, 1, str(run), jobs=1, chunk_size=100, progress=False)
+    (run / "manifest.json").unlink()
+    line = one_line_error(capsys, "report", str(run), "--out", str(tmp_path / "r.html"))
+    assert line == (
+        f"skatsim: error: {run}: looks like a skatsim run whose manifest.json is missing (2 chunk files, no "
+        "manifest.json); it cannot be read and simulate --resume cannot repair it: run the simulate command again "
+        "into an empty folder"
+    )
+    iss = tmp_path / "iss"
+    import_iss(ROOT / "tests" / "fixtures" / "iss" / "real_games.sgf", iss)
+    (iss / "import.json").unlink()
+    line = one_line_error(capsys, "report", str(iss), "--out", str(tmp_path / "r.html"))
+    assert f"{iss}: looks like an ISS import whose import.json is missing (1 chunk file, no import.json)" in line
+    assert "import-iss --resume cannot repair it" in line
+    assert not (tmp_path / "r.html").exists()
+    plain = tmp_path / "plain"  # Parquet files named otherwise are still a source
+    plain.mkdir()
+    deals_frame().write_parquet(plain / "games.parquet")
+    assert an.scan(plain).collect().height == deals_frame().height
+
+
 def test_report_of_two_paired_runs(tmp_path: Path) -> None:
     pre = write_variant(tmp_path / "pre.yaml", "name: pre\nscoring: {lost_hand_factor: 1}\n")
     run_simulation(OFFICIAL, 3000, 2, str(tmp_path / "official"), jobs=1, progress=False)

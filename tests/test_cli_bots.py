@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import polars as pl
@@ -21,6 +22,25 @@ def test_bots_lists_every_parameter_with_its_default(capsys: pytest.CaptureFixtu
         assert out.count(f"{spec.name}") >= 1
         for param in spec.params:
             assert f"  {param.name} = {param.default:g}: {param.doc}" in out
+
+
+def test_every_bot_setting_in_the_docs_is_one_skatsim_takes() -> None:
+    """A setting written in the docs (``heuristic:loss_aversion=2``) names parameters that exist
+    today, not retired ones (``heuristic:risk=0.8``)."""
+    from skatsim.bots import parse_setting
+    from skatsim.errors import SkatsimError
+
+    root = VARIANTS.parent
+    setting = re.compile(rf"\b(?:{'|'.join(BOTS)})(?::[a-z_]+=-?[0-9.]+)+")
+    wrong = []
+    for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        for number, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            for found in setting.findall(line):
+                try:
+                    parse_setting(found)
+                except SkatsimError as exc:
+                    wrong.append(f"{doc.name}:{number}: {found}: {exc}")
+    assert wrong == []
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

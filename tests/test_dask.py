@@ -358,7 +358,7 @@ def test_compare_on_the_cluster_then_resumed(
     (b / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     code = main([*args, *dask])
     _, err = capsys.readouterr()
-    assert code == 2 and "already holds a skatsim run (3 of 3 chunks done); pass --resume" in err
+    assert code == 2 and "/a-official: already holds a finished skatsim run (3,000 games); pass --resume to use" in err
     code = main([*args, *dask, "--resume"])
     resumed, err = capsys.readouterr()
     assert (code, err) == (0, "")

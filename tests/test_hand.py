@@ -165,6 +165,21 @@ def test_the_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["pass"]["expected_score"] == 0.0
 
 
+def test_the_seat_is_shown_as_written_and_taken_in_any_case(capsys: pytest.CaptureFixture[str]) -> None:
+    """--seat: help, default and error all say FH|MH|RH (not fh|mh|rh beside a default FH); mh is taken."""
+    assert main(["hand", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--seat [FH|MH|RH] The seat holding the hand: forehand, middlehand or rearhand. [default: FH]" in help_text
+    code, _, err = _hand(capsys, "CJ SJ CA CT C9 HA HT SK S8 D7", "--seat", "xh")
+    assert (code, err) == (
+        2,
+        "skatsim: error: Invalid value for '--seat': 'xh' is not one of 'FH', 'MH', 'RH'. "
+        "(see 'skatsim hand --help')\n",
+    )
+    code, _, err = _hand(capsys, "CJ SJ CA CT C9 HA HT SK S8 D7", "--seat", "mh", "--skat", "D9")
+    assert code == 2 and "--skat: expected 2 cards, got 1" in err  # the seat was taken
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

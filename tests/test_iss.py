@@ -363,6 +363,28 @@ def test_cli_import_summary_groups_thousands(tmp_path: Path, capsys: pytest.Capt
     assert out == f"{source}: 1,002 lines read, 2 games imported, 1,000 skipped -> {tmp_path / 'out'}\n"
 
 
+def test_cli_import_counts_one_in_the_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One line and one game read as such: not '1 lines read, 1 games imported'."""
+    source = tmp_path / "games.sgf"
+    source.write_text(f"{LINES[0]}\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "import-iss", source, "--out", tmp_path / "out", "--quiet", "--jobs", "1")
+    assert (code, out) == (0, f"{source}: 1 line read, 1 game imported, 0 skipped -> {tmp_path / 'out'}\n")
+
+
+def test_an_unreadable_lock_of_an_import_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "games.sgf"
+    source.write_text(f"{LINES[0]}\n{LINES[1]}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert _run(capsys, "import-iss", source, "--out", out, "--quiet")[0] == 0
+    (out / "run.lock").write_bytes(b"")
+    expected = (
+        f"skatsim: error: {out / 'run.lock'}: the import's lock file cannot be read; if nothing is writing the "
+        "import, remove that file and try again\n"
+    )
+    assert _run(capsys, "report", out, "--out", tmp_path / "r.html")[::2] == (2, expected)
+    assert _run(capsys, "import-iss", source, "--out", out, "--resume", "--quiet")[::2] == (2, expected)
+
+
 def test_cli_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "games.sgf"
     source.write_text(f"{LINES[0]}\ngarbage\n{LINES[1]}\n", encoding="utf-8")
@@ -374,8 +396,8 @@ def test_cli_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(capsys, "import-iss", FIXTURE, "--out", tmp_path / "out")
     assert code == 2 and out == ""
     assert err == (
-        f"skatsim: error: {tmp_path / 'out'}: already holds a finished ISS import; pass --resume to complete it "
-        "or --force to replace it\n"
+        f"skatsim: error: {tmp_path / 'out'}: already holds a finished ISS import (2 games); choose another --out "
+        "or pass --force to replace it (--resume only checks it)\n"
     )
     assert {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()} == before
     code, out, _ = _run(capsys, "import-iss", FIXTURE, "--out", tmp_path / "out", "--force")

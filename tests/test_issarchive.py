@@ -568,11 +568,13 @@ def test_export_mistakes_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixt
     cases += [
         ((records, "--out", tmp_path / "taken.sgf"), "already exists; use --force to replace it"),
         ((records, "--out", tmp_path), "is a folder; name the file to write"),
+        ((records, "--out", f"{tmp_path / 'new'}/"), f"--out {tmp_path / 'new'}/: names a folder; name the file"),
+        ((tmp_path / "nothing", "--out", f"{tmp_path}/"), f"--out {tmp_path}/: is a folder; name the file to write"),
     ]
     for args, message in cases:
         code, out, err = cli(capsys, "export-iss", *args)
         assert (code, out) == (2, "") and err.count("\n") == 1 and message in err, err
-    assert (tmp_path / "taken.sgf").read_text() == "x"
+    assert (tmp_path / "taken.sgf").read_text() == "x" and not (tmp_path / "new").exists()
     code, _, _ = cli(capsys, "export-iss", records, "--out", tmp_path / "taken.sgf", "--force")
     assert code == 0 and (tmp_path / "taken.sgf").read_text().count("\n") == 50
 

@@ -111,6 +111,20 @@ def test_games_in_other_spellings_on_the_command_line(tmp_path: Path, capsys: py
         assert manifest is not None and manifest.games == 1500
 
 
+def test_one_game_is_counted_in_the_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from skatsim.counts import plural
+
+    assert [plural(1, "deal"), plural(0, "trick"), plural(1_000, "more line")] == [
+        "1 deal",
+        "0 tricks",
+        "1,000 more lines",
+    ]
+    out = tmp_path / "one"
+    code, stdout, err = cli(capsys, *simulate_args(out, "1"))
+    assert (code, err) == (0, "")
+    assert re.fullmatch(rf"1 game in \d+\.\d s \([\d,]+ games/s\); 1 game in {re.escape(str(out))}\n", stdout), stdout
+
+
 @pytest.mark.parametrize(
     ("command", "value", "message"),
     [
@@ -190,6 +204,23 @@ def test_readers_say_a_run_is_being_written_or_unfinished(tmp_path: Path, capsys
     (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     with pytest.raises(SkatsimError, match=r"unfinished \(2 of 3 chunks\) and nothing is writing it; .* --resume$"):
         scan_run(str(out))
+
+
+def test_an_unreadable_lock_is_named_not_described_as_a_writer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    run_simulation(OFFICIAL, 1000, 1, str(out), bots="random", progress=False)
+    (out / LOCK).write_text('{"host": "h', encoding="utf-8")  # a writer killed while writing it
+    expected = (
+        f"skatsim: error: {out / LOCK}: the run's lock file cannot be read; if nothing is writing the run, "
+        "remove that file and try again"
+    )
+    code, _, err = cli(capsys, "report", str(out), "--out", str(tmp_path / "r.html"))
+    assert one_line(err, code) == expected
+    code, _, err = cli(capsys, *simulate_args(out, "1000", "--resume"))
+    assert one_line(err, code) == expected
+    assert (out / LOCK).read_text(encoding="utf-8") == '{"host": "h'  # never taken over
 
 
 # --------------------------------------------------------------------------- nothing mixed

@@ -553,8 +553,28 @@ def test_existing_run_without_resume_is_refused(tmp_path: Path, capsys: pytest.C
     simulate(out, 2_000)
     before = snapshot(out)
     code, _, err = cli(capsys, "simulate", VARIANT, "--games", "2000", "--out", str(out), "--bots", "random")
-    assert_one_line_error(code, err, "already holds a skatsim run (1 of 1 chunks done)", "pass --resume")
+    assert code == 2
+    assert err == (
+        f"skatsim: error: {out}: already holds a finished skatsim run (2,000 games); "
+        "choose another --out (--resume only checks it)\n"
+    )
     assert snapshot(out) == before
+    code, stdout, err = cli(
+        capsys, "simulate", VARIANT, "--games", "2000", "--out", str(out), "--bots", "random", "--resume", "--quiet"
+    )
+    assert (code, err) == (0, "")
+    assert stdout.startswith("0 games in ") and "(2,000 already done)" in stdout
+
+
+def test_unfinished_run_without_resume_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    simulate(out, 2_000, chunk_size=1_000)
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    manifest.update(finished=None, chunks_done=[[0, 1]])
+    (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    (out / chunk_name(1_000, 1_000)).unlink()
+    code, _, err = cli(capsys, "simulate", VARIANT, "--games", "2000", "--out", str(out), "--bots", "random")
+    assert_one_line_error(code, err, "already holds a skatsim run (1 of 2 chunks done); pass --resume to complete it")
 
 
 @pytest.mark.parametrize("resume", [[], ["--resume"]])
@@ -638,8 +658,22 @@ def test_command_line_end_to_end(tmp_path: Path) -> None:
         rf"1,500 games in \d+\.\d s \([\d,]+ games/s\); 1,500 games in {re.escape(str(out))}\n", done.stdout
     )
     failed = subprocess.run([*base, "--games", "1500"], capture_output=True, text=True, check=False)
-    assert_one_line_error(failed.returncode, failed.stderr, "already holds a skatsim run")
+    assert_one_line_error(failed.returncode, failed.stderr, "already holds a finished skatsim run (1,500 games)")
     assert failed.stdout == ""
+
+
+def test_the_progress_bar_groups_thousands() -> None:
+    """The bar shows games done of the total as every count is written: 175,000/200,000."""
+    import io
+
+    from rich.console import Console
+
+    bar = runner._progress(False)
+    bar.add_task("simulating", total=200_000, completed=175_000)
+    console = Console(file=io.StringIO(), width=160, color_system=None)
+    console.print(bar.make_tasks_table(bar.tasks))
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    assert " 175,000/200,000 " in shown, shown
 
 
 def test_the_summary_tells_a_first_runs_compiling_apart() -> None:

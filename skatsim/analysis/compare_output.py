@@ -19,6 +19,7 @@ from typing import Any
 
 import polars as pl
 
+from ..counts import plural
 from ..errors import SkatsimError
 from .compare import Comparison
 
@@ -58,7 +59,8 @@ def headline(c: Comparison) -> list[str]:
     took = f"; {c.seconds:.1f} s on {c.jobs} job{'s' if c.jobs > 1 else ''}" if c.seconds else ""
     return [
         f"Paired comparison B - A: A = {c.a.name} ({c.a.path}), B = {c.b.name} ({c.b.path})",
-        f"{c.games:,} deals (games 0..{c.games - 1:,}) played under both, seed {c.seed}, bots {','.join(c.bots)}; "
+        f"{plural(c.games, 'deal')} (games 0..{c.games - 1:,}) played under both, seed {c.seed}, "
+        f"bots {','.join(c.bots)}; "
         f"{100 * c.level:g}% intervals; skatsim {c.version}{took}",
     ]
 

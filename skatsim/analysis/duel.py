@@ -39,6 +39,7 @@ from typing import Any
 import polars as pl
 
 from .. import __version__
+from ..counts import plural
 from ..errors import SkatsimError
 from ..run import storage
 from ..run.duel import DUEL_JOB, SEAT_GAMES, SEATINGS, plan_duel, warm_up_duel
@@ -289,7 +290,7 @@ def format_text(result: DuelResult) -> str:
     pct = f"{result.level:.0%}"
     lines = [
         f"duel: A = {result.a}, B = {result.b}; variant {result.run.variant_name}, seed {result.run.seed}",
-        f"{result.deals:,} deals x 6 seatings = {result.games:,} games"
+        f"{plural(result.deals, 'deal')} x 6 seatings = {result.games:,} games"
         + (f" in {result.seconds:.1f} s on {result.jobs} job{'s' if result.jobs > 1 else ''}" if result.seconds else "")
         + (f"; kept in {result.out_dir}" if result.out_dir else ""),
         "",
@@ -309,7 +310,7 @@ def format_text(result: DuelResult) -> str:
     if n_one is not None:
         lines.append(
             f"A - B (Seeger-Fabian) varies by {result.sf.sd:.1f} points per game from deal to deal: "
-            f"a {pct} interval of +-1 point needs {n_one:,} deals ({len(SEATINGS) * n_one:,} games)"
+            f"a {pct} interval of +-1 point needs {plural(n_one, 'deal')} ({len(SEATINGS) * n_one:,} games)"
         )
     ratio = result.ordinary_ratio
     if ratio is not None:

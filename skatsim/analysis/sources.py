@@ -21,9 +21,9 @@ from typing import Literal
 import polars as pl
 
 from ..errors import SkatsimError
-from ..records.importer import IMPORT_MANIFEST, ISS_TABLE, finished_import
+from ..records.importer import CHUNK_KEY, IMPORT_MANIFEST, ISS_TABLE, finished_import
 from ..run import storage
-from ..run.manifest import MANIFEST, RunManifest
+from ..run.manifest import MANIFEST, RunManifest, parse_chunk_name
 from ..run.reader import finished_run
 from ..schema import RESULT_COLUMNS
 
@@ -85,7 +85,9 @@ def _url_sources(url: str) -> list[Source]:
 
 
 def _folder_sources(folder: str) -> list[Source]:
-    """The run or import in ``folder``, else its Parquet files, else the runs in its direct subfolders."""
+    """The run or import in ``folder``, else its Parquet files, else the runs in its direct subfolders.
+
+    Chunk files (``chunk-....parquet``) without their manifest are refused (:func:`_refuse_headless`)."""
     if os.path.isfile(os.path.join(folder, MANIFEST)):
         return [_run_source(folder)]
     table = os.path.join(folder, ISS_TABLE)  # an import made before imports were chunked
@@ -94,6 +96,9 @@ def _folder_sources(folder: str) -> list[Source]:
     if os.path.isfile(os.path.join(folder, IMPORT_MANIFEST)):
         return [Source(_folder_name(folder), folder, "iss", tuple(finished_import(folder)[1]))]
     parquet = sorted(e.path for e in os.scandir(folder) if e.is_file() and e.name.endswith(".parquet"))
+    chunks = [p for p in parquet if parse_chunk_name(os.path.basename(p))]
+    if chunks:
+        _refuse_headless(folder, chunks)
     if parquet:
         return [Source(_folder_name(folder), folder, "parquet", tuple(parquet))]
     found = []
@@ -106,12 +111,30 @@ def _folder_sources(folder: str) -> list[Source]:
     return found
 
 
+def _refuse_headless(folder: str, chunks: Sequence[str]) -> None:
+    """Refuse a folder of chunk files whose manifest is gone: a run's (or an import's) rows cannot be
+    trusted without it (plan, finish, run id), and ``--resume`` refuses such a folder too."""
+    try:
+        imported = CHUNK_KEY in storage.parquet_metadata(chunks[0])
+    except (OSError, pl.exceptions.PolarsError, ValueError):
+        imported = False
+    what, manifest, command = (
+        ("an ISS import", IMPORT_MANIFEST, "import-iss") if imported else ("a skatsim run", MANIFEST, "simulate")
+    )
+    files = f"{len(chunks):,} chunk file{'s' if len(chunks) != 1 else ''}"
+    raise SkatsimError(
+        f"{folder}: looks like {what} whose {manifest} is missing ({files}, no {manifest}); it cannot be read "
+        f"and {command} --resume cannot repair it: run the {command} command again into an empty folder"
+    )
+
+
 def find_sources(paths: Sequence[str | os.PathLike[str]]) -> list[Source]:
     """Resolve run folders, ISS import folders, folders of those, and Parquet files into checked sources.
 
     Raises :class:`SkatsimError` for a path that does not exist, a folder
-    holding no run, an unfinished run, or a file that is not a readable game
-    table. Names are the folder (or file) names, made unique with ``#2``...
+    holding no run, an unfinished run, chunk files whose run's (or import's)
+    manifest is missing, or a file that is not a readable game table. Names
+    are the folder (or file) names, made unique with ``#2``...
     """
     if not paths:
         raise SkatsimError("no run given: name at least one run folder, ISS import folder or Parquet file")

@@ -37,6 +37,7 @@ from typing import IO, Any
 import numpy as np
 import polars as pl
 
+from ..counts import plural
 from ..engine import layout
 from ..engine.block import replay_block
 from ..engine.cards import iss_name
@@ -83,18 +84,20 @@ class ExportSummary:
         """One-line summary for the user."""
         reasons = ", ".join(f"{reason} {n:,}" for reason, n in self.skipped.items())
         skipped = f", {sum(self.skipped.values()):,} skipped ({reasons})" if self.skipped else ""
-        return f"{self.run}: {self.games:,} games, {self.written:,} written{skipped} -> {self.out}"
+        return f"{self.run}: {plural(self.games, 'game')}, {self.written:,} written{skipped} -> {self.out}"
 
 
 def export_iss(run_dir: str, out: str | Path, force: bool = False) -> ExportSummary:
     """Write the games of the finished run ``run_dir`` (simulated with ``--record-play``) to ``out``
     as ISS lines (compressed by its name). An existing ``out`` is replaced only with ``force``."""
+    named = os.fspath(out)
+    out = Path(out)
+    if out.is_dir() or named.endswith(("/", os.sep)):  # Path() drops the trailing slash: looked at as given
+        what = "is" if out.is_dir() else "names"
+        raise SkatsimError(f"--out {named}: {what} a folder; name the file to write (FILE.sgf, FILE.sgf.bz2, ...)")
     manifest, files = finished_run(run_dir)
     if not manifest.record_play:
         raise SkatsimError(f"{run_dir}: the run stored no game records; simulate it with --record-play to export it")
-    out = Path(out)
-    if out.is_dir():
-        raise SkatsimError(f"--out {out}: is a folder; name the file to write (FILE.sgf, FILE.sgf.bz2, ...)")
     if out.exists() and not force:
         raise SkatsimError(f"{out} already exists; use --force to replace it")
     summary = ExportSummary(run_dir, out)

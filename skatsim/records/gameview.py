@@ -11,6 +11,7 @@ where the engine disagrees with it.
 
 from __future__ import annotations
 
+from ..counts import plural
 from ..engine.bidding import HOLD, PASS
 from ..engine.cards import display_name
 from ..engine.gametypes import GAME_TYPE_NAMES, GRAND, GROUP, POWER, TRUMP_GROUP, game_type_code
@@ -171,7 +172,7 @@ def _end(record: GameRecord, evaluation: GameResult) -> str:
     if evaluation.declarer is None:
         return f"End: {who} {END_WORDS.get(end.kind, end.kind)} before a declaration"
     role = "declarer" if end.seat == evaluation.declarer else "defender"
-    when = f"after {len(evaluation.tricks)} tricks"
+    when = f"after {plural(len(evaluation.tricks), 'trick')}"
     if len(record.cards) > 3 * len(evaluation.tricks):
         when = f"during trick {len(evaluation.tricks) + 1}"
     return f"End: {who} ({role}) {END_WORDS.get(end.kind, end.kind)} {when}"
@@ -199,7 +200,7 @@ def _result(evaluation: GameResult) -> str:
     overbid = " (overbid)" if evaluation.overbid else ""
     return (
         f"Result: {outcome}{overbid}: {_matadors(evaluation.matadors)}, {evaluation.declarer_points} card points, "
-        f"{evaluation.declarer_tricks} tricks, {_levels(evaluation.schneider, evaluation.schwarz)}; "
+        f"{plural(evaluation.declarer_tricks, 'trick')}, {_levels(evaluation.schneider, evaluation.schwarz)}; "
         f"value {evaluation.game_value}, score {evaluation.score:+d}{bock}"
     )
 
@@ -228,7 +229,7 @@ def _recorded(evaluation: GameResult, recorded: dict[str, object]) -> list[str]:
     line = (
         f"Server: {verdict}{' (overbid)' if recorded['iss_overbid'] else ''}, {who}: "
         f"{_matadors(recorded['iss_matadors'])}, {recorded['iss_points']} card points, "
-        f"{recorded['iss_tricks']} tricks, "
+        f"{recorded['iss_tricks']} trick{'' if recorded['iss_tricks'] == 1 else 's'}, "
         f"{_levels(recorded['iss_schneider'], recorded['iss_schwarz'])}; score {recorded['iss_score']:+d}"
     )
     diff = compare(evaluation, recorded)

@@ -50,11 +50,12 @@ from pydantic import BaseModel, ValidationError
 from rich.progress import DownloadColumn, Progress
 
 from .. import __version__
+from ..counts import plural
 from ..errors import SkatsimError
 from ..run import storage
 from ..run.chunks import MAX_CHUNK, write_parquet_atomic
 from ..run.local_backend import LocalBackend
-from ..run.lock import LOCK, RunLock, read_lock
+from ..run.lock import LOCK, RunLock, read_lock, unreadable_lock
 from ..run.manifest import RUN_ID_KEY, DoneChunks, JobManifest, chunk_name, parse_chunk_name, timestamp
 from ..run.runner import FIRST_USE, RunStopped, catch_interrupts, stderr_progress
 from .iss import IssGame, parse_line
@@ -288,7 +289,7 @@ class ImportSummary:
         blank = f" ({self.blank:,} blank)" if self.blank else ""
         where = f" -> {self.out_dir}" if self.out_dir else ""
         return (
-            f"{self.source}: {self.lines_read:,} lines read{blank}, {self.imported:,} games imported, "
+            f"{self.source}: {plural(self.lines_read, 'line')} read{blank}, {plural(self.imported, 'game')} imported, "
             f"{self.skipped_count:,} skipped{where}"
         )
 
@@ -301,7 +302,7 @@ class ImportStopped(RunStopped):
 
     def progress(self) -> str:
         """Why it stopped and what is kept, without the way to continue."""
-        return f"{self.reason}; the chunks done ({self.kept:,} lines) are kept in {self.where}"
+        return f"{self.reason}; the chunks done ({plural(self.kept, 'line')}) are kept in {self.where}"
 
 
 def check_import_options(jobs: int, chunk_lines: int | None) -> None:
@@ -341,7 +342,7 @@ def import_iss(
     kind = source_format(source)
     created = not os.path.exists(out)
     _make_folder(out)
-    lock = RunLock(out).acquire()
+    lock = RunLock(out, "import").acquire()
     try:
         manifest = _open_import(out, source, kind, strict, force, resume, chunk_lines, open_hand)
         before = _lines_in(out, manifest)
@@ -389,10 +390,14 @@ def _open_import(
     old = read_import_manifest(out) if entries else None
     if entries and old is None:
         raise SkatsimError(f"{out}: folder is not empty and holds no ISS import; choose another --out")
-    if old is not None and not resume:
-        state = "a finished" if old.finished else "an unfinished"
+    if old is not None and not resume and old.finished:
         raise SkatsimError(
-            f"{out}: already holds {state} ISS import; pass --resume to complete it or --force to replace it"
+            f"{out}: already holds a finished ISS import ({old.games_imported or 0:,} games); choose another --out "
+            "or pass --force to replace it (--resume only checks it)"
+        )
+    if old is not None and not resume:
+        raise SkatsimError(
+            f"{out}: already holds an unfinished ISS import; pass --resume to complete it or --force to replace it"
         )
     size, sha256 = file_digest(source)
     if old is not None:
@@ -586,7 +591,7 @@ def _finish(out: str, manifest: ImportManifest, strict: bool, created: bool) -> 
         end = f"; {manifest.source_error}" if manifest.source_error else ""
         raise SkatsimError(
             f"{manifest.source}: no game imported "
-            f"({summary.lines_read:,} lines read, {summary.skipped_count:,} bad){end}"
+            f"({plural(summary.lines_read, 'line')} read, {summary.skipped_count:,} bad){end}"
         )
     now = timestamp()
     finished = manifest.model_copy(
@@ -667,6 +672,8 @@ def finished_import(folder: str) -> tuple[ImportManifest, list[str]]:
     if manifest is None:
         raise SkatsimError(f"{folder}: not an ISS import (no {IMPORT_MANIFEST})")
     holder = read_lock(folder)
+    if holder is not None and holder.unreadable:
+        raise unreadable_lock(folder, "import")
     if holder is not None and holder.alive() is not False:
         raise SkatsimError(f"{folder}: the import is still being written ({holder.describe()})")
     if manifest.finished is None:

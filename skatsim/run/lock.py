@@ -34,6 +34,8 @@ from . import storage
 from .manifest import timestamp
 
 LOCK = "run.lock"
+#: The host a lock file names when its bytes cannot be read or parsed (:attr:`LockHolder.unreadable`).
+_UNREADABLE = "(unreadable lock file)"
 
 
 def _process_start(pid: int) -> int | None:
@@ -55,6 +57,11 @@ class LockHolder:
     started: str
     token: str
     process_start: int | None = None
+
+    @property
+    def unreadable(self) -> bool:
+        """Whether the lock file could not be read or parsed (it names no writer; never taken over)."""
+        return self.host == _UNREADABLE
 
     def describe(self) -> str:
         """``pid 123 on host h since 2026-01-01T10:00:00+00:00``."""
@@ -84,7 +91,16 @@ def _parse(raw: bytes) -> LockHolder:
             str(data["host"]), int(data["pid"]), str(data["started"]), str(data["token"]), data.get("process_start")
         )
     except (ValueError, KeyError, TypeError):
-        return LockHolder("(unreadable lock file)", -1, "?", "?")
+        return LockHolder(_UNREADABLE, -1, "?", "?")
+
+
+def unreadable_lock(folder: str, what: str = "run") -> SkatsimError:
+    """The one-line error for a lock file that cannot be read: it names no writer to wait for."""
+    path = storage.join(folder, LOCK)
+    return SkatsimError(
+        f"{path}: the {what}'s lock file cannot be read; if nothing is writing the {what}, remove that file "
+        "and try again"
+    )
 
 
 def _read_raw(folder: str) -> bytes | None:
@@ -99,7 +115,7 @@ def read_lock(folder: str) -> LockHolder | None:
     try:
         raw = _read_raw(folder)
     except OSError:
-        return LockHolder("(unreadable lock file)", -1, "?", "?")
+        return LockHolder(_UNREADABLE, -1, "?", "?")
     return None if raw is None else _parse(raw)
 
 
@@ -135,8 +151,9 @@ def release_held() -> None:
 class RunLock:
     """The lock of one run folder, held from :meth:`acquire` to :meth:`release`."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, what: str = "run") -> None:
         self.folder = folder
+        self.what = what  # what the folder holds, for messages: a run, an import
         self.path = storage.join(folder, LOCK)
         pid = os.getpid()
         self.holder = LockHolder(socket.gethostname(), pid, timestamp(), uuid.uuid4().hex, _process_start(pid))
@@ -157,6 +174,8 @@ class RunLock:
             if raw is None:
                 continue  # released meanwhile: try again
             other = _parse(raw)
+            if other.unreadable:
+                raise unreadable_lock(self.folder, self.what)
             alive = other.alive()
             if alive is not False:
                 where = "" if alive else f"; if that writer is gone, remove {self.path}"

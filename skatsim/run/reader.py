@@ -13,7 +13,7 @@ import polars as pl
 
 from ..errors import SkatsimError
 from . import storage
-from .lock import read_lock
+from .lock import read_lock, unreadable_lock
 from .manifest import MANIFEST, RUN_ID_KEY, RunManifest, read_manifest
 
 
@@ -31,6 +31,8 @@ def finished_run(folder: str, job: str = "simulate") -> tuple[RunManifest, list[
     if manifest.job != job:
         raise SkatsimError(f"{folder}: holds the output of skatsim {manifest.job}, not of skatsim {job}")
     holder = read_lock(folder)
+    if holder is not None and holder.unreadable:
+        raise unreadable_lock(folder)
     if holder is not None and holder.alive() is not False:
         raise SkatsimError(
             f"{folder}: the run is still being written ({holder.describe()}); read it once it has finished"

@@ -46,10 +46,11 @@ from typing import Any, Protocol
 import numpy as np
 import polars as pl
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
 from ..bots import DEFAULT_BOTS, bot_calibration, bot_values, parse_bots
+from ..counts import plural
 from ..errors import SkatsimError
 from ..frames import frame_schema
 from ..variant import LoadedVariant, load_variant
@@ -146,11 +147,13 @@ def _make_folder(out_dir: str) -> None:
         raise SkatsimError(f"{out_dir}: cannot create or read the output folder ({exc.strerror or exc})") from None
 
 
-def _existing_run(out_dir: str, resume: bool) -> RunManifest | None:
+def _existing_run(out_dir: str, resume: bool, alone: bool = True) -> RunManifest | None:
     """The manifest of the run already in ``out_dir`` (when resuming), ``None`` for an empty folder.
 
     Called with the folder's lock held. A folder holding a run needs
-    ``resume``; any other non-empty folder is refused. The lock file and
+    ``resume`` (which, for a finished run, only verifies its chunk files); any other
+    non-empty folder is refused. ``alone``: the run is the job's only one (``simulate``,
+    ``duel``), not one of a comparison's or a sweep's, whose ``--resume`` uses the runs there. The lock file and
     temporary files left by a killed writer do not count.
     """
     try:
@@ -164,6 +167,14 @@ def _existing_run(out_dir: str, resume: bool) -> RunManifest | None:
         raise SkatsimError(
             f"{out_dir}: folder is not empty and is not a skatsim run (no {MANIFEST}); choose another --out"
         )
+    if not resume and manifest.finished is not None:
+        unit = "deals" if manifest.job == "duel" else "games"
+        hint = (
+            "choose another --out (--resume only checks it)"
+            if alone
+            else "pass --resume to use the runs there (finished ones are only checked), or choose another folder"
+        )
+        raise SkatsimError(f"{out_dir}: already holds a finished skatsim run ({manifest.games:,} {unit}); {hint}")
     if not resume:
         raise SkatsimError(
             f"{out_dir}: already holds a skatsim run ({len(manifest.done())} of {manifest.n_chunks} chunks done); "
@@ -249,6 +260,15 @@ def _check_space(runs: Sequence[_OpenRun], force: bool) -> None:
 # --------------------------------------------------------------------------- progress
 
 
+class _GamesDone(ProgressColumn):
+    """Games done of the total, in thousands as every count is written (``175,000/200,000``)."""
+
+    def render(self, task) -> Text:  # type: ignore[no-untyped-def]
+        total = f"{int(task.total):,}" if task.total is not None else "?"
+        done = f"{int(task.completed):,}".rjust(len(total))
+        return Text(f"{done}/{total}", style="progress.download")
+
+
 class _GamesPerSecond(ProgressColumn):
     """The task's current speed in games per second."""
 
@@ -297,7 +317,7 @@ def stderr_progress(enabled: bool, *counts: ProgressColumn) -> Progress:
 
 def _progress(enabled: bool) -> Progress:
     """The progress bar of runs: games done of total, games per second."""
-    return stderr_progress(enabled, MofNCompleteColumn(), _GamesPerSecond())
+    return stderr_progress(enabled, _GamesDone(), _GamesPerSecond())
 
 
 # --------------------------------------------------------------------------- runs
@@ -328,8 +348,8 @@ class RunResult:
                 f" {after:,.0f} games/s after that"
             )
         return (
-            f"{self.games_run:,} games in {self.seconds:.1f} s ({rate:,.0f} games/s){compiled}{resumed}; "
-            f"{self.games:,} games in {self.out_dir}"
+            f"{plural(self.games_run, 'game')} in {self.seconds:.1f} s ({rate:,.0f} games/s){compiled}{resumed}; "
+            f"{plural(self.games, 'game')} in {self.out_dir}"
         )
 
 
@@ -353,7 +373,7 @@ class RunStopped(SkatsimError):
 
     def progress(self) -> str:
         """Why the run stopped and what is kept, without the way to continue."""
-        return f"{self.reason}; {self.kept:,} of {self.total:,} games kept in {self.where}"
+        return f"{self.reason}; {self.kept:,} of {plural(self.total, 'game')} kept in {self.where}"
 
 
 @dataclass(frozen=True)
@@ -555,12 +575,12 @@ class _OpenRun:
         return self.manifest.progressed(self.done)
 
 
-def _open_run(plan: RunPlan) -> _OpenRun:
+def _open_run(plan: RunPlan, alone: bool = True) -> _OpenRun:
     """Lock (or create and lock) the run's folder and, when resuming, verify the chunk files already there."""
     _make_folder(plan.out_dir)
     lock = RunLock(plan.out_dir).acquire()
     try:
-        old = _existing_run(plan.out_dir, plan.resume)
+        old = _existing_run(plan.out_dir, plan.resume, alone)
         if old is None:
             manifest = plan.fresh.model_copy(update={"run_id": uuid.uuid4().hex})
             done = DoneChunks()
@@ -742,7 +762,7 @@ def execute_runs(
     start_seconds = 0.0
     try:
         for plan in plans:
-            runs.append(_open_run(plan))
+            runs.append(_open_run(plan, alone=len(plans) == 1))
         _check_space(runs, force)
         if isinstance(backend, LocalBackend):
             backend.expect_chunks(sum(run.manifest.n_chunks - len(run.done) for run in runs))

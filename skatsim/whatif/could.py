@@ -20,6 +20,7 @@ import numpy as np
 
 from ..analysis.intervals import clt_interval, wilson
 from ..bots import DEFAULT_BOTS
+from ..counts import plural
 from ..engine.gametypes import NULL
 from ..engine.layout import (
     COL_LIST_POINTS_FH,
@@ -102,7 +103,7 @@ class AnotherDeclaration:
             what = (
                 "the real cards"
                 if self.worlds == "fixed"
-                else f"{self.samples:,} deals the declarer could not tell apart"
+                else f"{plural(self.samples, 'deal')} the declarer could not tell apart"
             )
             if self.worlds == "consistent":
                 what += " (bids as recorded)"
