@@ -20,6 +20,7 @@ from typing import Literal
 
 import polars as pl
 
+from ..counts import plural
 from ..errors import SkatsimError
 from ..records.importer import CHUNK_KEY, IMPORT_MANIFEST, ISS_TABLE, finished_import
 from ..run import storage
@@ -121,7 +122,7 @@ def _refuse_headless(folder: str, chunks: Sequence[str]) -> None:
     what, manifest, command = (
         ("an ISS import", IMPORT_MANIFEST, "import-iss") if imported else ("a skatsim run", MANIFEST, "simulate")
     )
-    files = f"{len(chunks):,} chunk file{'s' if len(chunks) != 1 else ''}"
+    files = plural(len(chunks), "chunk file")
     raise SkatsimError(
         f"{folder}: looks like {what} whose {manifest} is missing ({files}, no {manifest}); it cannot be read "
         f"and {command} --resume cannot repair it: run the {command} command again into an empty folder"
