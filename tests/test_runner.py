@@ -688,6 +688,43 @@ def test_the_summary_tells_a_first_runs_compiling_apart() -> None:
     )
 
 
+def test_the_summary_tells_a_new_variants_calibrating_apart() -> None:
+    from skatsim.run.runner import RunResult
+
+    learnt = RunResult("runs/mine", 100_000, 100_000, 2, 7.4, 0.3, 6.9).summary()
+    assert learnt == (
+        "100,000 games in 7.4 s (13,514 games/s), 6.9 s of it calibrating the bots for this variant, once per"
+        " variant: 200,000 games/s after that; 100,000 games in runs/mine"
+    )
+    both = RunResult("runs/mine", 100_000, 100_000, 2, 40.0, 30.0, 6.0).summary()
+    assert both == (
+        "100,000 games in 40.0 s (2,500 games/s), 30.0 s of it compiling the kernels, once per machine and"
+        " skatsim version, and 6.0 s calibrating the bots for this variant, once per variant: 25,000 games/s"
+        " after that; 100,000 games in runs/mine"
+    )
+
+
+def test_a_new_variants_first_run_learns_its_calibration_and_counts_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A variant no calibration ships for (Ramsch with shared ties, skat to the loser) is calibrated as its
+    first run is planned, timed apart from the games; its second run finds the calibration cached."""
+    from skatsim.bots import variantcal
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(variantcal, "DEALS", 7_200)
+    monkeypatch.setattr(variantcal, "RAMSCH_DEALS", 20_000)
+    monkeypatch.setattr(variantcal, "_MEMO", {})
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("name: mine\nall_pass: ramsch\nramsch:\n  tie: share\n  skat_to: loser\n", encoding="utf-8")
+    first = run_simulation(str(mine), 2_000, 1, str(tmp_path / "a"), progress=False)
+    assert first.calibration_seconds > 0
+    assert ", of it" not in first.summary() and "s of it calibrating the bots for this variant" in first.summary()
+    assert read_manifest(str(tmp_path / "a")).bot_calibration["source"] == "computed"  # type: ignore[union-attr]
+    second = run_simulation(str(mine), 2_000, 1, str(tmp_path / "b"), progress=False)
+    assert second.calibration_seconds == 0 and "calibrating" not in second.summary()
+
+
 def main_help(command: str) -> str:
     """A command's ``--help`` text."""
     done = subprocess.run(

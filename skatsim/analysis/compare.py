@@ -166,7 +166,17 @@ def compare_variants(
     dirs = [storage.join(folder.path, name) for name in run_names(variant_a, variant_b)]
     with folder.running():
         plans = [
-            plan_run(str(v), games, seed, d, bots, resume, chunk_size=chunk_size, list_multiple=math.lcm(*lengths))
+            plan_run(
+                str(v),
+                games,
+                seed,
+                d,
+                bots,
+                resume,
+                chunk_size=chunk_size,
+                list_multiple=math.lcm(*lengths),
+                progress=progress,
+            )
             for v, d in zip((variant_a, variant_b), dirs, strict=True)
         ]
         execute_runs(plans, make_backend(backend, jobs, backend_options), progress, force)

@@ -262,7 +262,7 @@ def run_duel(
         raise SkatsimError("--resume needs --out DIR: the folder holding the interrupted duel")
     if backend_options and backend_options.get("scheduler") and out_dir is None:
         raise SkatsimError("with --scheduler, give --out DIR: a folder (or URL) every Dask worker can write to")
-    checked = plan_duel(a, b, deals, seed, "", variant, resume, chunk_size)  # before any folder is made
+    checked = plan_duel(a, b, deals, seed, "", variant, resume, chunk_size, progress)  # before any folder is made
     folder = JobFolder.make(out_dir, "--out", "skatsim-duel-")
     with folder.running():
         plan = replace(checked, out_dir=folder.path)

@@ -284,6 +284,16 @@ def bot_calibration(settings: tuple[str, ...], params: np.ndarray) -> dict[str, 
     return calibration_for(np.asarray(params, dtype=np.int64)).describe()
 
 
+def calibration_pending(settings: tuple[str, ...], params: np.ndarray) -> bool:
+    """Whether :func:`bot_calibration` would learn the variant's calibration now (a heuristic bot is
+    seated and the variant's calibration is neither shipped nor cached): seconds of self-play."""
+    if not any(parse_setting(s)[0].kind in (HEURISTIC, PIMC) for s in settings):
+        return False
+    from .variantcal import find
+
+    return find(np.asarray(params, dtype=np.int64)) is None
+
+
 def bot_arrays(settings: tuple[str, ...], params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Kind codes and parameter rows of seated bots for the variant ``params``, one row per setting:
     the bot's parameters (defaults where a setting leaves them) and, for the heuristic bot, the

@@ -59,7 +59,7 @@ from ..variant import LoadedVariant, Variant, load_variant
 from ..variant.model import Tournament
 from .chunks import ChunkFile
 from .manifest import RunManifest
-from .runner import RunPlan, _new_manifest, check_chunk_size, check_run_numbers
+from .runner import RunPlan, _new_manifest, check_chunk_size, check_run_numbers, learn_calibration
 
 #: The manifest's ``job`` of a duel's folder.
 DUEL_JOB = "duel"
@@ -254,8 +254,10 @@ def plan_duel(
     variant_path: str | None = None,
     resume: bool = False,
     chunk_size: int | None = None,
+    progress: bool = True,
 ) -> DuelPlan:
-    """Check a duel's settings and plan its chunks (reads the variant file, touches no other file).
+    """Check a duel's settings and plan its chunks (reads the variant file, touches no other file but the
+    bots' calibration cache: :func:`~skatsim.run.runner.learn_calibration`, with a spinner if ``progress``).
 
     ``a`` and ``b`` are bot settings as on the command line; the manifest records them
     canonical (``bots``) and with every parameter (``bot_parameters``).
@@ -265,5 +267,6 @@ def plan_duel(
     settings = (parse_duel_bot(a, "BOT_A"), parse_duel_bot(b, "BOT_B"))
     loaded = official_variant() if variant_path is None else load_variant(variant_path)
     size = chunk_size or default_duel_chunk(deals)
+    learnt = learn_calibration(settings, loaded.variant.params(), progress)
     fresh = _new_manifest(loaded, deals, seed, settings, False, size).model_copy(update={"job": DUEL_JOB})
-    return DuelPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), chunk_size, resume)
+    return DuelPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), chunk_size, resume, learnt)

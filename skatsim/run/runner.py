@@ -49,7 +49,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
-from ..bots import DEFAULT_BOTS, bot_calibration, bot_values, parse_bots
+from ..bots import DEFAULT_BOTS, bot_calibration, bot_values, calibration_pending, parse_bots
 from ..counts import plural
 from ..errors import SkatsimError
 from ..frames import frame_schema
@@ -298,7 +298,7 @@ def working(what: str) -> AbstractContextManager[object]:
 
 def _starting(enabled: bool) -> AbstractContextManager[object]:
     """A spinner on stderr while the backend starts (shown only when enabled and stderr is a terminal)."""
-    return status(enabled, "starting: loading the compiled kernels (the first run on a machine compiles them, ~30 s)")
+    return status(enabled, "starting: loading the compiled kernels (a first run compiles them, ~30 s)")
 
 
 def stderr_progress(enabled: bool, *counts: ProgressColumn) -> Progress:
@@ -335,20 +335,29 @@ class RunResult:
     #: Seconds the backend took to start: loading the compiled kernels, or compiling them on the
     #: first run of a skatsim version on a machine.
     start_seconds: float = 0.0
+    #: Seconds spent learning the bots' calibration for the variant (its first run; 0 when shipped or cached).
+    calibration_seconds: float = 0.0
 
     def summary(self) -> str:
-        """One line: games simulated now, time, rate, where the run is; a first run's compiling apart."""
+        """One line: games simulated now, time, rate, where the run is; a first run's compiling and a new
+        variant's calibrating apart, with the rate after them."""
         rate = self.games_run / self.seconds if self.seconds > 0 else 0.0
         resumed = f" ({self.games - self.games_run:,} already done)" if self.games_run < self.games else ""
-        compiled = ""
-        if self.start_seconds >= COMPILING_SECONDS and self.seconds > self.start_seconds:
-            after = self.games_run / (self.seconds - self.start_seconds)
-            compiled = (
-                f", {self.start_seconds:.1f} s of it compiling the kernels, once per machine and skatsim version:"
-                f" {after:,.0f} games/s after that"
+        once = []  # (seconds, doing what, how often)
+        if self.start_seconds >= COMPILING_SECONDS:
+            once.append((self.start_seconds, "compiling the kernels", "once per machine and skatsim version"))
+        if self.calibration_seconds > 0:
+            once.append((self.calibration_seconds, "calibrating the bots for this variant", "once per variant"))
+        aside = ""
+        spent = sum(seconds for seconds, _, _ in once)
+        if once and self.seconds > spent:
+            said = ", and ".join(
+                f"{seconds:.1f} s{' of it' if i == 0 else ''} {doing}, {often}"
+                for i, (seconds, doing, often) in enumerate(once)
             )
+            aside = f", {said}: {self.games_run / (self.seconds - spent):,.0f} games/s after that"
         return (
-            f"{plural(self.games_run, 'game')} in {self.seconds:.1f} s ({rate:,.0f} games/s){compiled}{resumed}; "
+            f"{plural(self.games_run, 'game')} in {self.seconds:.1f} s ({rate:,.0f} games/s){aside}{resumed}; "
             f"{plural(self.games, 'game')} in {self.out_dir}"
         )
 
@@ -495,6 +504,8 @@ class RunPlan:
     params: tuple[int, ...]
     chunk_size: int | None
     resume: bool
+    #: Seconds planning took to learn the bots' calibration for the variant (0: shipped or cached).
+    calibration_seconds: float = 0.0
 
     def spec(self, manifest: RunManifest, i: int, out_dir: str) -> ChunkJob:
         """The picklable spec of chunk ``i`` of this run, writing into ``out_dir`` (absolute)."""
@@ -528,11 +539,14 @@ def plan_run(
     chunk_size: int | None = None,
     list_multiple: int | None = None,
     open_hand: bool = False,
+    progress: bool = True,
 ) -> RunPlan:
-    """Check a run's settings and plan its chunks; reads the variant file, touches no other file.
+    """Check a run's settings and plan its chunks; reads the variant file, touches no other file but the
+    bots' calibration cache (a variant's first run learns it: :func:`learn_calibration`).
 
     ``list_multiple``: make the chunk size a multiple of this many deals too (runs compared
     chunk by chunk must share their plan even when one variant plays lists and the other not).
+    ``progress``: a spinner while the calibration is learnt (on a terminal).
     """
     check_run_numbers(games, seed, 1)
     check_chunk_size(chunk_size)
@@ -540,9 +554,26 @@ def plan_run(
     seats = parse_bots(bots, loaded.variant.table.players)
     length = loaded.variant.list_length
     size = whole_lists(whole_lists(chunk_size or default_chunk_size(games, record_play), length), list_multiple or 0)
+    learnt = learn_calibration(seats, loaded.variant.params(), progress)
     fresh = _new_manifest(loaded, games, seed, seats, record_play, size, open_hand)
     asked = None if chunk_size is None else whole_lists(whole_lists(chunk_size, length), list_multiple or 0)
-    return RunPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), asked, resume)
+    return RunPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), asked, resume, learnt)
+
+
+#: What the spinner says while a variant's calibration is learnt.
+CALIBRATING = "calibrating the bots for this variant (self-play, once per variant)"
+
+
+def learn_calibration(seats: tuple[str, ...], params: np.ndarray, progress: bool) -> float:
+    """Learn the bots' calibration for the variant ``params`` now if it is neither shipped nor cached
+    (:func:`skatsim.bots.calibration_pending`), under a spinner that says so; the seconds it took (0 when
+    there was nothing to learn). The manifest's :func:`~skatsim.bots.bot_calibration` then finds it."""
+    if not calibration_pending(seats, params):
+        return 0.0
+    start = time.perf_counter()
+    with status(progress, CALIBRATING):
+        bot_calibration(seats, params)
+    return time.perf_counter() - start
 
 
 @dataclass
@@ -788,6 +819,7 @@ def execute_runs(
             run.manifest.n_chunks,
             seconds,
             start_seconds,
+            run.plan.calibration_seconds,
         )
         for run in runs
     ]
@@ -823,7 +855,18 @@ def run_simulation(
     """
     start = time.perf_counter()
     check_run_numbers(games, seed, jobs)
-    plan = plan_run(variant_path, games, seed, out_dir, bots, resume, record_play, chunk_size, open_hand=open_hand)
+    plan = plan_run(
+        variant_path,
+        games,
+        seed,
+        out_dir,
+        bots,
+        resume,
+        record_play,
+        chunk_size,
+        open_hand=open_hand,
+        progress=progress,
+    )
     executor = make_backend(backend, jobs, backend_options)
     [result] = execute_runs([plan], executor, progress, force)
     return replace(result, seconds=time.perf_counter() - start)

@@ -84,7 +84,7 @@ def run_sweep(
     if shared:
         raise SkatsimError(f"variant files with the same name would share folders ({', '.join(shared)}); rename one")
     plans = [
-        plan_run(v, games, seed, storage.join(out_root, name), b, resume, record_play, chunk_size)
+        plan_run(v, games, seed, storage.join(out_root, name), b, resume, record_play, chunk_size, progress=progress)
         for (v, b), name in names.items()
     ]
     jobs = jobs or os.cpu_count() or 1
