@@ -684,7 +684,7 @@ def report_command(runs: tuple[str, ...], out_file: str, level: float, n_boot: i
     from .analysis.report import check_options, write_report
 
     check_options(level, n_boot, out_file)
-    click.echo(write_report(list(runs), out_file, level, n_boot, baseline).summary())
+    click.echo(write_report(list(runs), out_file, level, n_boot, baseline, progress=True).summary())
 
 
 def _variant_params(path: str | None) -> tuple[np.ndarray, str]:

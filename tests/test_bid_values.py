@@ -10,7 +10,7 @@ import pytest
 
 from skatsim import analysis
 from skatsim.analysis.bid_values import BidValues, _hands_from_deals, hand_bid_values
-from skatsim.analysis.report import build_report
+from skatsim.analysis.report import BUILD_STEPS, build_report
 from skatsim.engine.cards import parse_card
 from skatsim.engine.deal import deal_cards, pack_deal
 from skatsim.records.importer import finished_import, import_iss
@@ -138,7 +138,11 @@ def test_imported_games_are_read_from_their_records(tables: BidValues, sources: 
 
 
 def test_the_report_shows_bid_values_as_figures_and_tables(sources: tuple[Path, Path]) -> None:
-    report = build_report([str(p) for p in sources])
+    """... and tells its progress bar each part it works out, the comparisons first."""
+    steps: list[str] = []
+    report = build_report([str(p) for p in sources], step=steps.append)
+    assert len(steps) == BUILD_STEPS and steps[0] == "comparing the runs with the baseline"
+    assert steps[1:3] == ["answers", "reading"] and "bid values" in steps
     section = next(s for s in report.sections if s.title == "Bid values")
     kinds = [type(b).__name__ for b in section.blocks]
     assert kinds.count("Figure") == 2 and kinds.count("Table") == 3

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import polars as pl
+from rich.progress import MofNCompleteColumn
 
 from .. import __version__
 from ..errors import SkatsimError
@@ -659,38 +660,53 @@ def _spread_table(frame: pl.DataFrame, caption: str) -> Table:
 
 
 def build_report(
-    paths: Sequence[str | os.PathLike[str]], level: float = LEVEL, n_boot: int = N_BOOT, baseline: str | None = None
+    paths: Sequence[str | os.PathLike[str]],
+    level: float = LEVEL,
+    n_boot: int = N_BOOT,
+    baseline: str | None = None,
+    step: Callable[[str], None] = lambda _: None,
 ) -> Report:
     """Every section of the report on the runs (or imports) at ``paths``: the answers first, then the detail.
 
     ``baseline`` names the run the others are compared with (its name, its
-    path or the start of its name; default: the first run).
+    path or the start of its name; default: the first run). ``step`` is told what is worked out next
+    (``BUILD_STEPS`` times: the comparisons, then each section), for a progress bar.
     """
     check_options(level, n_boot)
     sources = find_sources(paths)
     base = choose_baseline(sources, baseline)
     lf = scan_sources(sources)
     names = ", ".join(s.name for s in sources)
+    step("comparing the runs with the baseline")
     differences = compare_with_baseline(sources, base, level, n_boot)
     people = [s.name for s in sources if s.kind == "iss"]
-    sections = [
-        answers_section(lf, base, differences, level),
-        Section("Reading this report", [Text(READING.format(pct=pct(level)))]),
-        provenance_section(sources, lf),
-        game_mix_section(lf, level),
-        bidding_section(lf, level),
-        bid_values_section(sources, level),
-        wins_section(lf, level),
-        values_section(lf, level),
-        scores_section(lf, level, people),
-        house_rules_section(lf, level, source_columns(sources)),
-        open_hand_section(lf, level),
-        differences_section(differences, level),
+    makers: list[tuple[str, Callable[[], Section | None]]] = [
+        ("answers", lambda: answers_section(lf, base, differences, level)),
+        ("reading", lambda: Section("Reading this report", [Text(READING.format(pct=pct(level)))])),
+        ("runs", lambda: provenance_section(sources, lf)),
+        ("game mix", lambda: game_mix_section(lf, level)),
+        ("bidding", lambda: bidding_section(lf, level)),
+        ("bid values", lambda: bid_values_section(sources, level)),
+        ("declarer win rates", lambda: wins_section(lf, level)),
+        ("what hands are worth", lambda: values_section(lf, level)),
+        ("scores", lambda: scores_section(lf, level, people)),
+        ("house rules", lambda: house_rules_section(lf, level, source_columns(sources))),
+        ("open-hand values", lambda: open_hand_section(lf, level)),
+        ("differences", lambda: differences_section(differences, level)),
     ]
+    assert len(makers) + 1 == BUILD_STEPS
+    sections = []
+    for what, make in makers:
+        step(what)
+        sections.append(make())
     subtitle = f"Runs: {names}. Made by skatsim {__version__} (skatsim report)."
     if differences:
         subtitle += f" Baseline: {base.name}."
     return Report(f"skatsim report: {names}", subtitle, [s for s in sections if s is not None])
+
+
+#: How often :func:`build_report` calls its ``step``: the comparisons and each of twelve sections.
+BUILD_STEPS = 13
 
 
 def write_report(
@@ -699,12 +715,30 @@ def write_report(
     level: float = LEVEL,
     n_boot: int = N_BOOT,
     baseline: str | None = None,
+    progress: bool = False,
 ) -> ReportResult:
-    """Build the report and write ``out`` (HTML), the Markdown beside it and its figure folder."""
+    """Build the report and write ``out`` (HTML), the Markdown beside it and its figure folder.
+
+    ``progress``: a bar on stderr (on a terminal) naming the part being worked out, of ``BUILD_STEPS``
+    and the writing: a report of millions of deals per run takes seconds per run."""
+    from ..run.runner import stderr_progress
+
     start = time.perf_counter()
     check_options(level, n_boot, out)
-    report = build_report(paths, level, n_boot, baseline)
-    html_path, md_path = write_report_files(report, out)
+    with stderr_progress(progress, MofNCompleteColumn()) as bar:
+        task = bar.add_task("report", total=BUILD_STEPS + 1)
+
+        begun = 0
+
+        def step(what: str) -> None:
+            nonlocal begun
+            bar.update(task, completed=begun, description=f"report: {what}")
+            begun += 1
+
+        report = build_report(paths, level, n_boot, baseline, step)
+        step("writing the files")
+        html_path, md_path = write_report_files(report, out)
+        bar.update(task, completed=begun)
     n_figures = sum(isinstance(b, Figure) for s in report.sections for b in s.blocks)
     runs = next(s for s in report.sections if s.title == "Runs")
     n_sources = len(runs.blocks[0].rows)  # type: ignore[union-attr]
