@@ -148,3 +148,16 @@ def test_the_report_shows_bid_values_as_figures_and_tables(sources: tuple[Path, 
     assert kinds.count("Figure") == 2 and kinds.count("Table") == 3
     values = next(b for b in section.blocks if type(b).__name__ == "Table")
     assert values.rows[0][0] == "0" and values.rows[-1][0] == "rest"  # type: ignore[attr-defined]
+
+
+def test_the_hand_value_figure_gives_the_hands_worth_no_bid_in_its_titles(tables: BidValues) -> None:
+    """More than half the hands are worth no bid: their share is in each seat's title, not a bar that would
+    flatten the others."""
+    from skatsim.analysis import figures as fg
+
+    fig = fg.hand_bid_values_figure(tables.hand_values)
+    for ax, seat in zip(fig.axes[:3], ("FH", "MH", "RH"), strict=True):
+        zero = tables.hand_values.filter((pl.col("seat") == seat) & (pl.col("hand_value") == "0"))
+        official = zero.filter(pl.col("source") == "official")["rate"].item()
+        assert f"(no game worth bidding: official {official:.1%}" in ax.get_title()
+        assert "0" not in [t.get_text() for t in ax.get_xticklabels()]

@@ -386,16 +386,21 @@ def _value_order(frame: pl.DataFrame, column: str) -> list[str]:
 
 def hand_bid_values_figure(hand_values: pl.DataFrame) -> Figure:
     """Per seat: the share of deals in which the seat's ten cards were worth each bid value
-    (:func:`skatsim.analysis.bid_values.bid_values`; 0: no game worth bidding, rest: the rare values)."""
+    (:func:`skatsim.analysis.bid_values.bid_values`; rest: the rare values). The share worth no bid is in
+    each panel's title, not a bar: at more than half of the deals it would flatten the others."""
     fig, axes = _new(3, 1, height=2.6)
-    order = _value_order(hand_values, "hand_value")
+    order = [v for v in _value_order(hand_values, "hand_value") if str(v) != "0"]
     for ax, seat in zip(axes, ("FH", "MH", "RH"), strict=True):
-        grouped_bars(ax, hand_values.filter(pl.col("seat") == seat), "hand_value", "rate", order)
+        mine = hand_values.filter(pl.col("seat") == seat)
+        # the hands without a game worth bidding (more than half) would dwarf every other bar: said in the title
+        none = mine.filter(pl.col("hand_value") == "0")
+        shares = ", ".join(f"{source} {rate:.1%}" for source, rate in none.select("source", "rate").iter_rows())
+        grouped_bars(ax, mine.filter(pl.col("hand_value") != "0"), "hand_value", "rate", order)
         percent_axis(ax)
-        ax.set_title(f"{seat}: hand bidding value of the ten cards dealt")
+        ax.set_title(f"{seat}: hand bidding value of the ten cards dealt (no game worth bidding: {shares or '-'})")
         ax.set_ylabel("share of deals (%)")
         ax.tick_params(axis="x", labelsize=8)
-    axes[-1].set_xlabel("hand bidding value (0: no game worth bidding; rest: the rare values, together)")
+    axes[-1].set_xlabel("hand bidding value (rest: the rare values, together)")
     legend_below(fig, axes[-1])
     return fig
 
