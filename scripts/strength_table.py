@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     seatable = ",".join(name for name, spec in BOTS.items() if spec.seatable)
     parser.add_argument("--bots", default=seatable, help=f"bot settings, comma-separated (default: {seatable})")
     parser.add_argument("--deals", default="1M", help="deals per duel, each played in six seatings (1M)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: CPUs)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="jobs of each duel (default: CPUs)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     settings = [parse_duel_bot(text, "--bots") for text in args.bots.split(",")]

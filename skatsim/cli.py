@@ -143,7 +143,12 @@ def app() -> None:
 @click.option(
     "--out", "out_dir", required=True, type=click.Path(path_type=Path, file_okay=False), help="Folder of the import."
 )
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes parsing and replaying; default: the CPUs.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    help="Jobs parsing and replaying: up to 4 in threads of this process, the rest in worker processes; "
+    "default: the number of CPUs.",
+)
 @click.option("--resume", is_flag=True, help="Complete the stopped import in --out (same file, same settings).")
 @click.option("--chunk-size", type=Count(min=1), help="Lines per Parquet file (default 10,000; never changes rows).")
 @click.option("--strict", is_flag=True, help="Stop at the first line that cannot be imported (exit 2); write nothing.")

@@ -287,7 +287,8 @@ def _alive(pid: int) -> bool:
 
 
 def test_up_to_four_jobs_run_as_threads_of_this_process_and_the_rest_in_workers(tmp_path: Path) -> None:
-    assert f"up to {local_backend.HERE_THREADS} in threads" in " ".join(main_help("simulate").split())
+    for command in ("simulate", "import-iss"):
+        assert f"up to {local_backend.HERE_THREADS} in threads" in " ".join(main_help(command).split())
     assert [(LocalBackend(j).threads, LocalBackend(j).workers) for j in (1, 2, 4, 6)] == [
         (1, 0),
         (2, 0),
