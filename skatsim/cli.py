@@ -44,7 +44,7 @@ OPEN_HAND_OPTION = click.option(
     "--open-hand",
     is_flag=True,
     help="Also solve each declared game open-handed after the discard: columns open_hand_points and "
-    "open_hand_won (slow: about 120 games a second per job, docs/solver.md).",
+    "open_hand_won (slow: about 170 games a second per job, docs/solver.md).",
 )
 JOBS_OPTION = click.option(
     "--jobs",

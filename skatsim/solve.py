@@ -100,6 +100,21 @@ class Solver:
     def __init__(self, log2_entries: int = 20) -> None:
         self.table = solver.new_table(log2_entries)
         self.work = solver.new_work()
+        self._loaded = False
+
+    def _load(self, state: np.ndarray) -> None:
+        """Compile (or load from numba's cache) the kernels :meth:`solve` calls, on the finished position
+        of ``state``'s game, where each answers at once: a first use compiles them for seconds, which are
+        not the search's (its ``seconds``). No search runs, no node is counted."""
+        if self._loaded:
+            return
+        over = state.copy()
+        over[play.OVER] = 1
+        for answer in (solver.solve_points, solver.declarer_avoids_tricks, solver.declarer_takes_all):
+            answer(over, self.table, self.work)
+        solver.declarer_takes_one(over, self.table, self.work)
+        solver.best_moves(over, self.table, self.work, solver.OBJ_POINTS)
+        self._loaded = True
 
     def solve(self, state: np.ndarray, best: bool = True) -> Solution:
         """Solve a play state (:mod:`skatsim.engine.play`) of a declared game; ``state`` is not modified.
@@ -111,6 +126,7 @@ class Solver:
         """
         if state[play.DECLARER] < 0:
             raise SkatsimError("the solver handles declared games; this game has no declarer (Ramsch)")
+        self._load(state)
         tt, work = self.table, self.work
         start_nodes = int(work[solver.NODES])
         start = time.perf_counter()

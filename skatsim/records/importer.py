@@ -330,7 +330,7 @@ def import_iss(
     (in file order) stops the import with :class:`SkatsimError` and nothing is written. ``force``
     replaces an import already in ``out_dir``; ``resume`` completes a stopped one (same source,
     same settings). ``jobs`` jobs (threads of this process) parse and replay while this thread reads.
-    ``open_hand`` adds each declared game's open-hand value (the solver; about 120 games a second).
+    ``open_hand`` adds each declared game's open-hand value (the solver; about 170 games a second).
     Raises :class:`SkatsimError` for a source or folder that cannot be used, when no game could
     be imported, and :class:`ImportStopped` when stopped midway.
     """
