@@ -182,6 +182,20 @@ def test_the_format_is_told_by_the_content_not_the_name(tmp_path: Path) -> None:
     assert import_iss(source, tmp_path / "out").imported == 46
 
 
+def test_compressed_data_cut_before_its_first_line_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bzip2 file cut inside its first block (900 kB) yields no line at all: one line that says so, not
+    'no game imported (0 lines read)' and 'past line 0'."""
+    source = tmp_path / "cut.sgf.bz2"
+    source.write_bytes(bz2.compress(FIXTURE.read_bytes())[:1000])
+    code, out, err = cli(capsys, "import-iss", source, "--out", tmp_path / "out")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"skatsim: error: {source}: cannot read even its first line: the compressed data is damaged or cut off "
+        "(Compressed file ended before the end-of-stream marker was reached); nothing imported\n"
+    )
+    assert not (tmp_path / "out").exists()
+
+
 def test_damaged_compressed_data_imports_what_can_be_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lines = [with_id(LINES[k % len(LINES)], k) for k in range(400)]
     packed = gzip.compress(("\n".join(lines) + "\n").encode("utf-8"))

@@ -588,6 +588,8 @@ def _finish(out: str, manifest: ImportManifest, strict: bool, created: bool) -> 
         raise SkatsimError(f"{manifest.source}:{number}: {message} (--strict: stopped, nothing written)")
     if summary.imported == 0:
         _discard(out, created)
+        if manifest.source_error and not summary.lines_read:  # damaged before its first line: that is all there is
+            raise SkatsimError(f"{manifest.source_error}; nothing imported")
         end = f"; {manifest.source_error}" if manifest.source_error else ""
         raise SkatsimError(
             f"{manifest.source}: no game imported "

@@ -102,7 +102,8 @@ def read_error(path: Path, exc: BaseException, line: int) -> SkatsimError:
     reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
     if isinstance(exc, EOFError | lzma.LZMAError | gzip.BadGzipFile | zlib.error) or "invalid" in reason.lower():
         reason = f"the compressed data is damaged or cut off ({reason})"
-    return SkatsimError(f"{path}: cannot read past line {line}: {reason}")
+    where = f"cannot read past line {line:,}" if line else "cannot read even its first line"
+    return SkatsimError(f"{path}: {where}: {reason}")
 
 
 def file_digest(path: Path) -> tuple[int, str]:
