@@ -193,32 +193,38 @@ def compare_variants(
     return result
 
 
-def paired_runs(a: Source, b: Source, names: Sequence[str], level: float, n_boot: int) -> Comparison:
-    """Paired comparison of two runs over the same games, joined on ``game_id`` slice by slice (bounded memory)."""
-    assert a.manifest is not None and b.manifest is not None
-    total = aggregate_scans(scan_source(a, names), scan_source(b, names), a.manifest.games)
-    info = [VariantInfo(m.variant_path, m.variant_name, m.variant_text) for m in (a.manifest, b.manifest)]
-    return summarise(total, info[0], info[1], a.manifest.seed, a.manifest.bots, level, n_boot)
+def paired_runs(
+    a: Source, b: Source, names: Sequence[str], level: float, n_boot: int, by_chunk: bool | None = None
+) -> Comparison:
+    """Paired comparison of two finished runs over the same games, one slice of each in memory at a time.
+
+    Runs with the same chunk plan (as :func:`compare_variants` makes them, or any two runs of as many
+    games with the default chunk size) are read chunk file by chunk file, each pair of files holding the
+    same games; others are joined on ``game_id`` in slices of game ids, which reads each chunk file's
+    rows once per slice that falls in it. ``by_chunk``: ``None`` chooses so; ``False`` reads by slices
+    whatever the plans (the tests compare the two ways).
+    """
+    ma, mb = a.manifest, b.manifest
+    assert ma is not None and mb is not None
+    same_plan = (ma.games, ma.chunk_size) == (mb.games, mb.chunk_size) and len(a.files) == len(b.files)
+    if by_chunk is None:
+        by_chunk = same_plan
+    if by_chunk and not same_plan:
+        raise ValueError("runs with different chunk plans cannot be read chunk by chunk")
+    if by_chunk:
+        total = Aggregate()
+        for file_a, file_b in zip(a.files, b.files, strict=True):
+            pair = [scan_source(replace(s, files=(f,)), names) for s, f in ((a, file_a), (b, file_b))]
+            frame_a, frame_b = (collect(lf) for lf in pair)
+            total = total + aggregate_pair(frame_a, frame_b)
+    else:
+        total = aggregate_scans(scan_source(a, names), scan_source(b, names), ma.games)
+    info = [VariantInfo(m.variant_path, m.variant_name, m.variant_text) for m in (ma, mb)]
+    return summarise(total, info[0], info[1], ma.seed, ma.bots, level, n_boot)
 
 
 def paired_comparison(run_a: str, run_b: str, level: float = LEVEL, n_boot: int = N_BOOT) -> Comparison:
-    """The paired comparison of two finished runs over the same games (same seed, bots and game count).
-
-    Runs with the same chunk plan (as :func:`compare_variants` makes them) are read
-    chunk file by chunk file, each pair of files holding the same games; others
-    go through :func:`paired_runs`, which reads both in
-    slices of game ids. Either way only one slice of each run is in memory at a time.
-    """
+    """The paired comparison of two finished runs over the same games (same seed, bots and game count),
+    read as :func:`paired_runs` reads them."""
     a, b = find_sources([run_a, run_b])
-    ma, mb = a.manifest, b.manifest
-    assert ma is not None and mb is not None
-    if (ma.games, ma.chunk_size) != (mb.games, mb.chunk_size):
-        return paired_runs(a, b, [a.name, b.name], level, n_boot)
-    names = [a.name, b.name]
-    total = Aggregate()
-    for file_a, file_b in zip(a.files, b.files, strict=True):
-        pair = [scan_source(replace(s, files=(f,)), names) for s, f in ((a, file_a), (b, file_b))]
-        frame_a, frame_b = (collect(lf) for lf in pair)
-        total = total + aggregate_pair(frame_a, frame_b)
-    info = [VariantInfo(m.variant_path, m.variant_name, m.variant_text) for m in (ma, mb)]
-    return summarise(total, info[0], info[1], ma.seed, ma.bots, level, n_boot)
+    return paired_runs(a, b, [a.name, b.name], level, n_boot)
