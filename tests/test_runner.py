@@ -677,6 +677,23 @@ def test_the_progress_bar_groups_thousands() -> None:
     assert " 175,000/200,000 " in shown, shown
 
 
+def test_the_games_per_second_are_counted_since_the_bar_started() -> None:
+    """Two chunks that finish together do not read as hundreds of millions of games a second: the rate is
+    the games done since the start (not those a resumed run had before) over the time since then."""
+    from rich.progress import Progress
+
+    now = [100.0]
+    bar = Progress(runner._GamesPerSecond(), get_time=lambda: now[0], disable=True)
+    task = bar.add_task("simulating", total=1_000_000, completed=200_000, before=200_000)
+    column = runner._GamesPerSecond()
+    now[0] += 0.2
+    bar.advance(task, 250_000)
+    assert column.render(bar.tasks[0]).plain == "    - games/s"  # too soon to say
+    bar.advance(task, 250_000)  # the second chunk at the same moment
+    now[0] += 0.8
+    assert column.render(bar.tasks[0]).plain == "    500,000 games/s"
+
+
 def test_the_summary_tells_a_first_runs_compiling_apart() -> None:
     from skatsim.run.runner import RunResult
 

@@ -38,7 +38,7 @@ from .. import __version__
 from ..bots import DEFAULT_BOTS, parse_bots
 from ..errors import SkatsimError
 from ..run import storage
-from ..run.runner import JobFolder, check_run_numbers, execute_runs, make_backend, plan_run
+from ..run.runner import JobFolder, check_run_numbers, execute_runs, make_backend, plan_run, status
 from ..variant import load_variant
 from .intervals import BOOT_RANGE, LEVEL, N_BOOT
 from .paired import Aggregate, aggregate_pair, aggregate_scans
@@ -182,7 +182,8 @@ def compare_variants(
         execute_runs(plans, make_backend(backend, jobs, backend_options), progress, force)
     with folder.reading(2 * games):
         try:
-            result = paired_comparison(dirs[0], dirs[1], level, n_boot)
+            with status(progress, "comparing the two runs deal by deal"):
+                result = paired_comparison(dirs[0], dirs[1], level, n_boot)
         except SkatsimError as exc:
             raise SkatsimError(
                 f"{exc} (the two runs are kept in {folder.path})" if folder.temporary else str(exc)

@@ -270,11 +270,16 @@ class _GamesDone(ProgressColumn):
 
 
 class _GamesPerSecond(ProgressColumn):
-    """The task's current speed in games per second."""
+    """Games per second since the bar started, the games a resumed run had before (the task's ``before``
+    field) left out; shown from half a second on. Not rich's estimate over its last few updates: two
+    chunks finishing together made that read hundreds of millions."""
 
     def render(self, task) -> Text:  # type: ignore[no-untyped-def]
-        speed = task.finished_speed or task.speed
-        return Text("    - games/s" if speed is None else f"{speed:>11,.0f} games/s", style="progress.data.speed")
+        elapsed = task.finished_time if task.finished_time is not None else task.elapsed
+        if not elapsed or elapsed < 0.5:
+            return Text("    - games/s", style="progress.data.speed")
+        speed = (task.completed - task.fields.get("before", 0)) / elapsed
+        return Text(f"{speed:>11,.0f} games/s", style="progress.data.speed")
 
 
 def status(enabled: bool, message: str) -> AbstractContextManager[object]:
@@ -673,7 +678,8 @@ def _execute(runs: list[_OpenRun], backend: Backend, show: bool) -> None:
     results = backend.map_unordered(run_chunk, chain.from_iterable(run.specs() for run in runs))
     try:
         with _progress(show) as bar:
-            task = bar.add_task("simulating", total=total, completed=sum(run.games_before for run in runs))
+            before = sum(run.games_before for run in runs)
+            task = bar.add_task("simulating", total=total, completed=before, before=before)
             for path in results:
                 run = owner[storage.dirname(path)]
                 i = run.manifest.chunk_index(storage.basename(path))
