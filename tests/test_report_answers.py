@@ -387,3 +387,91 @@ def test_unpaired_rates_use_wilson_and_newcombe() -> None:
     rate = independent_differences(aggregate_pair(none, none), aggregate_pair(some, some))
     row = rate.filter(pl.col("metric") == "won").row(0, named=True)
     assert row["hi_a"] > 0.08 and row["lo"] < 0 < row["hi"] and not row["significant"]
+
+
+def _rates(sources: list[str], key: str, values: list[object], rate: float = 0.5) -> pl.DataFrame:
+    """A rate table (``source``, ``key``, ``rate``, ``lo``, ``hi``, ``n``) with every value at ``rate``."""
+    rows = [(s, v) for s in sources for v in values]
+    return pl.DataFrame(
+        {
+            "source": [s for s, _ in rows],
+            key: [v for _, v in rows],
+            "rate": [rate] * len(rows),
+            "lo": [rate - 0.05] * len(rows),
+            "hi": [rate + 0.05] * len(rows),
+            "n": [1000] * len(rows),
+        }
+    )
+
+
+def test_percent_ticks_keep_their_fraction_and_log_axes_label_minor_ticks_in_percent() -> None:
+    """Ticks at 2.5% steps read 12.5% and 17.5%, not 12% and 18%; a log axis spanning less than a decade
+    labels its minor ticks 3%, 4%, 6%, not 3x10^-2 beside 10%."""
+    assert [fg._percent(x) for x in (0.125, 0.175, 0.5, 0.025, 1.0, 0.0)] == [
+        "12.5%",
+        "17.5%",
+        "50%",
+        "2.5%",
+        "100%",
+        "0%",
+    ]
+    seats = pl.DataFrame(
+        {"source": ["a"] * 3, "seat": ["FH", "MH", "RH"], "mean": [1.0] * 3, "lo": [0.0] * 3, "hi": [2.0] * 3}
+    )
+    scores = pl.DataFrame({"source": ["a"] * 4, "score": [-48, 24, 36, 72], "count": [3, 5, 4, 8]})
+    fig = fg.seat_scores_figure(seats, scores)
+    fg.png(fig)
+    minor = [t.get_text() for t in fig.axes[1].get_yticklabels(minor=True) if t.get_text()]
+    assert minor and all(re.fullmatch(r"[\d.]+%", t) for t in minor), minor
+
+
+def test_win_by_bid_leaves_out_games_declared_without_an_auction() -> None:
+    """A Grand hand declared instead of a Ramsch has bid 0: no point on the log bid axis (it drew a line
+    from the axis' edge, or failed when every game had bid 0), and a run with only such games has no
+    legend entry."""
+    by_bid = pl.concat(
+        [_rates(["pub"], "bid", [0, 18, 20]), _rates(["ramsch_ordnung"], "bid", [0])], how="vertical_relaxed"
+    )
+    fig = fg.win_by_bid_figure(by_bid)
+    fg.png(fig)
+    xs = np.concatenate([line.get_xdata() for line in fig.axes[0].get_lines()])
+    assert xs.size and (xs > 0).all()
+    labels = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    assert labels == ["pub"]
+    fg.png(fg.win_by_bid_figure(_rates(["ramsch_ordnung"], "bid", [0])))  # only games without an auction
+
+
+def test_rate_bars_keep_their_legend_below_and_many_runs_stay_apart() -> None:
+    """The legend of a bar figure sits below the panel (inside it covered the tallest bar); from the
+    eleventh run on, whose colour repeats the first's, bars are hatched; seven game types in a half-width
+    panel are slanted, not run together; a legend of many rows gets room of its own."""
+    sources = [f"run{i}" for i in range(12)]
+    types = ["passed", "diamonds", "hearts", "spades", "clubs", "grand", "null"]
+    fig = fg.game_mix_figure(_rates(sources, "game_type", types))
+    assert fig.axes[0].get_legend() is None and len(fig.legends) == 1
+    hatches = [bar.get_hatch() for bar in fig.axes[0].patches]
+    assert hatches.count("///") == 2 * len(types) and hatches[0] is None
+    wins = fg.win_rates_figure(
+        _rates(["a"], "game_type", types[1:] + ["reversed"]), _rates(["a"], "declarer_seat", ["FH", "MH", "RH"])
+    )
+    assert wins.axes[0].get_xticklabels()[0].get_rotation() > 0
+    assert wins.axes[1].get_xticklabels()[0].get_rotation() == 0
+    few = fg.game_mix_figure(_rates(sources[:1], "game_type", types))
+    assert fig.get_figheight() > few.get_figheight()
+    fg.png(fig)
+
+
+def test_hand_value_titles_wrap_with_many_runs() -> None:
+    """Each seat's title names every run's share of hands worth no bid: with twelve runs on one line it
+    made the figure twice the page's width."""
+    sources = [f"run{i:02d}" for i in range(12)]
+    frame = pl.concat(
+        [
+            _rates(sources, "hand_value", ["0", "18", "rest"]).with_columns(pl.lit(seat).alias("seat"))
+            for seat in ("FH", "MH", "RH")
+        ]
+    )
+    fig = fg.hand_bid_values_figure(frame)
+    for ax in fig.axes[:3]:
+        assert max(len(line) for line in ax.get_title().splitlines()) <= 110
+        assert "run11 50.0%" in ax.get_title().replace("\n", " ")
