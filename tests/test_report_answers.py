@@ -23,6 +23,8 @@ from skatsim.analysis import figures as fg
 from skatsim.analysis import tables as tb
 from skatsim.analysis.intervals import wilson
 from skatsim.analysis.paired import aggregate_pair
+from skatsim.analysis.render import Report
+from skatsim.analysis.report import build_report
 from skatsim.analysis.summary import MIN_BID_GAMES, independent_differences, mean_differences
 from skatsim.cli import main
 from skatsim.frames import GAME_TYPE
@@ -164,8 +166,19 @@ def test_markdown_figure_links_work_for_paths_with_spaces(report: tuple[str, str
 def test_house_rule_tables_show_only_the_runs_that_play_the_rule(report: tuple[str, str, Path]) -> None:
     md, _, _ = report
     house = md.split("## House rules", 1)[1].split("\n## ", 1)[0]
-    kontra = house.split("*Kontra: calls*", 1)[1].split("\n\n*", 1)[0]
+    kontra = house.split("*Kontra: share of declared games in which each call was reached*", 1)[1].split("\n\n*", 1)[0]
     assert "| kontra_re |" in kontra and "| official |" not in kontra
+    # every table says what it shows, the calls in words
+    assert "*Kontra: declarer's win rate by the last call of the game*" in house
+    assert "| source | last call | count | rate |" in house and "| kontra_re | re |" in house
+    assert "*Ramsch: each seat's mean score per Ramsch*" in house
+    # and the headline reads '-' for the runs that play without the rule, not 0%
+    answers = md.split("## Answers", 1)[1].split("\n## ", 1)[0]
+    row = next(line for line in answers.splitlines() if line.startswith("| Kontra (% of declared games) |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == "-" and cells[2].endswith("%]") and cells[3:] == ["-", "-", "-"]  # official, kontra_re, ...
+    ramsch = next(line for line in answers.splitlines() if line.startswith("| Ramsch (% of deals) |"))
+    assert [c.strip() for c in ramsch.strip("|").split("|")][1] == "-"
 
 
 def test_sweep_report_against_the_named_baseline(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -387,3 +400,145 @@ def test_unpaired_rates_use_wilson_and_newcombe() -> None:
     rate = independent_differences(aggregate_pair(none, none), aggregate_pair(some, some))
     row = rate.filter(pl.col("metric") == "won").row(0, named=True)
     assert row["hi_a"] > 0.08 and row["lo"] < 0 < row["hi"] and not row["significant"]
+
+
+def _rates(sources: list[str], key: str, values: list[object], rate: float = 0.5) -> pl.DataFrame:
+    """A rate table (``source``, ``key``, ``rate``, ``lo``, ``hi``, ``n``) with every value at ``rate``."""
+    rows = [(s, v) for s in sources for v in values]
+    return pl.DataFrame(
+        {
+            "source": [s for s, _ in rows],
+            key: [v for _, v in rows],
+            "rate": [rate] * len(rows),
+            "lo": [rate - 0.05] * len(rows),
+            "hi": [rate + 0.05] * len(rows),
+            "n": [1000] * len(rows),
+        }
+    )
+
+
+def test_percent_ticks_keep_their_fraction_and_log_axes_label_minor_ticks_in_percent() -> None:
+    """Ticks at 2.5% steps read 12.5% and 17.5%, not 12% and 18%; a log axis spanning less than a decade
+    labels its minor ticks 3%, 4%, 6%, not 3x10^-2 beside 10%."""
+    assert [fg._percent(x) for x in (0.125, 0.175, 0.5, 0.025, 1.0, 0.0)] == [
+        "12.5%",
+        "17.5%",
+        "50%",
+        "2.5%",
+        "100%",
+        "0%",
+    ]
+    seats = pl.DataFrame(
+        {"source": ["a"] * 3, "seat": ["FH", "MH", "RH"], "mean": [1.0] * 3, "lo": [0.0] * 3, "hi": [2.0] * 3}
+    )
+    scores = pl.DataFrame({"source": ["a"] * 4, "score": [-48, 24, 36, 72], "count": [3, 5, 4, 8]})
+    fig = fg.seat_scores_figure(seats, scores)
+    fg.png(fig)
+    minor = [t.get_text() for t in fig.axes[1].get_yticklabels(minor=True) if t.get_text()]
+    assert minor and all(re.fullmatch(r"[\d.]+%", t) for t in minor), minor
+
+
+def test_win_by_bid_leaves_out_games_declared_without_an_auction() -> None:
+    """A Grand hand declared instead of a Ramsch has bid 0: no point on the log bid axis (it drew a line
+    from the axis' edge, or failed when every game had bid 0), and a run with only such games has no
+    legend entry."""
+    by_bid = pl.concat(
+        [_rates(["pub"], "bid", [0, 18, 20]), _rates(["ramsch_ordnung"], "bid", [0])], how="vertical_relaxed"
+    )
+    fig = fg.win_by_bid_figure(by_bid)
+    fg.png(fig)
+    xs = np.concatenate([line.get_xdata() for line in fig.axes[0].get_lines()])
+    assert xs.size and (xs > 0).all()
+    labels = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    assert labels == ["pub"]
+    fg.png(fg.win_by_bid_figure(_rates(["ramsch_ordnung"], "bid", [0])))  # only games without an auction
+
+
+def test_rate_bars_keep_their_legend_below_and_many_runs_stay_apart() -> None:
+    """The legend of a bar figure sits below the panel (inside it covered the tallest bar); from the
+    eleventh run on, whose colour repeats the first's, bars are hatched; seven game types in a half-width
+    panel are slanted, not run together; a legend of many rows gets room of its own."""
+    sources = [f"run{i}" for i in range(12)]
+    types = ["passed", "diamonds", "hearts", "spades", "clubs", "grand", "null"]
+    fig = fg.game_mix_figure(_rates(sources, "game_type", types))
+    assert fig.axes[0].get_legend() is None and len(fig.legends) == 1
+    hatches = [bar.get_hatch() for bar in fig.axes[0].patches]
+    assert hatches.count("///") == 2 * len(types) and hatches[0] is None
+    wins = fg.win_rates_figure(
+        _rates(["a"], "game_type", types[1:] + ["reversed"]), _rates(["a"], "declarer_seat", ["FH", "MH", "RH"])
+    )
+    assert wins.axes[0].get_xticklabels()[0].get_rotation() > 0
+    assert wins.axes[1].get_xticklabels()[0].get_rotation() == 0
+    few = fg.game_mix_figure(_rates(sources[:1], "game_type", types))
+    assert fig.get_figheight() > few.get_figheight()
+    fg.png(fig)
+
+
+def test_hand_value_titles_wrap_with_many_runs() -> None:
+    """Each seat's title names every run's share of hands worth no bid: with twelve runs on one line it
+    made the figure twice the page's width."""
+    sources = [f"run{i:02d}" for i in range(12)]
+    frame = pl.concat(
+        [
+            _rates(sources, "hand_value", ["0", "18", "rest"]).with_columns(pl.lit(seat).alias("seat"))
+            for seat in ("FH", "MH", "RH")
+        ]
+    )
+    fig = fg.hand_bid_values_figure(frame)
+    for ax in fig.axes[:3]:
+        assert max(len(line) for line in ax.get_title().splitlines()) <= 110
+        assert "run11 50.0%" in ax.get_title().replace("\n", " ")
+
+
+@pytest.fixture(scope="module")
+def odd_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Runs whose rules leave parts of the report without meaning: no auction at all (ramsch_ordnung:
+    every deal a Ramsch or a Grand hand), a fourth player (tournament4) and the reversed game."""
+    root = tmp_path_factory.mktemp("odd")
+    for name in ("ramsch_ordnung", "tournament4", "saechsische_spitze"):
+        run_simulation(str(VARIANTS / f"{name}.yaml"), 480, 1, str(root / name), jobs=1, progress=False)
+    return root
+
+
+def _section(report: Report, title: str) -> list[object]:
+    return next(s for s in report.sections if s.title == title).blocks  # type: ignore[return-value]
+
+
+def test_a_run_without_any_auction_gets_a_sentence_not_empty_bid_figures(odd_runs: Path) -> None:
+    """ramsch_ordnung: its report failed (the bid axis divided by zero); drawn, it showed a 'winning bid 0'
+    at 100%, empty bid-reached and win-by-bid panels, empty tables, and a Ramsch-less role caption."""
+    from skatsim.analysis.render import Figure as Picture
+    from skatsim.analysis.render import Table, Text
+
+    report = build_report([odd_runs / "ramsch_ordnung"], n_boot=10)
+    bidding = _section(report, "Bidding")
+    assert (
+        len(bidding) == 1
+        and isinstance(bidding[0], Text)
+        and "No game in these runs followed an auction" in (bidding[0].text)
+    )
+    values = _section(report, "Bid values")
+    assert sum(isinstance(b, Picture) for b in values) == 1  # the hands dealt, not the winning bids
+    assert all(b.rows for b in values if isinstance(b, Table))  # no table without rows
+    wins = _section(report, "Declarer win rates")
+    assert [b.caption for b in wins if isinstance(b, Picture)] == ["Declarer win rates with Wilson intervals"]
+    roles = next(b for b in _section(report, "Scores") if isinstance(b, Table) and b.caption.startswith("Mean score"))
+    assert "Ramsch losers" in roles.caption  # this run plays Ramsch
+
+
+def test_four_players_reversed_game_and_no_ramsch_are_said_so(odd_runs: Path) -> None:
+    """The Runs table names a fourth bot (the first deal's dealer) at a four-player table; the headline
+    gives the reversed game's share where it is played ('-' where not; Grand, suit games and Null no
+    longer sum to 100% without it); the role table mentions no Ramsch where none was played."""
+    from skatsim.analysis.render import Table
+
+    report = build_report([odd_runs / "tournament4", odd_runs / "saechsische_spitze"], n_boot=10)
+    runs = _section(report, "Runs")[0]
+    assert isinstance(runs, Table) and runs.header[3] == "bots (FH,MH,RH of the first deal, then its dealer)"
+    answers = next(b for b in _section(report, "Answers") if isinstance(b, Table) and b.caption.startswith("Headline"))
+    reversed_row = next(r for r in answers.rows if r[0] == "reversed game (% of declared games)")
+    assert reversed_row[1] == "-" and reversed_row[2].endswith("%]")
+    roles = next(b for b in _section(report, "Scores") if isinstance(b, Table) and b.caption.startswith("Mean score"))
+    assert "Ramsch" not in roles.caption
+    # and a run with an auction keeps its Bidding figures, games without one counted as 'no auction'
+    assert any(type(b).__name__ == "Figure" for b in _section(report, "Bidding"))

@@ -17,19 +17,20 @@ with a label was drawn.
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import Formatter, FuncFormatter
 
 #: Figure width in inches and resolution: readable in an 1100-pixel page column.
 WIDTH = 10.0
 DPI = 90
 #: Per source, in order: marker and line style (colours follow matplotlib's cycle).
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*", "h", "d")
 LINESTYLES = ("-", "--", "-.", ":")
 #: Bid values labelled on bid axes (those inside the data are used), far enough apart on a log axis.
 BID_TICKS = (18, 24, 30, 36, 48, 60, 72, 96, 120, 168, 264)
@@ -54,8 +55,10 @@ def _style(i: int) -> dict[str, object]:
 def _percent(x: float, _pos: object = None) -> str:
     """A fraction as a percentage tick label with the digits it needs: 50%, 2.5%, 0.01%."""
     value = 100.0 * x
-    if value == 0 or abs(value) >= 10:
-        return f"{value:.0f}%"
+    if abs(value - round(value)) < 1e-9 * max(1.0, abs(value)):
+        return f"{value:.0f}%"  # 0%, 50%, 100%
+    if abs(value) >= 10:
+        return f"{value:.4g}%"  # 12.5%, not 12% (ticks at 2.5% steps)
     return f"{value:.2g}%" if abs(value) < 1 else f"{value:.3g}%"
 
 
@@ -63,6 +66,25 @@ def percent_axis(ax: Axes, axis: str = "y") -> None:
     """Tick labels of a rate axis (values are fractions) as percentages, like the tables."""
     target = ax.yaxis if axis == "y" else ax.xaxis
     target.set_major_formatter(FuncFormatter(_percent))
+    if target.get_scale() == "log":  # one spanning less than a decade labels minor ticks too: in percent
+        target.set_minor_formatter(_MinorPercent(target.get_minor_formatter()))
+
+
+class _MinorPercent(Formatter):
+    """The minor tick labels a log axis chooses (``inner`` says which), as percentages: 6%, not 6x10^-2."""
+
+    def __init__(self, inner: Formatter) -> None:
+        self.inner = inner
+
+    def set_axis(self, axis: object) -> None:
+        super().set_axis(axis)  # type: ignore[arg-type]
+        self.inner.set_axis(axis)  # type: ignore[arg-type]
+
+    def set_locs(self, locs: list[float]) -> None:
+        self.inner.set_locs(locs)
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        return _percent(x) if self.inner(x, pos) else ""
 
 
 def legend(ax: Axes, **kwargs: object) -> None:
@@ -77,7 +99,10 @@ def legend_below(fig: Figure, ax: Axes) -> None:
     handles, labels = ax.get_legend_handles_labels()
     if handles:
         fits = max(1, 110 // (max(len(label) for label in labels) + 8))  # entries side by side in the width
-        fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), fits))
+        ncols = min(len(labels), fits)
+        # the legend's rows get room of their own: the panels keep their height, their labels their place
+        fig.set_figheight(fig.get_figheight() + 0.24 * -(-len(labels) // ncols))
+        fig.legend(handles, labels, loc="outside lower center", ncols=ncols)
 
 
 def coincide_labels(series: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, str]:
@@ -122,7 +147,8 @@ def grouped_bars(
         part = frame.filter(pl.col("source") == source)
         lookup = {row[category]: row for row in part.iter_rows(named=True)}
         values, err = _values_and_errors(lookup, cats, value)
-        ax.bar(x + (i - (len(sources) - 1) / 2) * width, values, width, yerr=err, capsize=2, label=source)
+        hatch = "///" if i >= 10 else None  # matplotlib's ten colours repeat: the eleventh source on is hatched
+        ax.bar(x + (i - (len(sources) - 1) / 2) * width, values, width, yerr=err, capsize=2, label=source, hatch=hatch)
     ax.set_xticks(x, [str(c) for c in cats])
     ax.set_xlim(-0.6, len(cats) - 0.4)
     ax.grid(axis="y", alpha=0.3)
@@ -134,6 +160,16 @@ def _new(rows: int = 1, cols: int = 1, height: float = 3.6) -> tuple[Figure, np.
     return fig, axes.ravel()
 
 
+def _slant_if_crowded(ax: Axes, categories: int, fits: int = 6) -> None:
+    """Slant the category labels of a half-width panel with more than ``fits`` of them: side by side,
+    ``diamonds`` and ``hearts`` run together."""
+    if categories > fits:
+        ax.tick_params(axis="x", labelrotation=25)
+        for label in ax.get_xticklabels():
+            label.set_horizontalalignment("right")
+            label.set_rotation_mode("anchor")
+
+
 def _types(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
     """A table keyed by ``game_type`` with the type as text, and the types in their order."""
     order = [str(t) for t in frame["game_type"].cast(pl.String).unique(maintain_order=True)]
@@ -142,6 +178,7 @@ def _types(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
 
 def _bid_axis(ax: Axes, bids: np.ndarray) -> None:
     """A log bid axis fitted to ``bids``, labelled with the usual bid values inside that range."""
+    bids = bids[bids > 0]  # a log axis holds no bid 0 (a game declared without an auction)
     low, high = (float(bids.min()), float(bids.max())) if bids.size else (18.0, 24.0)
     if high <= low:
         high = low + 1.0
@@ -170,7 +207,7 @@ def _rate_bars(
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    legend(ax)
+    legend_below(fig, ax)  # inside, it would cover a bar
     return fig
 
 
@@ -227,6 +264,7 @@ def win_rates_figure(by_type: pl.DataFrame, by_seat: pl.DataFrame) -> Figure:
     fig, axes = _new(1, 2)
     frame, order = _types(by_type)
     grouped_bars(axes[0], frame, "game_type", "rate", order)
+    _slant_if_crowded(axes[0], len(order))
     grouped_bars(axes[1], by_seat, "declarer_seat", "rate", ["FH", "MH", "RH"])
     for ax, title, xlabel in zip(
         axes, ("by game type", "by declarer's seat"), ("game type", "declarer's seat"), strict=True
@@ -241,11 +279,14 @@ def win_rates_figure(by_type: pl.DataFrame, by_seat: pl.DataFrame) -> Figure:
 
 
 def win_by_bid_figure(by_bid: pl.DataFrame, min_games: int = 100) -> Figure:
-    """Declarer win rate by final bid (bids with at least ``min_games`` games), with Wilson intervals."""
+    """Declarer win rate by final bid (bids with at least ``min_games`` games), with Wilson intervals.
+
+    Games declared without an auction (bid 0: a Grand hand instead of a Ramsch) have no final bid and
+    no place on the log bid axis: they are left out."""
     fig, (ax,) = _new()
-    kept = by_bid.filter(pl.col("n") >= min_games)
+    kept = by_bid.filter((pl.col("n") >= min_games) & (pl.col("bid") > 0))
     series = {}
-    for source in _sources(by_bid):
+    for source in _sources(kept):  # a source without a bid drawn is not in the legend
         rows = kept.filter(pl.col("source") == source).sort("bid")
         series[source] = (rows["bid"].to_numpy(), rows["rate"].to_numpy())
     labels = coincide_labels(series)
@@ -270,6 +311,7 @@ def hand_values_figure(values: pl.DataFrame, scores: pl.DataFrame) -> Figure:
     for ax, frame, title in zip(axes, (values, scores), ("game value", "declarer's score"), strict=True):
         typed, order = _types(frame)
         grouped_bars(ax, typed, "game_type", "mean", order)
+        _slant_if_crowded(ax, len(order))
         ax.axhline(0.0, color="black", lw=0.6)
         ax.set_title(f"Mean {title} per declared game")
         ax.set_xlabel("game type")
@@ -337,7 +379,7 @@ def list_totals_figure(totals: pl.DataFrame, bins: int = 40) -> Figure:
     ax.set_ylabel("share of players' lists (%)")
     ax.set_title("Spread of list totals")
     ax.grid(alpha=0.3)
-    legend(ax)
+    legend_below(fig, ax)  # inside, it would cover the histograms
     return fig
 
 
@@ -372,6 +414,8 @@ def differences_figure(
     ax.set_yticks(np.arange(len(labels)), labels)
     ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.set_xlabel(f"difference B - A ({unit})")
+    if height > 8:  # a tall plot: its scale at the top as well, where the reader starts
+        ax.tick_params(axis="x", labeltop=True)
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
     legend_below(fig, ax)
@@ -397,7 +441,8 @@ def hand_bid_values_figure(hand_values: pl.DataFrame) -> Figure:
         shares = ", ".join(f"{source} {rate:.1%}" for source, rate in none.select("source", "rate").iter_rows())
         grouped_bars(ax, mine.filter(pl.col("hand_value") != "0"), "hand_value", "rate", order)
         percent_axis(ax)
-        ax.set_title(f"{seat}: hand bidding value of the ten cards dealt (no game worth bidding: {shares or '-'})")
+        title = f"{seat}: hand bidding value of the ten cards dealt (no game worth bidding: {shares or '-'})"
+        ax.set_title(textwrap.fill(title, 110))  # one line would widen the figure past the page with many runs
         ax.set_ylabel("share of deals (%)")
         ax.tick_params(axis="x", labelsize=8)
     axes[-1].set_xlabel("hand bidding value (rest: the rare values, together)")

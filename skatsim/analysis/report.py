@@ -184,8 +184,21 @@ def _diff_rows(frame: pl.DataFrame, paired: bool) -> list[list[str]]:
 # --------------------------------------------------------------------------- sections
 
 
-def answers_section(lf: pl.LazyFrame, base: Source, differences: Sequence[Difference], level: float) -> Section:
-    """The answers, first: the headline rates of every run, and each run's significant differences from the baseline."""
+#: Headline rows of a house rule, and the column a run that plays the rule has: a run without it reads
+#: ``-`` there, not a Kontra rate of 0%.
+RULE_ROWS = {"Ramsch": "ramsch_loser", "Kontra": "kontra_level"}
+
+
+def answers_section(
+    lf: pl.LazyFrame,
+    base: Source,
+    differences: Sequence[Difference],
+    level: float,
+    have: dict[str, set[str]] | None = None,
+) -> Section:
+    """The answers, first: the headline rates of every run, and each run's significant differences from the baseline.
+
+    ``have`` maps each source to its own columns: a house rule's row is ``-`` for the runs without it."""
     rates = tb.headline_rates(lf, level)
     sources = [str(s) for s in rates["source"].unique(maintain_order=True)]
     rows = []
@@ -193,6 +206,8 @@ def answers_section(lf: pl.LazyFrame, base: Source, differences: Sequence[Differ
         cells = {
             str(r["source"]): _cell(r["value"], r["lo"], r["hi"], unit.startswith("%"))
             for r in part.iter_rows(named=True)
+            if (have is None or figure not in RULE_ROWS or RULE_ROWS[figure] in have.get(str(r["source"]), set()))
+            and not (figure == "reversed game" and not r["value"])  # no column says who plays it: who did
         }
         rows.append([f"{figure} ({unit})", *[cells.get(s, "-") for s in sources]])
     blocks: list[Figure | Table | Text | Code] = [
@@ -268,7 +283,9 @@ def provenance_section(sources: Sequence[Source], lf: pl.LazyFrame) -> Section:
                     "-",
                 ]
             )
-    header = ["run", "variant", "variant file", "bots (FH,MH,RH)", "seed", "games", "skatsim", "finished (UTC)"]
+    four = any(s.manifest is not None and len(s.manifest.bots) == 4 for s in sources)
+    bots = "bots (FH,MH,RH of the first deal, then its dealer)" if four else "bots (FH,MH,RH)"
+    header = ["run", "variant", "variant file", bots, "seed", "games", "skatsim", "finished (UTC)"]
     return Section("Runs", [Table(header, rows, "Provenance, from each run's manifest.json"), *blocks])
 
 
@@ -287,11 +304,31 @@ def game_mix_section(lf: pl.LazyFrame, level: float) -> Section:
     )
 
 
+NO_AUCTION = "no auction"
+
+
+def _auctions(lf: pl.LazyFrame) -> int:
+    """Declared games that followed an auction (a bid above 0; a Grand hand instead of a Ramsch has none)."""
+    return int(collect(lf.select((tb.declared() & (pl.col("bid") > 0)).sum())).item() or 0)
+
+
 def bidding_section(lf: pl.LazyFrame, level: float) -> Section:
-    """Winning bids (figure and table, rare bids summed in a ``rest`` row), bids reached per seat, overbids."""
+    """Winning bids (figure and table, rare bids summed in a ``rest`` row), bids reached per seat, overbids.
+
+    Games declared without an auction (bid 0) are counted as ``no auction``; runs without any auction
+    get a sentence, not empty figures."""
+    if not _auctions(lf):
+        return Section(
+            "Bidding",
+            [Text("No game in these runs followed an auction (every deal a Ramsch or a Grand hand): no bids to show.")],
+        )
     shares = tb.bid_shares(lf, level=level)
+    shares = shares.with_columns(pl.col("bid").replace("0", NO_AUCTION))
     blocks: list[Figure | Table | Text | Code] = [
-        _figure(lambda: fg.bids_figure(shares), "Final bids of declared games (rest: the rare bids, together)"),
+        _figure(
+            lambda: fg.bids_figure(shares.filter(pl.col("bid") != NO_AUCTION)),
+            "Final bids of declared games (rest: the rare bids, together)",
+        ),
         wide_table(
             shares.with_columns(pl.when(pl.col("bid") == "rest").then(pl.lit("rest")).otherwise(pl.col("bid"))),
             "bid",
@@ -299,6 +336,13 @@ def bidding_section(lf: pl.LazyFrame, level: float) -> Section:
             f"Share of declared games per final bid [{pct(level)} interval]; every bid is counted",
         ),
     ]
+    if (shares["bid"] == NO_AUCTION).any():
+        blocks.append(
+            Text(
+                f"{NO_AUCTION}: games declared without bidding (a Grand hand declared instead of a Ramsch); "
+                "in the table, not the figure, whose bars are the other declared games."
+            )
+        )
     rest = shares.filter(pl.col("bid") == "rest")
     if rest.height:
         held = sorted({int(b) for text in rest["holds"].drop_nulls() for b in text.split(", ")})
@@ -336,14 +380,19 @@ def bid_values_section(sources: Sequence[Source], level: float) -> Section:
             ["source", "seat"],
             f"Share of deals per hand bidding value and seat [{pct(level)} interval]; every deal is counted",
         ),
-        _figure(lambda: fg.bid_outcomes_figure(bv.by_bid), "What each winning bid brought the declarer"),
-        _outcome_table(
-            bv.by_bid,
-            "bid",
-            f"By winning bid: declarer's win rate, mean score, Schneider share [{pct(level)} interval]",
-        ),
-        _outcome_table(bv.by_seat, "seat", f"By the declarer's seat [{pct(level)} interval]"),
     ]
+    if bv.by_bid.height:
+        blocks += [
+            _figure(lambda: fg.bid_outcomes_figure(bv.by_bid), "What each winning bid brought the declarer"),
+            _outcome_table(
+                bv.by_bid,
+                "bid",
+                f"By winning bid: declarer's win rate, mean score, Schneider share [{pct(level)} interval]",
+            ),
+            _outcome_table(bv.by_seat, "seat", f"By the declarer's seat [{pct(level)} interval]"),
+        ]
+    else:
+        blocks.append(Text("No game in these runs followed an auction: no winning bids to show."))
     for frame, what in ((bv.hand_values, "hand bidding values"), (bv.winning_bids, "winning bids")):
         held = sorted({int(v) for text in frame["holds"].drop_nulls() for v in text.split(", ")})
         if held:
@@ -374,16 +423,32 @@ def _outcome_table(frame: pl.DataFrame, key: str, caption: str) -> Table:
     return Table(header, rows, caption)
 
 
+#: Declared games a final bid needs for its point in the figure of win rates by final bid.
+WIN_BY_BID_GAMES = 100
+
+
 def wins_section(lf: pl.LazyFrame, level: float) -> Section:
     """Declarer win rates by game type, seat, bid and bot."""
     by_type = tb.win_rates(lf, "game_type", level)
     by_seat = tb.win_rates(lf, "declarer_seat", level)
     by_bid = tb.win_rates(lf, "bid", level)
+    bids = by_bid.filter(pl.col("bid") > 0)
+    blocks: list[Figure | Table | Text | Code] = [
+        _figure(lambda: fg.win_rates_figure(by_type, by_seat), "Declarer win rates with Wilson intervals")
+    ]
+    if bids.filter(pl.col("n") >= WIN_BY_BID_GAMES).height:
+        blocks.append(_figure(lambda: fg.win_by_bid_figure(by_bid, WIN_BY_BID_GAMES), "Declarer win rate by final bid"))
+    elif bids.height:  # without any auction (every deal a Ramsch or a Grand hand) the Bidding section says so
+        blocks.append(
+            Text(
+                f"Declarer win rate by final bid: no bid was the final bid of {WIN_BY_BID_GAMES} declared games or "
+                "more; the win rate of every winning bid is under 'Bid values'."
+            )
+        )
     return Section(
         "Declarer win rates",
         [
-            _figure(lambda: fg.win_rates_figure(by_type, by_seat), "Declarer win rates with Wilson intervals"),
-            _figure(lambda: fg.win_by_bid_figure(by_bid), "Declarer win rate by final bid"),
+            *blocks,
             wide_table(by_type, "game_type", ["source"], f"Declarer win rate by game type [{pct(level)} interval]"),
             table(tb.win_rates(lf, "declarer_bot", level), "Declarer win rate by the declarer's bot", level),
         ],
@@ -419,12 +484,7 @@ def scores_section(lf: pl.LazyFrame, level: float, people: Sequence[str] = ()) -
     blocks: list[Figure | Table | Text | Code] = [
         _figure(lambda: fg.seat_scores_figure(seats, dist), "Score per deal by seat, and the declarer's score"),
         table(seats, "Expected score per deal by seat", level),
-        table(
-            tb.role_scores(lf, level=level),
-            "Mean score per game by role: the declarer per declared game, the Ramsch losers together per Ramsch "
-            "(defenders score nothing)",
-            level,
-        ),
+        table(tb.role_scores(lf, level=level), _role_caption(lf), level),
     ]
     if totals.height:
         lengths = sorted(set(tb.list_lengths(listed).values()))
@@ -442,6 +502,16 @@ def scores_section(lf: pl.LazyFrame, level: float, people: Sequence[str] = ()) -
             table(tb.list_scores(listed, level=level), "Expected total per list and player, and its spread", level)
         )
     return Section("Scores", blocks)
+
+
+def _role_caption(lf: pl.LazyFrame) -> str:
+    """The caption of the role table: the Ramsch losers only where a Ramsch was played."""
+    if collect(lf.select((pl.col("game_type") == "ramsch").any())).item():
+        return (
+            "Mean score per game by role: the declarer per declared game, the Ramsch losers together per Ramsch "
+            "(defenders score nothing)"
+        )
+    return "Mean score of the declarer per declared game (defenders score nothing)"
 
 
 @dataclass(frozen=True)
@@ -486,6 +556,34 @@ _HOUSE_RULE_FIGURES = (
 )
 
 
+#: What each house-rule table shows (its caption after the rule's name).
+RULE_CAPTIONS = {
+    ("Ramsch", "share"): "share of all deals played as a Ramsch",
+    ("Ramsch", "loser"): "the loser's seat, among the Ramsch deals with one loser (none: a Durchmarsch or a tie)",
+    ("Ramsch", "seat_score"): "each seat's mean score per Ramsch",
+    ("Ramsch", "jungfrau"): "share of Ramsch deals with a Jungfrau (a player without a trick)",
+    ("Ramsch", "durchmarsch"): "share of Ramsch deals won by a Durchmarsch (one player takes every trick)",
+    ("Ramsch", "pushes"): "mean number of players who passed the skat on (schieben), per Schieberamsch",
+    ("Kontra", "calls"): "share of declared games in which each call was reached",
+    ("Kontra", "win_rate"): "declarer's win rate by the last call of the game",
+    ("Kontra", "score"): "declarer's mean score by the last call of the game",
+    ("Bock", "share"): "share of deals played under Bock (score multiplied)",
+    ("Bock", "multiplier"): "share of deals per score multiplier (1: no Bock)",
+    ("Bock", "abs_score"): "mean size of the declarer's score |score| per declared game, outside and under Bock",
+}
+
+#: ``kontra_level`` in words.
+KONTRA_CALLS = {0: "none", 1: "kontra", 2: "re", 3: "beyond re"}
+
+
+def _kontra_calls(frame: pl.DataFrame) -> pl.DataFrame:
+    """A table by ``kontra_level`` keyed by the call in words (``last call``), not 0 to 3."""
+    if "kontra_level" not in frame.columns:
+        return frame
+    words = pl.col("kontra_level").replace_strict(KONTRA_CALLS, default=None, return_dtype=pl.String)
+    return frame.with_columns(words.alias("kontra_level")).rename({"kontra_level": "last call"})
+
+
 def house_rules_section(lf: pl.LazyFrame, level: float, have: dict[str, set[str]] | None = None) -> Section | None:
     """Ramsch, Kontra/Re and Bock statistics of the runs that play each rule; ``None`` when none does.
 
@@ -510,7 +608,10 @@ def house_rules_section(lf: pl.LazyFrame, level: float, have: dict[str, set[str]
             continue
         rates = frames[rule.key]
         blocks.append(_figure(functools.partial(fg.rates_figure, rates, *rule.axes), rule.caption))
-        blocks += [table(frame, f"{rule.label}: {name.replace('_', ' ')}", level) for name, frame in frames.items()]
+        blocks += [
+            table(_kontra_calls(frame), f"{rule.label}: {RULE_CAPTIONS.get((rule.label, name), name)}", level)
+            for name, frame in frames.items()
+        ]
     return Section("House rules", blocks) if blocks else None
 
 
@@ -681,7 +782,7 @@ def build_report(
     differences = compare_with_baseline(sources, base, level, n_boot)
     people = [s.name for s in sources if s.kind == "iss"]
     makers: list[tuple[str, Callable[[], Section | None]]] = [
-        ("answers", lambda: answers_section(lf, base, differences, level)),
+        ("answers", lambda: answers_section(lf, base, differences, level, source_columns(sources))),
         ("reading", lambda: Section("Reading this report", [Text(READING.format(pct=pct(level)))])),
         ("runs", lambda: provenance_section(sources, lf)),
         ("game mix", lambda: game_mix_section(lf, level)),

@@ -314,7 +314,7 @@ def headline_rates(lf: pl.LazyFrame, level: float = LEVEL) -> pl.DataFrame:
     ``value``, ``lo``, ``hi``, ``n`` (rates as fractions with Wilson intervals, means with CLT ones).
 
     All passed (and Ramsch) among all deals; the declarer's win rate, the mix
-    (Grand, suit games, Null), hand games, Schneider and Schwarz among declared
+    (Grand, suit games, Null, and the reversed game where played), hand games, Schneider and Schwarz among declared
     games (and Kontra where a run has it); the mean winning bid and the
     declarer's mean score per declared game.
     """
@@ -332,6 +332,10 @@ def headline_rates(lf: pl.LazyFrame, level: float = LEVEL) -> pl.DataFrame:
         ("Grand", "% of declared games", gt == "grand", played),
         ("suit games", "% of declared games", gt.is_in(["diamonds", "hearts", "spades", "clubs"]), played),
         ("Null (all kinds)", "% of declared games", gt == "null", played),
+    ]
+    if collect(lf.select((gt == "reversed").any())).item():  # Saechsische Spitze: the mix is whole with it
+        figures.append(("reversed game", "% of declared games", gt == "reversed", played))
+    figures += [
         ("hand games", "% of declared games", pl.col("hand"), played),
         ("Schneider", "% of declared games", pl.col("schneider"), played),
         ("Schwarz", "% of declared games", pl.col("schwarz"), played),
