@@ -350,6 +350,17 @@ def test_list_totals_of_runs_with_and_without_lists_together(tmp_path: Path) -> 
     assert rows(single, "mean") == rows(scores.filter(pl.col("source") == "off"), "mean")
 
 
+def test_a_list_the_run_stopped_inside_is_not_a_list_total(tmp_path: Path) -> None:
+    """750 deals of 36-deal lists: 20 whole lists and 30 deals of a 21st, which the run's end cut short;
+    its totals would be a shorter list's, so only the 20 count (as a run without lists drops its last
+    incomplete block)."""
+    tournament = write_variant(tmp_path / "t.yaml", "name: t\ntournament: {enabled: true, list_length: 36}\n")
+    run_simulation(tournament, 750, 3, str(tmp_path / "t"), jobs=1, progress=False)
+    totals = an.list_totals(an.scan(tmp_path / "t"))
+    assert totals["list"].n_unique() == 20 and set(totals["deals"]) == {36}
+    assert rows(an.list_scores(an.scan(tmp_path / "t")), "n") == [(20,)] * 3
+
+
 def test_several_sources_keep_the_order_given(tmp_path: Path) -> None:
     for name in ("zeta", "alpha"):
         deals_frame().write_parquet(tmp_path / f"{name}.parquet")

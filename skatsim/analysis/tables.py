@@ -225,9 +225,9 @@ def list_totals(lf: pl.LazyFrame) -> pl.DataFrame:
     ``total``.
 
     A list is ``list_id`` in a run that plays lists (Bock, tournament scoring, a
-    four-player table), and a block of 36 consecutive ``game_id`` in other runs
-    (incomplete blocks dropped). Either way the deal passes round the table as in a
-    real list, so ``player`` reads ``player 0`` .. ``player 2`` (``player 3`` at a
+    four-player table; a last list the run stopped inside dropped), and a block of 36
+    consecutive ``game_id`` in other runs (incomplete blocks dropped). Either way the
+    deal passes round the table as in a real list, so ``player`` reads ``player 0`` .. ``player 2`` (``player 3`` at a
     four-player table, whose runs have ``bot_out``) and every total is a player's,
     never a seat's (nobody sits in forehand for a whole list). In a list the seats'
     players follow the ``dealer`` (at a table of ``n`` players seat ``s`` is player
@@ -285,7 +285,10 @@ def list_totals(lf: pl.LazyFrame) -> pl.DataFrame:
         pl.col("_listed").any().alias("_listed"),
         pl.col("_players").max().alias("_players"),
     )
-    grouped = grouped.filter(pl.col("_listed") | (pl.col("deals") == LIST_LENGTH))
+    # a run that stops inside a list (its games not a multiple of the list length) leaves that list short:
+    # its totals are not a list's, so only lists as long as the source's longest count
+    whole = pl.col("deals") == pl.col("deals").max().over("source", "_listed")
+    grouped = grouped.filter(pl.when(pl.col("_listed")).then(whole).otherwise(pl.col("deals") == LIST_LENGTH))
     index = ["source", "list", "deals", "_lp", "_players"]
     long = grouped.unpivot([f"player {p}" for p in range(4)], index=index, variable_name="player", value_name="total")
     long = long.filter(pl.col("player").str.slice(7).cast(pl.Int64) < pl.col("_players"))
