@@ -161,3 +161,16 @@ def test_the_hand_value_figure_gives_the_hands_worth_no_bid_in_its_titles(tables
         official = zero.filter(pl.col("source") == "official")["rate"].item()
         assert f"(no game worth bidding: official {official:.1%}" in ax.get_title()
         assert "0" not in [t.get_text() for t in ax.get_xticklabels()]
+
+
+def test_the_bid_outcome_figure_leaves_out_bids_of_a_handful_of_games(tables: BidValues) -> None:
+    """A mean score over a handful of games has an interval of hundreds of points: such a bid gets no bar
+    (the 46 real games spread over their bids get none, the run's common bids do), its table row stays."""
+    import math
+
+    from skatsim.analysis import figures as fg
+
+    fig = fg.bid_outcomes_figure(tables.by_bid, min_games=30)
+    drawn = [p for p in fig.axes[1].patches if math.isfinite(p.get_height()) and p.get_height() != 0]
+    assert len(drawn) == tables.by_bid.filter(pl.col("games") >= 30).height > 0
+    assert tables.by_bid.filter((pl.col("source") == "iss") & (pl.col("games") < 30)).height > 0

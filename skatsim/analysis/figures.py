@@ -450,10 +450,15 @@ def hand_bid_values_figure(hand_values: pl.DataFrame) -> Figure:
     return fig
 
 
-def bid_outcomes_figure(by_bid: pl.DataFrame) -> Figure:
-    """By winning bid: the declarer's win rate, mean score and Schneider share, with their intervals."""
+def bid_outcomes_figure(by_bid: pl.DataFrame, min_games: int = 30) -> Figure:
+    """By winning bid: the declarer's win rate, mean score and Schneider share, with their intervals.
+
+    A bid a source declared fewer than ``min_games`` games at has no bar there (its table row keeps it):
+    a mean score over a handful of games carries an interval of hundreds of points, which set the scale
+    and flattened every other bar."""
     fig, axes = _new(3, 1, height=2.6)
     order = _value_order(by_bid, "bid")
+    by_bid = by_bid.filter(pl.col("games") >= min_games)
     panels = (
         ("win", "declared games won (%)", "Declarer win rate by winning bid", True),
         ("score", "declarer's score (points)", "Declarer's mean score by winning bid", False),
@@ -476,6 +481,6 @@ def bid_outcomes_figure(by_bid: pl.DataFrame) -> Figure:
         ax.set_title(title)
         ax.set_ylabel(ylabel)
         ax.tick_params(axis="x", labelsize=8)
-    axes[-1].set_xlabel("winning bid (rest: the rare bids, together)")
+    axes[-1].set_xlabel(f"winning bid (rest: the rare bids, together; bars of {min_games} declared games or more)")
     legend_below(fig, axes[-1])
     return fig
