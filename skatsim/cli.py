@@ -427,12 +427,13 @@ def simulate_command(
 def _resumable() -> Iterator[None]:
     """Turn runs stopped midway (Ctrl-C, a full disk) into one line: why, what is kept, the exact command
     that continues them; exit code 130 after Ctrl-C, 2 after an error."""
-    from .run.runner import RunStopped
+    from .run.runner import RunStopped, command_ctrl_c
 
-    try:
-        yield
-    except RunStopped as stopped:
-        _report_stopped(stopped)
+    with command_ctrl_c():  # a second Ctrl-C while the stopped run unwinds still stops at once
+        try:
+            yield
+        except RunStopped as stopped:
+            _report_stopped(stopped)
 
 
 def _report_stopped(stopped: RunStopped) -> NoReturn:

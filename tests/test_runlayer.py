@@ -521,6 +521,35 @@ def test_a_second_ctrl_c_ends_the_process_at_once_wherever_it_lands(tmp_path: Pa
     assert not (tmp_path / LOCK).exists()  # released on the way out
 
 
+_COMMAND_CTRL_C_SCRIPT = """
+import os, signal, sys
+from skatsim.run import runner
+with runner.command_ctrl_c():
+    pass
+assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored after a quiet command
+try:
+    with runner.command_ctrl_c():
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(10**6): pass
+except KeyboardInterrupt:
+    print("first: KeyboardInterrupt")
+with runner.command_ctrl_c():
+    runner._stopped_by_ctrl_c = True  # as once a run's own handler took a first Ctrl-C and the run unwinds
+    os.kill(os.getpid(), signal.SIGINT)
+    for _ in range(10**6): pass
+    print("went on")
+"""
+
+
+def test_a_second_ctrl_c_between_the_runs_handler_and_the_commands_end_still_stops_at_once() -> None:
+    """The run's handler is gone once the stopped run unwinds (a clean-clone run of stop 39: the second Ctrl-C landed
+    there, a ``KeyboardInterrupt`` left the command: "skatsim: aborted", no resume line). A command
+    line's own handler takes it: the first Ctrl-C of a command is Python's, the second stops at once."""
+    done = subprocess.run([sys.executable, "-c", _COMMAND_CTRL_C_SCRIPT], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout) == (130, "first: KeyboardInterrupt\n"), done.stderr
+    assert done.stderr == "skatsim: interrupted again: stopped at once; the chunks written are kept (--resume)\n"
+
+
 def test_ctrl_c_twice_then_the_printed_command_completes_the_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from itertools import chain
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 import numpy as np
 import polars as pl
@@ -644,14 +644,52 @@ class _Interrupts:
         self.count = 0
 
     def handle(self, signum: int, frame: object) -> None:
+        global _stopped_by_ctrl_c
         self.count += 1
         if self.count == 1:
+            _stopped_by_ctrl_c = True
             raise KeyboardInterrupt
-        for hook in reversed(AT_ONCE):
-            hook()
-        release_held()
-        os.write(2, b"skatsim: interrupted again: stopped at once; the chunks written are kept (--resume)\n")
-        os._exit(130)
+        _stop_at_once()
+
+
+#: Whether a Ctrl-C has stopped a run of this process (:class:`_Interrupts`): a command line then ends on
+#: the next one at once (:func:`command_ctrl_c`).
+_stopped_by_ctrl_c = False
+
+
+def _stop_at_once() -> NoReturn:
+    """A second Ctrl-C: kill the workers, release this process's run locks, say so, end the process."""
+    for hook in reversed(AT_ONCE):
+        hook()
+    release_held()
+    os.write(2, b"skatsim: interrupted again: stopped at once; the chunks written are kept (--resume)\n")
+    os._exit(130)
+
+
+def _command_handler(signum: int, frame: object) -> None:
+    """SIGINT of a command line outside a run's own handler: Python's ``KeyboardInterrupt``, unless a Ctrl-C
+    stopped a run already: then this one is the second, and stops at once."""
+    if _stopped_by_ctrl_c:
+        _stop_at_once()
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def command_ctrl_c() -> Iterator[None]:
+    """SIGINT for a command line's whole run (main thread only). Between a run's handler
+    (:func:`catch_interrupts`, which restores the one before it when the run stops) and the command's
+    last line, the process unwinds the stopped run; a second Ctrl-C that lands there is still the second
+    (stop at once), not a ``KeyboardInterrupt`` out of the command ("aborted", the resume line lost).
+    Once a Ctrl-C stopped a run the handler stays: the process is ending."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _command_handler)
+    try:
+        yield
+    finally:
+        if not _stopped_by_ctrl_c:
+            signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager
