@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
 
 from ..engine.cards import iss_name
+from ..threads import in_spans
 from .intervals import LEVEL, clt_exprs, mean_aggs, wilson_exprs
 from .sources import Source, collect, columns, find_sources, scan_sources
 from .tables import SEAT_LABELS, declared
@@ -118,18 +118,11 @@ def hand_bid_values(hands: np.ndarray, params: np.ndarray | None = None, jobs: i
     n = hands.shape[0]
     if jobs is None:
         jobs = (os.cpu_count() or 1) if n >= PARALLEL_FROM else 1
-    cuts = np.linspace(0, n, max(1, min(jobs, n)) + 1).astype(int)
-    spans = list(zip(cuts[:-1], cuts[1:], strict=True))
 
     def part(lo: int, hi: int) -> None:
         bid_limits(params, kinds, prepared, hands[lo:hi], out[lo:hi])
 
-    if len(spans) == 1:
-        part(0, n)
-    else:
-        with ThreadPoolExecutor(len(spans), thread_name_prefix="skatsim-hand-values") as pool:
-            for done in [pool.submit(part, lo, hi) for lo, hi in spans]:
-                done.result()
+    in_spans(n, jobs, part, "skatsim-hand-values")
     return out
 
 

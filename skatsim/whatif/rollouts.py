@@ -27,7 +27,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypedDict, Unpack
 
@@ -45,6 +44,7 @@ from ..engine.rules import LIST_SCORING, RAMSCH_EVERY_DEAL
 from ..engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED, game_value, matadors
 from ..engine.tricks import legal_moves, trick_winner
 from ..errors import SkatsimError
+from ..threads import in_spans
 from ..variant import official_params
 from . import kernels as k
 from .worlds import (
@@ -682,7 +682,6 @@ class Query:
             tries = np.zeros(count, dtype=np.int64)
         except MemoryError:
             raise SkatsimError(f"--samples {count:,}: not enough memory for the rollouts; use fewer samples") from None
-        cuts = np.linspace(0, count, max(1, min(jobs, count)) + 1).astype(int)
 
         def part(lo: int, hi: int) -> None:
             k.rollout_block(
@@ -699,14 +698,7 @@ class Query:
                 tries[lo:hi],
             )
 
-        spans = [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
-        if len(spans) <= 1:
-            for lo, hi in spans:
-                part(lo, hi)
-        else:
-            with ThreadPoolExecutor(len(spans)) as pool:
-                for future in [pool.submit(part, lo, hi) for lo, hi in spans]:
-                    future.result()
+        in_spans(count, jobs, part, "skatsim-rollouts")
         self._check(errors, tries, first, missing_ok)
         return rows, errors, tries
 
