@@ -56,7 +56,7 @@ def _wrap(text: str, indent: str = "") -> list[str]:
 
 def headline(c: Comparison) -> list[str]:
     """Title lines: what was compared, on what, how long it took."""
-    took = f"; {c.seconds:.1f} s on {c.jobs} job{'s' if c.jobs > 1 else ''}" if c.seconds else ""
+    took = f"; {c.seconds:.1f} s on {plural(c.jobs, 'job')}" if c.seconds else ""
     return [
         f"Paired comparison B - A: A = {c.a.name} ({c.a.path}), B = {c.b.name} ({c.b.path})",
         f"{plural(c.games, 'deal')} (games 0..{c.games - 1:,}) played under both, seed {c.seed}, "

@@ -291,7 +291,7 @@ def format_text(result: DuelResult) -> str:
     lines = [
         f"duel: A = {result.a}, B = {result.b}; variant {result.run.variant_name}, seed {result.run.seed}",
         f"{plural(result.deals, 'deal')} x 6 seatings = {result.games:,} games"
-        + (f" in {result.seconds:.1f} s on {result.jobs} job{'s' if result.jobs > 1 else ''}" if result.seconds else "")
+        + (f" in {result.seconds:.1f} s on {plural(result.jobs, 'job')}" if result.seconds else "")
         + (f"; kept in {result.out_dir}" if result.out_dir else ""),
         "",
         f"{'per game':<32}{'A':>10}{'B':>10}{'A - B':>10}   {pct} interval",

@@ -26,6 +26,7 @@ import polars as pl
 from rich.progress import MofNCompleteColumn
 
 from .. import __version__
+from ..counts import plural
 from ..errors import SkatsimError
 from ..run import storage
 from . import figures as fg
@@ -62,7 +63,7 @@ class ReportResult:
     def summary(self) -> str:
         """One line for the user."""
         return (
-            f"report of {self.sources} run{'s' if self.sources != 1 else ''} with {self.figures} figures in "
+            f"report of {plural(self.sources, 'run')} with {plural(self.figures, 'figure')} in "
             f"{self.seconds:.1f} s: {self.html} and {self.markdown}"
         )
 
@@ -781,8 +782,9 @@ def build_report(
     step("comparing the runs with the baseline")
     differences = compare_with_baseline(sources, base, level, n_boot)
     people = [s.name for s in sources if s.kind == "iss"]
+    have = source_columns(sources)
     makers: list[tuple[str, Callable[[], Section | None]]] = [
-        ("answers", lambda: answers_section(lf, base, differences, level, source_columns(sources))),
+        ("answers", lambda: answers_section(lf, base, differences, level, have)),
         ("reading", lambda: Section("Reading this report", [Text(READING.format(pct=pct(level)))])),
         ("runs", lambda: provenance_section(sources, lf)),
         ("game mix", lambda: game_mix_section(lf, level)),
@@ -791,7 +793,7 @@ def build_report(
         ("declarer win rates", lambda: wins_section(lf, level)),
         ("what hands are worth", lambda: values_section(lf, level)),
         ("scores", lambda: scores_section(lf, level, people)),
-        ("house rules", lambda: house_rules_section(lf, level, source_columns(sources))),
+        ("house rules", lambda: house_rules_section(lf, level, have)),
         ("open-hand values", lambda: open_hand_section(lf, level)),
         ("differences", lambda: differences_section(differences, level)),
     ]
