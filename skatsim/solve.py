@@ -110,9 +110,13 @@ class Solver:
             return
         over = state.copy()
         over[play.OVER] = 1
-        for answer in (solver.solve_points, solver.declarer_avoids_tricks, solver.declarer_takes_all):
+        for answer in (
+            solver.solve_points,
+            solver.declarer_avoids_tricks,
+            solver.declarer_takes_all,
+            solver.declarer_takes_one,
+        ):
             answer(over, self.table, self.work)
-        solver.declarer_takes_one(over, self.table, self.work)
         solver.best_moves(over, self.table, self.work, solver.OBJ_POINTS)
         self._loaded = True
 

@@ -327,7 +327,7 @@ def headline_rates(lf: pl.LazyFrame, level: float = LEVEL) -> pl.DataFrame:
     figures: list[tuple[str, str, pl.Expr, pl.Expr | None]] = [
         ("all passed", "% of deals", gt == "passed", None),
     ]
-    has_ramsch = collect(lf.select((gt == "ramsch").any())).item()
+    has_ramsch, has_reversed = collect(lf.select((gt == "ramsch").any(), (gt == "reversed").any().alias("r"))).row(0)
     if has_ramsch:
         figures.append(("Ramsch", "% of deals", gt == "ramsch", None))
     figures += [
@@ -336,7 +336,7 @@ def headline_rates(lf: pl.LazyFrame, level: float = LEVEL) -> pl.DataFrame:
         ("suit games", "% of declared games", gt.is_in(["diamonds", "hearts", "spades", "clubs"]), played),
         ("Null (all kinds)", "% of declared games", gt == "null", played),
     ]
-    if collect(lf.select((gt == "reversed").any())).item():  # Saechsische Spitze: the mix is whole with it
+    if has_reversed:  # Saechsische Spitze: the mix is whole with it
         figures.append(("reversed game", "% of declared games", gt == "reversed", played))
     figures += [
         ("hand games", "% of declared games", pl.col("hand"), played),
