@@ -85,7 +85,7 @@ VALUES = 33  # VALUES + i: the fail-soft value the i-th move gave (see _bounded_
 FRAME = 43
 MAX_DEPTH = 32  # 30 card plays at most, plus the root
 #: The move hints (the best lead per trick structure; a second seat's answer is ordered well enough by its
-#: move scores, docs/solver.md "Tenth round") live in a small direct-mapped table at the end of ``work``
+#: move scores, docs/history/solver.md "Tenth round") live in a small direct-mapped table at the end of ``work``
 #: (2**15 slots, 256 KiB: it stays in the core's cache, where a hint probe into the big table was a cache
 #: miss costing a fifth of the search's time). Slot = the top bits of the key's hash; the entry keeps the
 #: rest of the hash as a tag and the move + 1 in its low byte. A collision can only give a wrong
@@ -680,7 +680,7 @@ def _etc_order(
     transposition cutoff"). Only the order changes, never a value or a bound.
 
     Asked with :data:`ETC_TRICKS` or more tricks left, where the moves tried before a late cut hold large
-    subtrees: lower in the tree the probes cost more than they save (docs/solver.md, thirteenth round).
+    subtrees: lower in the tree the probes cost more than they save (docs/history/solver.md, thirteenth round).
     The children's structure keys come from this node's canonical hands (a child lacks one card: the
     cards of its group above it move down one place), and their sets are fetched before any is probed."""
     gt = (ctx >> GT_SHIFT) & 7
