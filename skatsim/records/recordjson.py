@@ -5,8 +5,8 @@ One writer for every table of games with a ``record`` column: an ISS import writ
 (:mod:`skatsim.records.issbatch`), a ``--record-play`` run the games it simulated
 (:func:`skatsim.records.record.records_as_json`). Building a :class:`GameRecord` per game in Python and
 serialising it was most of a recorded run (200,000 games: 4.7 s against 2.0 s with this writer,
-docs/speed.md). The tests hold both writers to the same bytes on every shipped variant and on the real
-games of the fixtures.
+docs/history/speed.md). The tests hold both writers to the same bytes on every shipped variant and on
+the real games of the fixtures.
 """
 
 from __future__ import annotations
