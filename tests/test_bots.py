@@ -240,7 +240,8 @@ def test_the_kontra_model_is_the_one_of_the_situation_the_log_odds_are_judged_in
     than a Grand the ten cards promise with the skat, and a Grand judged after the pickup more often
     than that too (the pickup's games are those the skat favoured), so each situation has its own fit.
     At log-odds 0.5 the fits give 0.008 before the pickup, 0.072 hand and 0.045 after it (0.003, 0.074
-    and 0.012 before the defence model saw a defender's trumps by count: docs/bots.md)."""
+    and 0.012 before the defence model saw a defender's trumps by count: docs/history/bots.md, "What was
+    kept: the ten alone")."""
     bot, _ = _prepared("kontra_re")
     situations = (BEFORE_PICKUP, HAND_GAME, AFTER_PICKUP)
     before, hand, after = (kontra_probability(bot, GRAND_CLASS, s, 0.5) for s in situations)

@@ -41,8 +41,9 @@ def test_the_declarer_second_to_a_side_lead_ruffs_with_his_ten_unless_the_next_d
 def test_without_the_ten_the_declarer_ruffs_as_before() -> None:
     """Hearts, MH declares, void in spades, without HT (RH holds it): the ruff rule is the ten alone
     (with the ace or the richest trump below the jacks as well, suit games won 84.4% on the same
-    declarations, above people's band: docs/bots.md). FH leads SA and the declarer ruffs with his
-    lowest sure trump, SJ; last to the trick, after SA S7, with his lowest trump, H7."""
+    declarations, above people's band: docs/history/bots.md, "The suit declarer's play"). FH leads SA
+    and the declarer ruffs with his lowest sure trump, SJ; last to the trick, after SA S7, with his
+    lowest trump, H7."""
     decl = "CJ SJ HK HQ H8 H7 DA DT CA C7"
     other = "SQ S7 HT H9 DK DQ D7 CK CT C8"
     leader = "SA SK S9 HJ DJ HA D9 D8 CQ C9"
