@@ -75,7 +75,9 @@ OPEN_HAND = """With `skatsim simulate --open-hand` (recorded as `open_hand` in `
 holds the declared game's open-hand value, after the columns above: what the cards make when every
 seat sees every card and plays perfectly (`skatsim.engine.openhand`, docs/solver.md). The report
 compares the bots' results with it. `skatsim import-iss --open-hand` adds the same two columns to
-real games, after `record` (recorded as `open_hand` in `import.json`).
+real games, after `record` (recorded as `open_hand` in `import.json`). `--open-hand won` (recorded as
+`won`; `points` for `--open-hand`) solves `open_hand_won` alone, one search a game, about five times
+faster, and leaves `open_hand_points` null.
 
 """
 

@@ -42,9 +42,14 @@ SEED_OPTION = click.option(
 )
 OPEN_HAND_OPTION = click.option(
     "--open-hand",
-    is_flag=True,
-    help="Also solve each declared game open-handed after the discard: columns open_hand_points and "
-    "open_hand_won (slow: about 170 games a second per job, docs/solver.md).",
+    type=click.Choice(["points", "won"]),
+    is_flag=False,
+    flag_value="points",
+    metavar="[points|won]",
+    help="Also solve each declared game open-handed after the discard (every seat sees every card and plays "
+    "perfectly). --open-hand (points): columns open_hand_points and open_hand_won, about 170 games a second "
+    "per job; --open-hand won: open_hand_won alone (the points null), one search a game, about 900 games a "
+    "second per job (docs/solver.md).",
 )
 JOBS_OPTION = click.option(
     "--jobs",
@@ -163,7 +168,7 @@ def import_iss_command(
     chunk_size: int | None,
     strict: bool,
     force: bool,
-    open_hand: bool,
+    open_hand: str | None,
     quiet: bool,
 ) -> None:
     """Import ISS game records (one per line; plain, .bz2, .gz or .xz) into Parquet chunk files in --out.
@@ -185,7 +190,7 @@ def import_iss_command(
             jobs=jobs or os.cpu_count() or 1,
             chunk_lines=chunk_size,
             progress=not quiet,
-            open_hand=open_hand,
+            open_hand=open_hand or "",
         )
     for number, reason in summary.skipped:
         click.echo(f"{file}:{number}: {reason}", err=True)
@@ -389,7 +394,7 @@ def simulate_command(
     bots: str,
     resume: bool,
     record_play: bool,
-    open_hand: bool,
+    open_hand: str | None,
     chunk_size: int | None,
     run: RunFlags,
 ) -> None:
@@ -418,7 +423,7 @@ def simulate_command(
             progress=not run.quiet,
             backend_options=run.backend_options,
             force=run.force,
-            open_hand=open_hand,
+            open_hand=open_hand or "",
         )
     click.echo(result.summary())
 

@@ -55,7 +55,7 @@ NULL_RULES = {
     "not_ramsch": "null unless the deal is a Ramsch",
     "not_ramsch_or_negative": "null unless the deal is a Ramsch with a value",
     "open_hand": "null when nobody declared (a passed deal, a Ramsch)",
-    "open_hand_points": "null when nobody declared (a passed deal, a Ramsch) and for Null",
+    "open_hand_points": "null when nobody declared (a passed deal, a Ramsch), for Null, and with `--open-hand won`",
 }
 
 #: Values of the enum columns.

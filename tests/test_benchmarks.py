@@ -34,6 +34,7 @@ CASES = [
     ("bench_kernel.py", ["variants/tournament.yaml", "2e4", "1"], "games/s"),
     ("bench_kernel.py", ["variants/tournament4.yaml", "2e4", "1"], "games/s"),
     ("bench_open_hand.py", ["--games", "10"], "games/s on one core"),
+    ("bench_open_hand.py", ["--games", "10", "--won"], "won alone"),
     ("bench_pimc.py", ["--games", "3"], "games/s on one core"),
     ("bench_rules.py", ["--games", "20000", "--repeats", "1"], "played games:"),
     ("bench_simulate.py", ["--games", "20000", "--jobs", "1", "--kernel-games", "10000"], "bytes/game"),

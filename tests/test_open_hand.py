@@ -9,17 +9,31 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
 from skatsim.analysis.render import Table
 from skatsim.analysis.report import open_hand_section
 from skatsim.analysis.sources import scan
+from skatsim.bots import bot_arrays, parse_bots
 from skatsim.cli import main
+from skatsim.engine.block import simulate_block
+from skatsim.engine.gametypes import GRAND
+from skatsim.engine.layout import (
+    COL_GAME_TYPE,
+    COL_HAND,
+    COL_SCHNEIDER_ANNOUNCED,
+    COL_SCHWARZ_ANNOUNCED,
+    LOG_WIDTH,
+    N_COLUMNS,
+)
+from skatsim.engine.openhand import open_hand_values
 from skatsim.records.record import GameRecord
-from skatsim.run.manifest import read_manifest
+from skatsim.run.manifest import open_hand_mode, read_manifest
 from skatsim.run.runner import run_simulation
 from skatsim.solve import Solver, position
+from skatsim.variant import official_params
 
 VARIANTS = Path(__file__).resolve().parents[1] / "variants"
 #: Lines of the real games the import test solves.
@@ -70,7 +84,59 @@ def test_open_hand_columns_are_the_solvers_values(tmp_path: Path, capsys: pytest
          "1", "--record-play", "--resume", "--quiet"]
     )  # fmt: skip
     err = capsys.readouterr().err
-    assert code == 2 and "cannot resume: the run was made with open-hand on, not off" in err
+    assert code == 2 and "cannot resume: the run was made with open-hand points, not off" in err
+
+
+def test_open_hand_won_is_the_points_runs_won_without_the_points(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--open-hand won`` asks the game's question alone: the same ``open_hand_won``, no points, the mode
+    in the manifest, and a resume with the other mode refused."""
+    frames = {}
+    for mode in ("points", "won"):
+        out = tmp_path / mode
+        code = main(["simulate", str(VARIANTS / "official.yaml"), "--games", "60", "--seed", "5", "--out", str(out),
+                     "--jobs", "1", "--open-hand", mode, "--quiet"])  # fmt: skip
+        assert code == 0, capsys.readouterr().err
+        manifest = read_manifest(str(out))
+        assert manifest is not None and manifest.open_hand == mode
+        frames[mode] = pl.read_parquet(out / "*.parquet").sort("game_id")
+    points, won = frames["points"], frames["won"]
+    assert won["open_hand_won"].drop_nulls().len() >= 40
+    assert won["open_hand_points"].null_count() == won.height
+    assert won.drop("open_hand_points").equals(points.drop("open_hand_points"))
+    capsys.readouterr()
+    code = main(["simulate", str(VARIANTS / "official.yaml"), "--games", "60", "--seed", "5", "--out",
+                 str(tmp_path / "won"), "--jobs", "1", "--open-hand", "--resume", "--quiet"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot resume: the run was made with open-hand won, not points" in err
+
+
+def test_won_alone_answers_as_the_points_do_for_every_kind_of_game() -> None:
+    """The kernel's one-search answer against the one read off the exact points, on simulated games and on
+    their hand games declared again with Schneider and with Schwarz announced (the question moves to 90
+    points and to every trick)."""
+    params = official_params()
+    kinds, bot_params = bot_arrays(parse_bots("heuristic"), params)
+    rows = np.zeros((400, N_COLUMNS), dtype=np.int64)
+    simulate_block(np.uint64(11), 0, kinds, bot_params, params, rows, np.zeros((0, LOG_WIDTH), np.int16))
+    hand_suits = (rows[:, COL_HAND] == 1) & (rows[:, COL_GAME_TYPE] >= 0) & (rows[:, COL_GAME_TYPE] <= GRAND)
+    schneider, schwarz = rows[hand_suits].copy(), rows[hand_suits].copy()
+    schneider[:, COL_SCHNEIDER_ANNOUNCED] = 1
+    schwarz[:, COL_SCHNEIDER_ANNOUNCED] = 1
+    schwarz[:, COL_SCHWARZ_ANNOUNCED] = 1
+    every = np.concatenate([rows, schneider, schwarz])
+    exact, alone = open_hand_values(every, points=True), open_hand_values(every, points=False)
+    assert (alone[:, 1] == exact[:, 1]).all() and (alone[:, 0] == -1).all()
+    assert len(schneider) >= 10 and set(exact[len(rows) :, 1]) == {0, 1}  # announced games won and lost
+    assert set(exact[: len(rows), 1]) == {-1, 0, 1}
+
+
+def test_manifests_before_the_open_hand_modes_read_as_points_or_none() -> None:
+    """``open_hand`` was true or false before ``--open-hand won``: true solved the points."""
+    assert open_hand_mode(True) == "points" and open_hand_mode(False) == "" and open_hand_mode("won") == "won"
+    with pytest.raises(ValueError, match="open_hand must be one of points, won"):
+        open_hand_mode("all")
 
 
 def test_runs_without_the_flag_have_no_open_hand_columns(tmp_path: Path) -> None:
@@ -110,8 +176,15 @@ def test_import_iss_open_hand_columns_are_the_solvers_values(
     assert checked >= LINES // 2
     section = open_hand_section(scan(str(out)), 0.95)
     assert section is not None and section.title == "Against perfect play"
+    # --open-hand won: the same answers, without the points
+    code = main(["import-iss", str(fixture), "--out", str(tmp_path / "won"), "--jobs", "1", "--open-hand", "won",
+                 "--quiet"])  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    won = pl.read_parquet(tmp_path / "won" / "*.parquet").sort("iss_line")
+    assert won.drop("open_hand_points").equals(frame.drop("open_hand_points"))
+    assert won["open_hand_points"].null_count() == won.height
     # the flag made the chunks: a resume without it is refused in one line
     code = main(["import-iss", str(fixture), "--out", str(out), "--jobs", "1", "--resume", "--quiet"])
     err = capsys.readouterr().err
-    assert code == 2 and "cannot resume: the import was made with --open-hand" in err
+    assert code == 2 and "cannot resume: the import was made with --open-hand points" in err
     assert len(err.strip().splitlines()) == 1

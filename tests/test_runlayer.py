@@ -739,11 +739,11 @@ def test_a_run_compiles_its_search_before_any_chunk(monkeypatch: pytest.MonkeyPa
     --open-hand, and the warm-up plays no game."""
     from skatsim.run import chunks, runner
 
-    calls: list[tuple[tuple[str, ...], bool]] = []
+    calls: list[tuple[tuple[str, ...], str]] = []
     real = chunks.warm_up_search
     monkeypatch.setattr(runner, "warm_up_search", lambda bots, oh: (calls.append((tuple(bots), oh)), real(bots, oh))[1])
     variant = str(Path(__file__).resolve().parents[1] / "variants" / "official.yaml")
     out = tmp_path / "run"
     assert main(["simulate", variant, "--games", "3", "--open-hand", "--jobs", "1", "--out", str(out), "--quiet"]) == 0
-    assert calls == [(read_manifest(str(out)).bots, True)]
-    real(("pimc:worlds=2", "heuristic", "random"), False)  # the searching seat's block, on no games
+    assert calls == [(read_manifest(str(out)).bots, "points")]
+    real(("pimc:worlds=2", "heuristic", "random"), "")  # the searching seat's block, on no games

@@ -670,7 +670,7 @@ def open_hand_section(lf: pl.LazyFrame, level: float) -> Section | None:
         "two columns compare the bots' result with it. A declarer wins a game the cards lose when the defenders "
         "err, and loses one they win when he errs (with the cards hidden the open-hand line is not always to be "
         "found); the last column is the mean card points the bots' play made beyond the open-hand value "
-        f"(Null: none) [{pct(level)} intervals]."
+        f"(none for Null, and for a run with `--open-hand won`, which solves won alone) [{pct(level)} intervals]."
     )
     caption = "The bots' results and the open-hand value"
     return Section("Against perfect play", [Text(text), Table(header, rows, caption)])

@@ -56,7 +56,16 @@ from ..run import storage
 from ..run.chunks import MAX_CHUNK, write_parquet_atomic
 from ..run.local_backend import LocalBackend
 from ..run.lock import LOCK, RunLock, read_lock, unreadable_lock
-from ..run.manifest import RUN_ID_KEY, DoneChunks, JobManifest, chunk_name, parse_chunk_name, timestamp
+from ..run.manifest import (
+    RUN_ID_KEY,
+    DoneChunks,
+    JobManifest,
+    OpenHand,
+    chunk_name,
+    open_hand_mode,
+    parse_chunk_name,
+    timestamp,
+)
 from ..run.runner import FIRST_USE, RunStopped, catch_interrupts, stderr_progress
 from .iss import IssGame, parse_line
 from .issbatch import DUPLICATE, FIRST_LINES, Imported, Reason, import_lines, iss_table_schema
@@ -102,8 +111,9 @@ class ImportManifest(JobManifest):
     chunk_lines: int
     chunk_bytes: int
     strict: bool
-    #: Each declared game solved open-handed (``--open-hand``: ``open_hand_points``, ``open_hand_won``).
-    open_hand: bool = False
+    #: Each declared game solved open-handed (``--open-hand``: ``open_hand_points``, ``open_hand_won``):
+    #: ``points`` or ``won`` (:data:`~skatsim.run.manifest.OPEN_HAND_MODES`), "" without.
+    open_hand: OpenHand = ""
     #: Known once the reader has reached the end of the source.
     chunks_total: int | None = None
     #: The end of the readable data, when the source is damaged or cut off (what follows cannot be read).
@@ -190,7 +200,7 @@ class IssChunk:
     chunk: Chunk
     out_dir: str
     run_id: str
-    open_hand: bool = False
+    open_hand: str = ""
 
     @property
     def count(self) -> int:
@@ -224,9 +234,9 @@ def import_chunk(spec: IssChunk) -> str:
     return spec.path
 
 
-def _chunk_counts(path: str, open_hand: bool, run_id: str | None = None) -> ChunkCounts:
+def _chunk_counts(path: str, open_hand: str, run_id: str | None = None) -> ChunkCounts:
     """A chunk file's counts from its footer, after checking it belongs to the import ``run_id``
-    and holds the table's columns (with the open-hand ones when ``open_hand``) and as many rows as
+    and holds the table's columns (with the open-hand ones when ``open_hand`` names some) and as many rows as
     it says; a bad file is a one-line error."""
     fix = "remove that file and run the import again with --resume"
     try:
@@ -239,7 +249,7 @@ def _chunk_counts(path: str, open_hand: bool, run_id: str | None = None) -> Chun
         raise SkatsimError(f"{path}: not a chunk file of this import ({reason}); {fix}") from None
     if run_id is not None and meta.get(RUN_ID_KEY) != run_id:
         raise SkatsimError(f"{path}: chunk file of another import (run id {meta.get(RUN_ID_KEY)}); {fix}")
-    if schema != iss_table_schema(open_hand) or rows != counts.imported:
+    if schema != iss_table_schema(bool(open_hand)) or rows != counts.imported:
         raise SkatsimError(f"{path}: chunk file with other columns or rows than it says; {fix}")
     if parse_chunk_name(storage.basename(path)) != (counts.first, counts.count):
         raise SkatsimError(f"{path}: chunk file named for other lines than it holds; {fix}")
@@ -322,7 +332,7 @@ def import_iss(
     jobs: int = 1,
     chunk_lines: int | None = None,
     progress: bool = False,
-    open_hand: bool = False,
+    open_hand: bool | str = False,
 ) -> ImportSummary:
     """Import the ISS records in ``path`` (plain, ``.bz2``, ``.gz`` or ``.xz``) into the folder ``out_dir``.
 
@@ -330,7 +340,8 @@ def import_iss(
     (in file order) stops the import with :class:`SkatsimError` and nothing is written. ``force``
     replaces an import already in ``out_dir``; ``resume`` completes a stopped one (same source,
     same settings). ``jobs`` jobs (threads of this process) parse and replay while this thread reads.
-    ``open_hand`` adds each declared game's open-hand value (the solver; about 170 games a second).
+    ``open_hand`` adds each declared game's open-hand value (the solver): ``"points"`` (or True) the exact
+    card points and won (about 170 games a second per job), ``"won"`` won alone (about 900).
     Raises :class:`SkatsimError` for a source or folder that cannot be used, when no game could
     be imported, and :class:`ImportStopped` when stopped midway.
     """
@@ -344,7 +355,7 @@ def import_iss(
     _make_folder(out)
     lock = RunLock(out, "import").acquire()
     try:
-        manifest = _open_import(out, source, kind, strict, force, resume, chunk_lines, open_hand)
+        manifest = _open_import(out, source, kind, strict, force, resume, chunk_lines, open_hand_mode(open_hand))
         before = _lines_in(out, manifest)
         manifest = _run_chunks(source, out, manifest, jobs, progress)
         summary = _finish(out, manifest, strict, created)
@@ -377,7 +388,7 @@ def _open_import(
     force: bool,
     resume: bool,
     chunk_lines: int | None,
-    open_hand: bool,
+    open_hand: str,
 ) -> ImportManifest:
     """The manifest to work with (the folder locked): a fresh import's, or the one being resumed."""
     entries = [e for e in os.listdir(out) if e != LOCK]
@@ -428,7 +439,7 @@ def _check_same_import(
     sha256: str,
     strict: bool,
     chunk_lines: int | None,
-    open_hand: bool,
+    open_hand: str,
 ) -> None:
     """Refuse to resume from another source or with settings that would change the chunks."""
     fix = "import it into another folder, or pass --force to start again"
@@ -445,10 +456,8 @@ def _check_same_import(
         made = "with" if old.strict else "without"
         raise SkatsimError(f"{out}: cannot resume: the import was made {made} --strict; resume it {made} --strict")
     if open_hand != old.open_hand:
-        made = "with" if old.open_hand else "without"
-        raise SkatsimError(
-            f"{out}: cannot resume: the import was made {made} --open-hand; resume it {made} --open-hand"
-        )
+        made = f"with --open-hand {old.open_hand}" if old.open_hand else "without --open-hand"
+        raise SkatsimError(f"{out}: cannot resume: the import was made {made}; resume it {made}")
     if old.skatsim_version != __version__:
         raise SkatsimError(
             f"{out}: cannot resume: the import was made by skatsim {old.skatsim_version}, this is {__version__}; {fix}"

@@ -35,6 +35,7 @@ from ..engine.block import replay_block
 from ..engine.openhand import open_hand_values
 from ..engine.state import ERR_CODE, N_ERROR
 from ..frames import dtype, open_hand_frame, result_frame, result_schema
+from ..run.manifest import OPEN_HAND_MODES
 from ..schema import ISS_COLUMNS, OPEN_HAND_COLUMNS
 from ..variant import official_params
 from . import issparse, recordjson
@@ -121,20 +122,19 @@ def line_spans(data: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     return starts, ends
 
 
-def import_lines(
-    data: bytes, first: int, count: int, too_long: Sequence[int] = (), open_hand: bool = False
-) -> Imported:
+def import_lines(data: bytes, first: int, count: int, too_long: Sequence[int] = (), open_hand: str = "") -> Imported:
     """The games on the ``count`` lines in ``data``, lines ``first + 1`` .. ``first + count`` of their file.
 
     ``too_long`` lists lines (by index in ``data``) the reader dropped for their length: they
     are skipped. A game ID met twice keeps its first line; later ones are skipped as
     :data:`DUPLICATE`, naming it. ``open_hand``: solve every declared game open-handed after the
-    discard (:func:`skatsim.engine.openhand.open_hand_values`; slow). Returns the table
+    discard, ``points`` or ``won`` (:data:`~skatsim.run.manifest.OPEN_HAND_MODES`,
+    :func:`skatsim.engine.openhand.open_hand_values`; slow), "" not. Returns the table
     (:func:`iss_table_schema`) in line order.
     """
     buf = np.frombuffer(data, dtype=np.uint8)
     starts, ends = line_spans(buf, count)
-    result = Imported(frame=pl.DataFrame(schema=iss_table_schema(open_hand)), lines=count)
+    result = Imported(frame=pl.DataFrame(schema=iss_table_schema(bool(open_hand))), lines=count)
     dropped = np.zeros(count, dtype=bool)
     dropped[list(too_long)] = True
     frames = []
@@ -156,7 +156,7 @@ def _batch(
     dropped: np.ndarray,
     first: int,
     result: Imported,
-    open_hand: bool,
+    open_hand: str,
 ) -> pl.DataFrame:
     """A batch of lines (from the file's line ``first + 1``): its games; its skipped lines go into ``result``."""
     parsed = ParsedLines.allocate(starts.size)
@@ -193,7 +193,8 @@ def _batch(
         records[j] = parse_line(_line(buf, starts[lines[j]], ends[lines[j]])).record.to_json()  # (never replays)
     frame = _frame(buf, parsed, lines, rows, records, first)
     if open_hand:
-        frame = pl.concat([frame, open_hand_frame(open_hand_values(rows))], how="horizontal")
+        values = open_hand_values(rows, OPEN_HAND_MODES[open_hand])
+        frame = pl.concat([frame, open_hand_frame(values)], how="horizontal")
     return frame
 
 

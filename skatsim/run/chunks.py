@@ -38,7 +38,7 @@ from ..precompile import compile_simulation
 from ..records.record import records_as_json
 from ..variant import official_params
 from . import storage
-from .manifest import RUN_ID_KEY, chunk_name
+from .manifest import OPEN_HAND_MODES, RUN_ID_KEY, chunk_name, open_hand_mode
 
 #: Default chunk size: about ``TARGET_CHUNKS`` chunks so progress moves and
 #: workers stay busy, at least ``MIN_DEFAULT_CHUNK`` games so per-file costs
@@ -158,8 +158,9 @@ class ChunkSpec(ChunkFile):
     record_play: bool
     out_dir: str
     run_id: str = ""
-    #: Add each declared game's open-hand value (``simulate --open-hand``, :func:`open_hand_values`).
-    open_hand: bool = False
+    #: Add each declared game's open-hand value (``simulate --open-hand``, :func:`open_hand_values`): what
+    #: to solve, a name of :data:`~skatsim.run.manifest.OPEN_HAND_MODES` (``points``, ``won``); empty for none.
+    open_hand: str = ""
 
     def compute(self) -> pl.DataFrame:
         """The chunk's games as a typed frame (block by block, so only one block's raw rows are held)."""
@@ -185,7 +186,7 @@ class ChunkSpec(ChunkFile):
         rows = MATRICES.take(n, N_COLUMNS, np.int64)
         logs = MATRICES.take(n if self.record_play else 0, LOG_WIDTH, np.int16)
         simulate_block(np.uint64(self.seed), start, kinds, bot_params, self._params(), rows, logs)
-        return rows, logs, open_hand_values(rows) if self.open_hand else None
+        return rows, logs, open_hand_values(rows, OPEN_HAND_MODES[self.open_hand]) if self.open_hand else None
 
     def _frame(self, rows: np.ndarray, logs: np.ndarray, values: np.ndarray | None = None) -> pl.DataFrame:
         records = None
@@ -265,12 +266,12 @@ def simulate_frame(
     bots: tuple[str, ...],
     variant_name: str,
     record_play: bool = False,
-    open_hand: bool = False,
+    open_hand: bool | str = False,
 ) -> pl.DataFrame:
-    """Typed frame of games ``first .. first + count - 1`` (:meth:`ChunkSpec.compute` without a file)."""
-    spec = ChunkSpec(
-        seed, first, count, tuple(int(v) for v in params), variant_name, bots, record_play, "", open_hand=open_hand
-    )
+    """Typed frame of games ``first .. first + count - 1`` (:meth:`ChunkSpec.compute` without a file);
+    ``open_hand`` as :func:`skatsim.run.runner.run_simulation`'s."""
+    values = tuple(int(v) for v in params)
+    spec = ChunkSpec(seed, first, count, values, variant_name, bots, record_play, "", open_hand_mode(open_hand))
     try:
         return spec.compute()
     finally:
@@ -360,7 +361,7 @@ def _finish_chunk(spec: ChunkJob, staged: object) -> str:
     return spec.path
 
 
-def warm_up_search(bots: Iterable[str], open_hand: bool) -> None:
+def warm_up_search(bots: Iterable[str], open_hand: str) -> None:
     """Compile (or load from numba's disk cache) what a run calls beyond :func:`warm_up`: the block of
     games with a searching seat (``pimc``: the block compiled again around the solver in its deal state)
     and the open-hand values (``open_hand``). Called on no games, so it plays none. In the parent before

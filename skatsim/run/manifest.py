@@ -16,9 +16,9 @@ import json
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, BeforeValidator, ValidationError
 
 from .. import __version__
 from ..errors import SkatsimError
@@ -100,6 +100,28 @@ class DoneChunks:
         yield from range(at, total)
 
 
+#: What ``--open-hand`` solves, by name: whether the exact card points are solved
+#: (:func:`skatsim.engine.openhand.open_hand_values`), else whether the game is won alone.
+OPEN_HAND_MODES = {"points": True, "won": False}
+
+
+def open_hand_mode(value: bool | str) -> str:
+    """``open_hand`` as callers and older manifests give it, as a name of :data:`OPEN_HAND_MODES` ("" for
+    none): True is ``points`` (what ``--open-hand`` solved before ``won`` existed), False none."""
+    if value is True:
+        return "points"
+    if not value:
+        return ""
+    if value not in OPEN_HAND_MODES:
+        raise ValueError(f"open_hand must be one of {', '.join(OPEN_HAND_MODES)}, got {value!r}")
+    return str(value)
+
+
+#: A manifest's ``open_hand``: a name of :data:`OPEN_HAND_MODES` or "" (none); ``true`` or ``false`` in
+#: manifests written before ``--open-hand won`` existed.
+OpenHand = Annotated[str, BeforeValidator(open_hand_mode)]
+
+
 class JobManifest(BaseModel):
     """What the manifest of a job's folder holds whatever the job (a run's :class:`RunManifest`, an ISS
     import's :class:`skatsim.records.importer.ImportManifest`): its format, the skatsim that made it and
@@ -149,8 +171,8 @@ class RunManifest(JobManifest):
     games: int
     chunk_size: int
     record_play: bool
-    #: Whether the rows carry the open-hand columns (``simulate --open-hand``).
-    open_hand: bool = False
+    #: What the open-hand columns hold (``simulate --open-hand``: ``points`` or ``won``); "" without them.
+    open_hand: OpenHand = ""
     #: The compiled variant (:meth:`skatsim.variant.Variant.params`), so a recorded game can be
     #: replayed under its rules (``skatsim replay``).
     params: list[int] | None = None
@@ -231,8 +253,8 @@ def read_manifest(out_dir: str) -> RunManifest | None:
 
 
 def _show(value: object) -> str:
-    """A recorded setting as the user wrote it: seats joined with ``,``, flags on/off."""
-    if isinstance(value, bool):
+    """A recorded setting as the user wrote it: seats joined with ``,``, flags on/off (an empty name off)."""
+    if isinstance(value, bool) or value == "":
         return "on" if value else "off"
     if isinstance(value, tuple | list) and all(isinstance(v, str) for v in value):
         return ",".join(value)

@@ -75,6 +75,7 @@ from .manifest import (
     DoneChunks,
     RunManifest,
     check_same_run,
+    open_hand_mode,
     read_manifest,
     timestamp,
     write_manifest,
@@ -460,7 +461,7 @@ def _new_manifest(
     bots: tuple[str, ...],
     record_play: bool,
     chunk_size: int,
-    open_hand: bool = False,
+    open_hand: str = "",
 ) -> RunManifest:
     """The manifest of a run starting now (its run id is drawn when its folder is opened)."""
     return RunManifest.started(
@@ -530,7 +531,7 @@ class RunPlan:
 
     def schema(self, manifest: RunManifest) -> dict[str, Any]:
         """Column names and types of this run's chunk files."""
-        return frame_schema(manifest.record_play, np.array(self.params, dtype=np.int64), manifest.open_hand)
+        return frame_schema(manifest.record_play, np.array(self.params, dtype=np.int64), bool(manifest.open_hand))
 
 
 def plan_run(
@@ -543,7 +544,7 @@ def plan_run(
     record_play: bool = False,
     chunk_size: int | None = None,
     list_multiple: int | None = None,
-    open_hand: bool = False,
+    open_hand: bool | str = False,
     progress: bool = True,
 ) -> RunPlan:
     """Check a run's settings and plan its chunks; reads the variant file, touches no other file but the
@@ -551,7 +552,8 @@ def plan_run(
 
     ``list_multiple``: make the chunk size a multiple of this many deals too (runs compared
     chunk by chunk must share their plan even when one variant plays lists and the other not).
-    ``progress``: a spinner while the calibration is learnt (on a terminal).
+    ``progress``: a spinner while the calibration is learnt (on a terminal). ``open_hand``: as
+    :func:`run_simulation`'s.
     """
     check_run_numbers(games, seed, 1)
     check_chunk_size(chunk_size)
@@ -560,7 +562,7 @@ def plan_run(
     length = loaded.variant.list_length
     size = whole_lists(whole_lists(chunk_size or default_chunk_size(games, record_play), length), list_multiple or 0)
     learnt = learn_calibration(seats, loaded.variant.params(), progress)
-    fresh = _new_manifest(loaded, games, seed, seats, record_play, size, open_hand)
+    fresh = _new_manifest(loaded, games, seed, seats, record_play, size, open_hand_mode(open_hand))
     asked = None if chunk_size is None else whole_lists(whole_lists(chunk_size, length), list_multiple or 0)
     return RunPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), asked, resume, learnt)
 
@@ -883,7 +885,7 @@ def run_simulation(
     progress: bool = True,
     backend_options: Mapping[str, object] | None = None,
     force: bool = False,
-    open_hand: bool = False,
+    open_hand: bool | str = False,
 ) -> RunResult:
     """Simulate games ``0 .. games - 1`` into ``out_dir`` (Parquet chunk files and ``manifest.json``).
 
@@ -892,7 +894,8 @@ def run_simulation(
     games, record flag, skatsim version). ``chunk_size`` changes only how rows are split into
     files. ``backend`` (with ``backend_options``) chooses where chunks run (:data:`BACKENDS`).
     ``force``: start even when the disk looks too small. ``open_hand``: add each declared game's
-    open-hand value (``open_hand_points``, ``open_hand_won``: :mod:`skatsim.engine.openhand`).
+    open-hand value (``open_hand_points``, ``open_hand_won``: :mod:`skatsim.engine.openhand`): ``"points"``
+    (or True) the exact card points and won, ``"won"`` won alone (the points null; one search a game).
     ``out_dir`` may be an fsspec URL (``s3://bucket/run``). Expected problems
     raise :class:`SkatsimError` with a one-line message; a run stopped midway
     raises :class:`RunStopped`.
