@@ -364,6 +364,27 @@ def _replayed(record: GameRecord, params: np.ndarray | None = None) -> GameResul
         raise SkatsimError(f"cannot replay this game: {exc}") from None
 
 
+def _one_polars_thread() -> None:
+    """Size polars' thread pool at one thread for a one-job run, if polars is not imported yet.
+
+    A one-job run plays the next chunk on one thread while a second encodes the last one
+    (:func:`skatsim.run.chunks.run_in_turn`). Polars encodes on its own pool, a thread per core:
+    on two cores one of them shares the kernel's core and slows it, and on a machine whose cores
+    are hyperthreads of one another every thread beside the kernel does. One encoding thread keeps
+    the writing to one core: 10,000,000 games on one job 16.0-16.6 s -> 15.3-15.7 s on the
+    project's 2-core machine, a million unchanged (docs/speed.md). Two jobs lose by it (their
+    writes wait for each other) and so would an analysis in the same process: only here.
+    The pool is sized at import; the variable is not left for processes started later.
+    """
+    if "polars" in sys.modules or "POLARS_MAX_THREADS" in os.environ:
+        return
+    os.environ["POLARS_MAX_THREADS"] = "1"
+    try:
+        import polars  # noqa: F401
+    finally:
+        del os.environ["POLARS_MAX_THREADS"]
+
+
 @app.command("simulate")
 @click.argument("variant", type=click.Path(dir_okay=False))
 @click.option("--games", required=True, type=COUNT, help="Number of games (deals): 1000000, 1_000_000, 1e6 or 1M.")
@@ -406,6 +427,9 @@ def simulate_command(
     --out may be an fsspec URL (s3://bucket/run) with the dask extra.
     """
 
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1 and run.backend == "local":
+        _one_polars_thread()
     from .run.runner import run_simulation
 
     with _resumable():
@@ -414,7 +438,7 @@ def simulate_command(
             games,
             seed,
             out_dir,
-            jobs=jobs or os.cpu_count() or 1,
+            jobs=jobs,
             bots=bots,
             resume=resume,
             record_play=record_play,

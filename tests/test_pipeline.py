@@ -4,6 +4,9 @@ is reported only once it is complete, and an error in a write ends the run with 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +15,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from skatsim import cli
 from skatsim.run import chunks
 from skatsim.run.chunks import ChunkSpec, ChunkWriteError, run_in_turn
 from skatsim.variant import official_params
@@ -83,3 +87,22 @@ def test_staged_simulation_gives_the_rows_of_the_plain_path(tmp_path: Path, monk
     staged = spec.finish(spec.stage())
     assert staged.equals(spec.compute())
     assert staged.height == 3000 and staged["game_id"].to_list() == list(np.arange(100, 3100))
+
+
+def test_a_one_job_simulate_encodes_on_one_polars_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``simulate --jobs 1`` sizes polars' pool at one thread before polars is imported (its encoding then
+    stays off the kernel's core); two jobs keep the pool, and the variable is not left to later processes."""
+    asked: list[int] = []
+    monkeypatch.setattr(cli, "_one_polars_thread", lambda: asked.append(1))
+    variant = str(Path(__file__).resolve().parents[1] / "variants" / "official.yaml")
+    for jobs in ("1", "2"):
+        out = tmp_path / f"run{jobs}"
+        assert cli.main(["simulate", variant, "--games", "20", "--jobs", jobs, "--out", str(out), "--quiet"]) == 0
+    assert asked == [1]
+    env = {k: v for k, v in os.environ.items() if k != "POLARS_MAX_THREADS"}
+    code = (
+        "import os; from skatsim.cli import _one_polars_thread; _one_polars_thread(); import polars; "
+        "print(polars.thread_pool_size(), 'POLARS_MAX_THREADS' in os.environ)"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert shown.stdout.split() == ["1", "False"]
