@@ -105,6 +105,15 @@ def test_open_hand_won_is_the_points_runs_won_without_the_points(
     assert won["open_hand_won"].drop_nulls().len() >= 40
     assert won["open_hand_points"].null_count() == won.height
     assert won.drop("open_hand_points").equals(points.drop("open_hand_points"))
+    # the report leaves out the points column a run without points would fill with dashes
+    tables = {}
+    for mode in ("points", "won"):
+        section = open_hand_section(scan(str(tmp_path / mode)), 0.95)
+        assert section is not None and isinstance(section.blocks[1], Table)
+        tables[mode] = section.blocks[1]
+    assert tables["points"].header[-1] == "card points, played - open hand"
+    assert tables["won"].header == tables["points"].header[:-1]
+    assert [row[1:] for row in tables["won"].rows] == [row[1:-1] for row in tables["points"].rows]  # [0]: the run
     capsys.readouterr()
     code = main(["simulate", str(VARIANTS / "official.yaml"), "--games", "60", "--seed", "5", "--out",
                  str(tmp_path / "won"), "--jobs", "1", "--open-hand", "--resume", "--quiet"])  # fmt: skip

@@ -655,6 +655,8 @@ def open_hand_section(lf: pl.LazyFrame, level: float) -> Section | None:
                 "-" if gap is None else f"{gap:+.1f}",
             ]
         )
+    # runs made with `--open-hand won` solve no points: then the points column would hold dashes only
+    points = frame["points_gap"].is_not_null().any()
     header = [
         "source",
         "game type",
@@ -664,13 +666,20 @@ def open_hand_section(lf: pl.LazyFrame, level: float) -> Section | None:
         "declarer loses where the cards lose",
         "card points, played - open hand",
     ]
+    last = (
+        "; the last column is the mean card points the bots' play made beyond the open-hand value (none for "
+        "Null, and for a run with `--open-hand won`, which solves won alone)"
+        if points
+        else ""
+    )
+    if not points:
+        header, rows = header[:-1], [row[:-1] for row in rows]
     text = (
         "Every declared game solved open-handed after the discard (`simulate --open-hand`): the value when every "
         "seat sees every card and plays perfectly. 'Cards win': the share of games the declarer wins so; the next "
         "two columns compare the bots' result with it. A declarer wins a game the cards lose when the defenders "
         "err, and loses one they win when he errs (with the cards hidden the open-hand line is not always to be "
-        "found); the last column is the mean card points the bots' play made beyond the open-hand value "
-        f"(none for Null, and for a run with `--open-hand won`, which solves won alone) [{pct(level)} intervals]."
+        f"found){last} [{pct(level)} intervals]."
     )
     caption = "The bots' results and the open-hand value"
     return Section("Against perfect play", [Text(text), Table(header, rows, caption)])
