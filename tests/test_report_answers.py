@@ -542,3 +542,16 @@ def test_four_players_reversed_game_and_no_ramsch_are_said_so(odd_runs: Path) ->
     assert "Ramsch" not in roles.caption
     # and a run with an auction keeps its Bidding figures, games without one counted as 'no auction'
     assert any(type(b).__name__ == "Figure" for b in _section(report, "Bidding"))
+
+
+def test_code_in_a_paragraph_is_set_as_code_in_html_and_kept_in_markdown() -> None:
+    """A paragraph's `backticks` (a command, a column) are code in the HTML report, as in its Markdown twin,
+    and the rest of the text stays escaped."""
+    from skatsim.analysis.render import Section, Text, render_html, render_markdown
+
+    report = Report("t", "s", [Section("Part", [Text("made by `simulate --open-hand` for <all> `won`")])])
+    page = render_html(report)
+    assert "<p>made by <code>simulate --open-hand</code> for &lt;all&gt; <code>won</code></p>" in page
+    assert "`" not in page
+    markdown, _ = render_markdown(report, "fig", "t")
+    assert "made by `simulate --open-hand` for <all> `won`" in markdown

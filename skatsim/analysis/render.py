@@ -14,6 +14,7 @@ import base64
 import html
 import math
 import os
+import re
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from ..errors import SkatsimError
 
 @dataclass(frozen=True)
 class Text:
-    """A paragraph of plain text."""
+    """A paragraph of plain text; `backticks` mark code (a command, a column), as in Markdown."""
 
     text: str
 
@@ -191,9 +192,14 @@ def _html_head(name: str, column: list[str]) -> str:
     return f'<th class="t">{html.escape(name)}</th>' if words else f"<th>{html.escape(name)}</th>"
 
 
+#: A code span of a :class:`Text` (`like this`), set as code in HTML.
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
 def _html_block(block: Block) -> str:
     if isinstance(block, Text):
-        return f"<p>{html.escape(block.text)}</p>"
+        text = _CODE_SPAN.sub(r"<code>\1</code>", html.escape(block.text))
+        return f"<p>{text}</p>"
     if isinstance(block, Figure):
         data = base64.b64encode(block.png).decode("ascii")
         alt = html.escape(block.caption, quote=True)
