@@ -42,7 +42,7 @@ SEED_OPTION = click.option(
 )
 OPEN_HAND_OPTION = click.option(
     "--open-hand",
-    type=click.Choice(["points", "won"]),
+    type=click.Choice(["points", "won"]),  # skatsim.run.manifest.OPEN_HAND_MODES (not imported to start quicker)
     is_flag=False,
     flag_value="points",
     metavar="[points|won]",
@@ -369,12 +369,11 @@ def _one_polars_thread() -> None:
 
     A one-job run plays the next chunk on one thread while a second encodes the last one
     (:func:`skatsim.run.chunks.run_in_turn`). Polars encodes on its own pool, a thread per core:
-    on two cores one of them shares the kernel's core and slows it, and on a machine whose cores
-    are hyperthreads of one another every thread beside the kernel does. One encoding thread keeps
-    the writing to one core: 10,000,000 games on one job 16.0-16.6 s -> 15.3-15.7 s on the
-    project's 2-core machine, a million unchanged (docs/speed.md). Two jobs lose by it (their
-    writes wait for each other) and so would an analysis in the same process: only here.
-    The pool is sized at import; the variable is not left for processes started later.
+    on two cores one of them shares the kernel's core and slows it. One encoding thread keeps the
+    writing to the other core: 10,000,000 games on one job 16.22 -> 15.52 s (medians of six
+    alternated pairs on the project's 2-core machine), a million unchanged (docs/speed.md). Two jobs
+    lose by it (their writes wait for each other) and so would an analysis in the same process: only
+    here. The pool is sized at import; the variable is not left for processes started later.
     """
     if "polars" in sys.modules or "POLARS_MAX_THREADS" in os.environ:
         return

@@ -17,7 +17,7 @@ from skatsim.analysis.render import Table
 from skatsim.analysis.report import open_hand_section
 from skatsim.analysis.sources import scan
 from skatsim.bots import bot_arrays, parse_bots
-from skatsim.cli import main
+from skatsim.cli import app, main
 from skatsim.engine.block import simulate_block
 from skatsim.engine.gametypes import GRAND
 from skatsim.engine.layout import (
@@ -30,7 +30,7 @@ from skatsim.engine.layout import (
 )
 from skatsim.engine.openhand import open_hand_values
 from skatsim.records.record import GameRecord
-from skatsim.run.manifest import open_hand_mode, read_manifest
+from skatsim.run.manifest import OPEN_HAND_MODES, open_hand_mode, read_manifest
 from skatsim.run.runner import run_simulation
 from skatsim.solve import Solver, position
 from skatsim.variant import official_params
@@ -142,8 +142,12 @@ def test_won_alone_answers_as_the_points_do_for_every_kind_of_game() -> None:
 
 
 def test_manifests_before_the_open_hand_modes_read_as_points_or_none() -> None:
-    """``open_hand`` was true or false before ``--open-hand won``: true solved the points."""
+    """``open_hand`` was true or false before ``--open-hand won``: true solved the points. The commands
+    offer the modes the runs know (the CLI names them itself, to start without the run layer)."""
     assert open_hand_mode(True) == "points" and open_hand_mode(False) == "" and open_hand_mode("won") == "won"
+    for command in ("simulate", "import-iss"):
+        [option] = [p for p in app.commands[command].params if p.name == "open_hand"]
+        assert list(option.type.choices) == list(OPEN_HAND_MODES)  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="open_hand must be one of points, won"):
         open_hand_mode("all")
 
