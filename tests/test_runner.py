@@ -35,7 +35,15 @@ from skatsim.errors import SkatsimError
 from skatsim.frames import block_frame, frame_schema, result_schema
 from skatsim.records.record import GameRecord, replay
 from skatsim.run import local_backend, runner
-from skatsim.run.chunks import chunk_name, default_chunk_size, plan_chunks, run_chunk, simulate_frame
+from skatsim.run.chunks import (
+    chunk_name,
+    default_chunk_size,
+    plan_chunks,
+    run_chunk,
+    searching_chunk,
+    simulate_frame,
+)
+from skatsim.run.duel import default_duel_chunk
 from skatsim.run.local_backend import LocalBackend
 from skatsim.run.manifest import MANIFEST, read_manifest
 from skatsim.run.runner import plan_run, run_simulation, scan_run
@@ -231,6 +239,24 @@ def test_chunk_plan() -> None:
     assert default_chunk_size(1_000_000, record_play=False) == 62_500
     assert default_chunk_size(10_000_000, record_play=False) == 250_000
     assert default_chunk_size(10_000_000, record_play=True) == 50_000
+
+
+def test_runs_that_search_take_chunks_of_a_few_seconds(tmp_path: Path) -> None:
+    """A pimc seat or --open-hand makes a game cost milliseconds: its runs (and a duel with pimc) are cut into
+    chunks of a few seconds' work, so the progress bar moves and the jobs share the work; the rows never
+    depend on it."""
+    assert searching_chunk(("heuristic",) * 3, "") is None
+    assert searching_chunk(("heuristic",) * 3, "points") == 1_000
+    assert searching_chunk(("heuristic",) * 3, "won") == 5_000
+    assert searching_chunk(("pimc:worlds=5", "heuristic", "heuristic"), "won") == 100
+    assert default_chunk_size(6_000, record_play=False, searching=1_000) == 1_000
+    assert default_chunk_size(500, record_play=False, searching=1_000) == 500
+    assert default_chunk_size(10_000_000, record_play=False, searching=5_000) == 5_000
+    variant = str(Path(__file__).resolve().parents[1] / "variants" / "official.yaml")
+    plan = plan_run(variant, 6_000, 1, str(tmp_path / "run"), open_hand="points", progress=False)
+    assert plan.fresh.chunk_size == 1_000
+    assert plan_run(variant, 6_000, 1, str(tmp_path / "run"), progress=False).fresh.chunk_size == 6_000
+    assert default_duel_chunk(200) == 200 and default_duel_chunk(200, searching_chunk(("pimc", "heuristic"), "")) == 16
 
 
 @pytest.mark.parametrize("bots", ["random", "heuristic,random,heuristic"])
@@ -692,6 +718,24 @@ def test_the_games_per_second_are_counted_since_the_bar_started() -> None:
     bar.advance(task, 250_000)  # the second chunk at the same moment
     now[0] += 0.8
     assert column.render(bar.tasks[0]).plain == "    500,000 games/s"
+
+
+def test_the_time_left_is_the_games_left_at_the_rate_since_the_start() -> None:
+    """Two chunks finishing together do not make minutes of work read as seconds: the games left over the
+    games per second since the bar started (a resumed run's earlier games left out)."""
+    from rich.progress import Progress
+
+    now = [100.0]
+    bar = Progress(runner._TimeLeft(), get_time=lambda: now[0], disable=True)
+    task = bar.add_task("simulating", total=6_000, completed=1_000, before=1_000)
+    column = runner._TimeLeft()
+    assert column.render(bar.tasks[0]).plain == "-:--:--"  # nothing to go by yet
+    now[0] += 6.0
+    bar.advance(task, 500)
+    bar.advance(task, 500)  # two chunks at the same moment: 1,000 games in 6 s
+    assert column.render(bar.tasks[0]).plain == "0:00:24"  # 4,000 games left at 166.7 a second
+    bar.update(task, completed=6_000)
+    assert column.render(bar.tasks[0]).plain == "0:00:00"
 
 
 def test_the_summary_tells_a_first_runs_compiling_apart() -> None:

@@ -48,6 +48,11 @@ MIN_DEFAULT_CHUNK = 10_000
 MAX_DEFAULT_CHUNK = 250_000
 #: With ``--record-play`` each row carries ~0.6 kB of JSON, so chunks are smaller (~30 MB).
 MAX_DEFAULT_RECORD_CHUNK = 50_000
+#: Most games a chunk holds by default when its games search: a ``pimc`` seat (about 30 ms a game at 20
+#: worlds), ``--open-hand`` (about 6 ms a declared game for the points, 1 ms for ``won`` alone). A few
+#: seconds of work a chunk, so the progress bar moves and the jobs share the work: the plain sizes
+#: (10,000 games and up) left a run of a few thousand such games on one chunk, its bar still to the end.
+SEARCHING_CHUNK = {"pimc": 100, "points": 1_000, "won": 5_000}
 #: Upper bound of ``--chunk-size``: a chunk's frame is held in memory before it
 #: is written, so this bounds memory per worker (~55 MB, ~600 MB with records).
 MAX_CHUNK = 1_000_000
@@ -88,10 +93,23 @@ def plan_chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
     return [(first, min(chunk_size, games - first)) for first in range(0, games, chunk_size)]
 
 
-def default_chunk_size(games: int, record_play: bool) -> int:
-    """Chunk size used when none is given (see ``TARGET_CHUNKS``); it never changes the rows."""
+def default_chunk_size(games: int, record_play: bool, searching: int | None = None) -> int:
+    """Chunk size used when none is given (see ``TARGET_CHUNKS``); it never changes the rows.
+    ``searching``: the most games a chunk holds when its games search (:func:`searching_chunk`)."""
     cap = MAX_DEFAULT_RECORD_CHUNK if record_play else MAX_DEFAULT_CHUNK
-    return min(games, cap, max(MIN_DEFAULT_CHUNK, math.ceil(games / TARGET_CHUNKS)))
+    least = MIN_DEFAULT_CHUNK
+    if searching is not None:
+        cap, least = min(cap, searching), min(least, searching)
+    return min(games, cap, max(least, math.ceil(games / TARGET_CHUNKS)))
+
+
+def searching_chunk(bots: Iterable[str], open_hand: str) -> int | None:
+    """The most games a chunk holds by default when its games search (:data:`SEARCHING_CHUNK`: a
+    ``pimc`` seat, ``--open-hand``), the least of those that apply; None when none does."""
+    caps = [SEARCHING_CHUNK[open_hand]] if open_hand else []
+    if any(parse_setting(setting)[0].kind == PIMC for setting in bots):
+        caps.append(SEARCHING_CHUNK["pimc"])
+    return min(caps, default=None)
 
 
 def whole_lists(size: int, list_length: int) -> int:

@@ -57,7 +57,7 @@ from ..engine.rules import (
 from ..errors import SkatsimError
 from ..variant import LoadedVariant, Variant, load_variant
 from ..variant.model import Tournament
-from .chunks import ChunkFile
+from .chunks import ChunkFile, searching_chunk
 from .manifest import RunManifest
 from .runner import RunPlan, _new_manifest, check_chunk_size, check_run_numbers, learn_calibration
 
@@ -235,9 +235,14 @@ class DuelPlan(RunPlan):
         return dict(DUEL_SCHEMA)
 
 
-def default_duel_chunk(deals: int) -> int:
-    """Deals per chunk when none is given (see ``TARGET_CHUNKS``); it never changes the result."""
-    return min(deals, MAX_CHUNK, max(MIN_CHUNK, math.ceil(deals / TARGET_CHUNKS)))
+def default_duel_chunk(deals: int, searching: int | None = None) -> int:
+    """Deals per chunk when none is given (see ``TARGET_CHUNKS``); it never changes the result.
+    ``searching``: the most games a chunk holds when its games search
+    (:func:`~skatsim.run.chunks.searching_chunk`; a deal is six games)."""
+    cap, least = MAX_CHUNK, MIN_CHUNK
+    if searching is not None:
+        cap = least = max(1, searching // len(SEATINGS))
+    return min(deals, cap, max(least, math.ceil(deals / TARGET_CHUNKS)))
 
 
 def official_variant() -> LoadedVariant:
@@ -266,7 +271,7 @@ def plan_duel(
     check_chunk_size(chunk_size)
     settings = (parse_duel_bot(a, "BOT_A"), parse_duel_bot(b, "BOT_B"))
     loaded = official_variant() if variant_path is None else load_variant(variant_path)
-    size = chunk_size or default_duel_chunk(deals)
+    size = chunk_size or default_duel_chunk(deals, searching_chunk(settings, ""))
     learnt = learn_calibration(settings, loaded.variant.params(), progress)
     fresh = _new_manifest(loaded, deals, seed, settings, False, size).model_copy(update={"job": DUEL_JOB})
     return DuelPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), chunk_size, resume, learnt)

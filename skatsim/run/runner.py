@@ -30,6 +30,7 @@ folder may be a local path or an fsspec URL (``s3://...``): every file access go
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import signal
@@ -62,6 +63,7 @@ from .chunks import (
     default_chunk_size,
     estimated_bytes,
     run_chunk,
+    searching_chunk,
     warm_up_search,
     whole_lists,
 )
@@ -270,17 +272,41 @@ class _GamesDone(ProgressColumn):
         return Text(f"{done}/{total}", style="progress.download")
 
 
-class _GamesPerSecond(ProgressColumn):
+def _games_per_second(task) -> float | None:  # type: ignore[no-untyped-def]
     """Games per second since the bar started, the games a resumed run had before (the task's ``before``
-    field) left out; shown from half a second on. Not rich's estimate over its last few updates: two
+    field) left out; None for the first half second. Not rich's estimate over its last few updates: two
     chunks finishing together made that read hundreds of millions."""
+    elapsed = task.finished_time if task.finished_time is not None else task.elapsed
+    if not elapsed or elapsed < 0.5:
+        return None
+    return float((task.completed - task.fields.get("before", 0)) / elapsed)
+
+
+class _GamesPerSecond(ProgressColumn):
+    """:func:`_games_per_second`, shown from half a second on."""
 
     def render(self, task) -> Text:  # type: ignore[no-untyped-def]
-        elapsed = task.finished_time if task.finished_time is not None else task.elapsed
-        if not elapsed or elapsed < 0.5:
+        speed = _games_per_second(task)
+        if speed is None:
             return Text("    - games/s", style="progress.data.speed")
-        speed = (task.completed - task.fields.get("before", 0)) / elapsed
         return Text(f"{speed:>11,.0f} games/s", style="progress.data.speed")
+
+
+class _TimeLeft(ProgressColumn):
+    """The time the games left take at :func:`_games_per_second` (rich's own estimate rests on its last
+    few updates, and two chunks finishing together made it read seconds for minutes of work)."""
+
+    def render(self, task) -> Text:  # type: ignore[no-untyped-def]
+        speed = _games_per_second(task)
+        if task.finished:
+            left = 0.0
+        elif not speed or task.total is None:
+            return Text("-:--:--", style="progress.remaining")
+        else:
+            left = (task.total - task.completed) / speed
+        minutes, seconds = divmod(math.ceil(left), 60)
+        hours, minutes = divmod(minutes, 60)
+        return Text(f"{hours}:{minutes:02d}:{seconds:02d}", style="progress.remaining")
 
 
 def status(enabled: bool, message: str) -> AbstractContextManager[object]:
@@ -307,23 +333,24 @@ def _starting(enabled: bool) -> AbstractContextManager[object]:
     return status(enabled, "starting: loading the compiled kernels (a first run compiles them, ~30 s)")
 
 
-def stderr_progress(enabled: bool, *counts: ProgressColumn) -> Progress:
+def stderr_progress(enabled: bool, *counts: ProgressColumn, left: ProgressColumn | None = None) -> Progress:
     """A progress bar on stderr, shown only when enabled and stderr is a terminal: the task's
-    description, the bar, the ``counts`` columns (done of total, speed), the time remaining."""
+    description, the bar, the ``counts`` columns (done of total, speed), the time remaining (``left``,
+    by default rich's estimate)."""
     console = Console(stderr=True)
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         *counts,
-        TimeRemainingColumn(),
+        left or TimeRemainingColumn(),
         console=console,
         disable=not (enabled and console.is_terminal),
     )
 
 
 def _progress(enabled: bool) -> Progress:
-    """The progress bar of runs: games done of total, games per second."""
-    return stderr_progress(enabled, _GamesDone(), _GamesPerSecond())
+    """The progress bar of runs: games done of total, games per second, the time the rest takes at it."""
+    return stderr_progress(enabled, _GamesDone(), _GamesPerSecond(), left=_TimeLeft())
 
 
 # --------------------------------------------------------------------------- runs
@@ -560,9 +587,11 @@ def plan_run(
     loaded = load_variant(variant_path)
     seats = parse_bots(bots, loaded.variant.table.players)
     length = loaded.variant.list_length
-    size = whole_lists(whole_lists(chunk_size or default_chunk_size(games, record_play), length), list_multiple or 0)
+    mode = open_hand_mode(open_hand)
+    default = default_chunk_size(games, record_play, searching_chunk(seats, mode))
+    size = whole_lists(whole_lists(chunk_size or default, length), list_multiple or 0)
     learnt = learn_calibration(seats, loaded.variant.params(), progress)
-    fresh = _new_manifest(loaded, games, seed, seats, record_play, size, open_hand_mode(open_hand))
+    fresh = _new_manifest(loaded, games, seed, seats, record_play, size, mode)
     asked = None if chunk_size is None else whole_lists(whole_lists(chunk_size, length), list_multiple or 0)
     return RunPlan(out_dir, fresh, tuple(int(p) for p in loaded.variant.params()), asked, resume, learnt)
 
