@@ -155,7 +155,12 @@ def app() -> None:
     "default: the number of CPUs.",
 )
 @click.option("--resume", is_flag=True, help="Complete the stopped import in --out (same file, same settings).")
-@click.option("--chunk-size", type=Count(min=1), help="Lines per Parquet file (default 10,000; never changes rows).")
+@click.option(
+    "--chunk-size",
+    type=Count(min=1),
+    help="Lines per Parquet file (default 10,000, with --open-hand 1,000, with --open-hand won 5,000; never "
+    "changes rows).",
+)
 @click.option("--strict", is_flag=True, help="Stop at the first line that cannot be imported (exit 2); write nothing.")
 @click.option("--force", is_flag=True, help="Replace an import already in --out.")
 @OPEN_HAND_OPTION

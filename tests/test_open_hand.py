@@ -29,6 +29,7 @@ from skatsim.engine.layout import (
     N_COLUMNS,
 )
 from skatsim.engine.openhand import open_hand_values
+from skatsim.records.importer import default_chunk_lines
 from skatsim.records.record import GameRecord
 from skatsim.run.manifest import OPEN_HAND_MODES, open_hand_mode, read_manifest
 from skatsim.run.runner import run_simulation
@@ -194,6 +195,7 @@ def test_import_iss_open_hand_columns_are_the_solvers_values(
                  "--quiet"])  # fmt: skip
     assert code == 0, capsys.readouterr().err
     won = pl.read_parquet(tmp_path / "won" / "*.parquet").sort("iss_line")
+    assert [default_chunk_lines(mode) for mode in ("", "points", "won")] == [10_000, 1_000, 5_000]
     assert won.drop("open_hand_points").equals(frame.drop("open_hand_points"))
     assert won["open_hand_points"].null_count() == won.height
     # the flag made the chunks: a resume without it is refused in one line

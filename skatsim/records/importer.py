@@ -53,7 +53,7 @@ from .. import __version__
 from ..counts import plural
 from ..errors import SkatsimError
 from ..run import storage
-from ..run.chunks import MAX_CHUNK, write_parquet_atomic
+from ..run.chunks import MAX_CHUNK, SEARCHING_CHUNK, write_parquet_atomic
 from ..run.local_backend import LocalBackend
 from ..run.lock import LOCK, RunLock, read_lock, unreadable_lock
 from ..run.manifest import (
@@ -86,6 +86,13 @@ DEFAULT_CHUNK_LINES = 10_000
 CHUNK_BYTES = 1 << 26
 #: Seconds between manifest rewrites while chunks finish (the chunk files are the truth).
 MANIFEST_INTERVAL = 1.0
+
+
+def default_chunk_lines(open_hand: str) -> int:
+    """Lines per chunk when ``--chunk-size`` is not given: :data:`DEFAULT_CHUNK_LINES`, or with
+    ``--open-hand`` the few seconds' work of a run's chunk that searches
+    (:data:`~skatsim.run.chunks.SEARCHING_CHUNK`), so the progress bar moves."""
+    return min(DEFAULT_CHUNK_LINES, SEARCHING_CHUNK[open_hand]) if open_hand else DEFAULT_CHUNK_LINES
 
 
 # --------------------------------------------------------------------------- manifest and chunk counts
@@ -422,7 +429,7 @@ def _open_import(
         source_format=kind,
         source_bytes=size,
         source_sha256=sha256,
-        chunk_lines=chunk_lines or DEFAULT_CHUNK_LINES,
+        chunk_lines=chunk_lines or default_chunk_lines(open_hand),
         chunk_bytes=CHUNK_BYTES,
         strict=strict,
         open_hand=open_hand,
