@@ -96,11 +96,10 @@ def plan_chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
 def default_chunk_size(games: int, record_play: bool, searching: int | None = None) -> int:
     """Chunk size used when none is given (see ``TARGET_CHUNKS``); it never changes the rows.
     ``searching``: the most games a chunk holds when its games search (:func:`searching_chunk`)."""
-    cap = MAX_DEFAULT_RECORD_CHUNK if record_play else MAX_DEFAULT_CHUNK
-    least = MIN_DEFAULT_CHUNK
     if searching is not None:
-        cap, least = min(cap, searching), min(least, searching)
-    return min(games, cap, max(least, math.ceil(games / TARGET_CHUNKS)))
+        return min(games, searching)
+    cap = MAX_DEFAULT_RECORD_CHUNK if record_play else MAX_DEFAULT_CHUNK
+    return min(games, cap, max(MIN_DEFAULT_CHUNK, math.ceil(games / TARGET_CHUNKS)))
 
 
 def searching_chunk(bots: Iterable[str], open_hand: str) -> int | None:

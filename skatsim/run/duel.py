@@ -239,10 +239,9 @@ def default_duel_chunk(deals: int, searching: int | None = None) -> int:
     """Deals per chunk when none is given (see ``TARGET_CHUNKS``); it never changes the result.
     ``searching``: the most games a chunk holds when its games search
     (:func:`~skatsim.run.chunks.searching_chunk`; a deal is six games)."""
-    cap, least = MAX_CHUNK, MIN_CHUNK
     if searching is not None:
-        cap = least = max(1, searching // len(SEATINGS))
-    return min(deals, cap, max(least, math.ceil(deals / TARGET_CHUNKS)))
+        return min(deals, max(1, searching // len(SEATINGS)))
+    return min(deals, MAX_CHUNK, max(MIN_CHUNK, math.ceil(deals / TARGET_CHUNKS)))
 
 
 def official_variant() -> LoadedVariant:
