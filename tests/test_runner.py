@@ -29,13 +29,15 @@ from hypothesis import strategies as st
 from skatsim import __version__
 from skatsim.cli import main
 from skatsim.engine.columns import KIND_DTYPES, KINDS, TILE, discard_pairs, narrow_columns
-from skatsim.engine.layout import COL_BID, COL_DECLARER, N_COLUMNS
+from skatsim.engine.layout import COL_BID, COL_DECLARER, LOG_WIDTH, N_COLUMNS
 from skatsim.engine.layout import ROW_COLUMNS as COLUMNS
 from skatsim.errors import SkatsimError
 from skatsim.frames import block_frame, frame_schema, result_schema
 from skatsim.records.record import GameRecord, replay
 from skatsim.run import local_backend, runner
 from skatsim.run.chunks import (
+    BLOCK,
+    Matrices,
     chunk_name,
     default_chunk_size,
     plan_chunks,
@@ -353,6 +355,48 @@ def test_a_backend_expecting_several_chunks_starts_its_workers_on_entry_and_for_
     one.expect_chunks(1)
     with one:
         assert one._executor is None
+
+
+def test_matrices_made_ahead_are_kept_for_the_first_blocks_and_not_after_a_clear() -> None:
+    pool = Matrices()
+    pool.prepare(3, N_COLUMNS, np.int64).join()
+    made = list(pool._free[(N_COLUMNS, np.dtype(np.int64))])
+    taken = [pool.take(BLOCK, N_COLUMNS, np.int64).base for _ in range(4)]
+    assert [any(m is k for k in made) for m in taken] == [True, True, True, False]  # three made, the fourth new
+    assert all(m.shape == (BLOCK, N_COLUMNS) and not m.any() for m in made)
+    making = pool.prepare(2, N_COLUMNS, np.int64)
+    pool.clear()  # the run is over before they are made: none is kept
+    making.join()
+    assert not pool._free
+
+
+@pytest.mark.parametrize(
+    ("jobs", "chunks", "per_chunk", "logs", "made"),
+    [(1, 40, 4, False, 8), (1, 1, 4, True, 4), (2, 40, 4, False, 8), (1, 16, 1, False, 2), (2, 16, 0, False, 0)],
+)
+def test_a_backend_has_the_matrices_its_first_chunks_take_made_on_entry(
+    monkeypatch: pytest.MonkeyPatch, jobs: int, chunks: int, per_chunk: int, logs: bool, made: int
+) -> None:
+    """One job holds two chunks at once (one played, one written), a job in a thread one; at most what
+    the pool keeps, and action logs beside the rows for a recorded run."""
+    asked: list[tuple[int, int]] = []
+    monkeypatch.setattr(local_backend.MATRICES, "prepare", lambda count, width, dtype: asked.append((count, width)))
+    backend = LocalBackend(jobs)
+    backend.expect_chunks(chunks, per_chunk, logs)
+    with backend:
+        pass
+    expected = [(made, N_COLUMNS)] + ([(made, LOG_WIDTH)] if logs else []) if made else []
+    assert asked == expected
+
+
+def test_a_run_makes_its_matrices_ahead_only_for_chunks_of_half_a_block_or_more(tmp_path: Path) -> None:
+    def blocks(games: int, chunk_size: int) -> int:
+        return runner._blocks_per_chunk(plan_run(VARIANT, games, 1, str(tmp_path), chunk_size=chunk_size).fresh)
+
+    assert blocks(10_000_000, 250_000) == 4
+    assert blocks(1_000_000, 62_500) == 1
+    assert blocks(20_000, 20_000) == 0  # a small run: a whole matrix would be mostly unused
+    assert blocks(50_000, 250_000) == 1
 
 
 class _Pool:

@@ -36,6 +36,9 @@ from contextlib import contextmanager
 from itertools import chain, islice
 from typing import Any
 
+import numpy as np
+
+from ..engine.layout import LOG_WIDTH, N_COLUMNS
 from ..errors import SkatsimError
 from .chunks import MATRICES, ChunkJob, leave_interrupts_to_the_run, run_chunk, run_in_turn, warm_up
 
@@ -87,6 +90,8 @@ class LocalBackend:
         self._executor: Any = None
         self._threads: ThreadPoolExecutor | None = None
         self._chunks = 0
+        self._blocks_per_chunk = 0
+        self._logs = False
 
     @property
     def threads(self) -> int:
@@ -98,12 +103,30 @@ class LocalBackend:
         """Worker processes of a parallel map: the jobs that do not run here."""
         return self.jobs - self.threads
 
-    def expect_chunks(self, chunks: int) -> None:
+    def expect_chunks(self, chunks: int, blocks_per_chunk: int = 0, logs: bool = False) -> None:
         """Say how many chunks the coming maps hold (the runner does, before entering). With two or
         more and worker processes to run them, entering starts the workers before the kernel is loaded
         here, so their start-up (importing numba, polars and the kernels' modules: about a second) runs
-        beside it instead of after it. Fewer, and no worker is started for nothing."""
+        beside it instead of after it. Fewer, and no worker is started for nothing.
+
+        ``blocks_per_chunk``: the simulation's row matrices a chunk fills (:class:`skatsim.run.chunks.Matrices`;
+        0: none worth making ahead), ``logs`` with action logs beside them. Entering then has the matrices
+        the threads of this process will hold at once made on a thread of their own
+        (:meth:`~skatsim.run.chunks.Matrices.prepare`), while the kernel is loaded."""
         self._chunks = chunks
+        self._blocks_per_chunk = blocks_per_chunk
+        self._logs = logs
+
+    def _prepare_matrices(self) -> None:
+        """Have the matrices made that the first chunks run here will take: two chunks' for one job
+        (:func:`~skatsim.run.chunks.run_in_turn` plays the next while the last is written), one chunk's
+        per thread otherwise."""
+        held = 2 if self.jobs <= 1 and not self.caller_busy else self.threads
+        count = min(held, self._chunks) * self._blocks_per_chunk
+        if count:
+            MATRICES.prepare(min(count, MATRICES.KEEP), N_COLUMNS, np.int64)
+            if self._logs:
+                MATRICES.prepare(min(count, MATRICES.KEEP), LOG_WIDTH, np.int16)
 
     def shut_down(self) -> None:
         """Stop the threads and the worker processes now (the next map starts new ones): when the
@@ -119,6 +142,7 @@ class LocalBackend:
     def __enter__(self) -> LocalBackend:
         if self.jobs > 1 and self.workers and self._chunks > 1:
             self._pool()
+        self._prepare_matrices()
         warm_up()  # compile (or load) the kernel once here, so the workers load numba's disk cache
         return self
 

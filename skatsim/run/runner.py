@@ -57,6 +57,7 @@ from ..frames import frame_schema
 from ..variant import LoadedVariant, load_variant
 from . import storage
 from .chunks import (
+    BLOCK,
     MAX_CHUNK,
     ChunkJob,
     ChunkSpec,
@@ -847,6 +848,13 @@ def _run_guarded(runs: list[_OpenRun], backend: Backend, show: bool) -> None:
         raise RunStopped(stopped[0], stopped[1], kept, total, _where(runs))
 
 
+def _blocks_per_chunk(manifest: RunManifest) -> int:
+    """The row matrices (:data:`skatsim.run.chunks.BLOCK` rows each) a chunk of the run fills, counting a
+    block of at least half a matrix; 0 when its chunks are smaller (not worth making ahead)."""
+    size = min(manifest.chunk_size, manifest.games)
+    return -(-size // BLOCK) if 2 * size >= BLOCK else 0
+
+
 def execute_runs(
     plans: Sequence[RunPlan], backend: Backend, progress: bool = True, force: bool = False
 ) -> list[RunResult]:
@@ -871,7 +879,11 @@ def execute_runs(
             runs.append(_open_run(plan, alone=len(plans) == 1))
         _check_space(runs, force)
         if isinstance(backend, LocalBackend):
-            backend.expect_chunks(sum(run.manifest.n_chunks - len(run.done) for run in runs))
+            backend.expect_chunks(
+                sum(run.manifest.n_chunks - len(run.done) for run in runs),
+                max(_blocks_per_chunk(run.manifest) for run in runs),
+                any(run.manifest.record_play for run in runs),
+            )
         with ExitStack() as session:
             starting = time.perf_counter()
             with _starting(progress):
