@@ -710,7 +710,12 @@ def duel_command(
     "--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals, a fraction."
 )
 @click.option(
-    "--bootstrap", "n_boot", default=1000, show_default=True, type=int, help="Bootstrap resamples (10 to 100,000)."
+    "--bootstrap",
+    "n_boot",
+    default=1000,
+    show_default=True,
+    type=Count(min=None),  # the range is check_options', in one line with the example
+    help="Bootstrap resamples (10 to 100,000).",
 )
 @click.option(
     "--baseline", metavar="RUN", help="The run every other is compared with (its name or path); default: the first."
@@ -765,7 +770,7 @@ class _UpperChoice(click.Choice):
     "--samples",
     default=10_000,
     show_default=True,
-    type=click.IntRange(min=2),
+    type=Count(min=2),
     help="Deals rolled out per declaration (the same deals for every one).",
 )
 @SEED_OPTION
@@ -847,7 +852,7 @@ def hand_command(
     help="The real cards, or deals the declarer could not tell apart (uniform; consistent: also with "
     "the bids as recorded).",
 )
-@click.option("--samples", type=click.IntRange(min=1), help="Rollouts (default: 1 with the real cards, else 1000).")
+@click.option("--samples", type=COUNT, help="Rollouts (default: 1 with the real cards, else 1000).")
 @SEED_OPTION
 @click.option(
     "--variant", type=click.Path(dir_okay=False), help="The rules (default: the run's, or the official ones)."
