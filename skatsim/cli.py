@@ -917,7 +917,8 @@ def whatif_command(
         flags |= HAND
     with working("rolling out"):
         start = _whatif_start(run_dir, game, iss_file, line, game_id, params)
-        result = another_declaration(start, code, flags, params, bots, worlds, samples, seed)  # type: ignore[arg-type]
+        with _naming(start.label):
+            result = another_declaration(start, code, flags, params, bots, worlds, samples, seed)  # type: ignore[arg-type]
     click.echo(result.to_json() if as_json else result.text(), nl=as_json)
 
 
@@ -986,7 +987,7 @@ def solve_command(source: Path, line: int | None, game: int | None, after: int, 
             raise click.UsageError(f"{source} is a run folder: name the game with --game N (not --line)")
         path, row = _run_chunk(source, game)
         record, _ = read_row(path, row)
-        with working("solving"):
+        with working("solving"), _naming(f"{source} game {game}"):
             solution = solve_record(record, after, params=_run_params(source))
         title = f"{source} game {game}"
     else:
@@ -994,7 +995,8 @@ def solve_command(source: Path, line: int | None, game: int | None, after: int, 
             raise click.UsageError("an ISS file needs --line N (--game N goes with a run folder)")
         with working("solving"):
             number, found = find_iss_line(source, line=line)
-            solution = solve_record(found.record, after)
+            with _naming(f"{source} line {number}"):
+                solution = solve_record(found.record, after)
         title = f"{source} line {number}" + _iss_title(found.result)
     if as_json:
         click.echo(json.dumps(solution.to_json_dict()))
@@ -1002,6 +1004,16 @@ def solve_command(source: Path, line: int | None, game: int | None, after: int, 
     click.echo(title)
     for text in solution.lines():
         click.echo(text)
+
+
+@contextmanager
+def _naming(where: str) -> Iterator[None]:
+    """Errors about one game (no card play to solve, --after beyond its cards, no declaration to change)
+    name the game first: ``FILE line N: ...`` or ``RUN_DIR game N: ...``, where the problem is."""
+    try:
+        yield
+    except SkatsimError as exc:
+        raise SkatsimError(f"{where}: {exc}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
