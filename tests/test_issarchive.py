@@ -386,6 +386,25 @@ def test_resume_checks_the_source_the_settings_and_the_chunk_files(
     assert code == 2 and "holds other files than an ISS import" in err
 
 
+def test_a_damaged_chunk_of_a_finished_import_is_one_line_for_its_readers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A chunk file cut short after the import finished (a copy, a full disk elsewhere): report and replay
+    say which file and how to redo it, in one line, instead of polars' traceback; --resume redoes it."""
+    source = tmp_path / "games.sgf"
+    source.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    import_iss(source, out, chunk_lines=10)
+    chunk = sorted(out.glob("chunk-*.parquet"))[1]
+    chunk.write_bytes(chunk.read_bytes()[:500])
+    for args in (("report", out, "--out", tmp_path / "r.html"), ("replay", out, "--row", 3)):
+        code, stdout, err = cli(capsys, *args)
+        assert (code, stdout) == (2, "") and err.count("\n") == 1, err
+        assert f"{chunk}: not a readable chunk file" in err and "run the import again with --resume" in err
+    chunk.unlink()
+    assert import_iss(source, out, resume=True).imported == 46
+    assert read_import(out).height == 46
+
 @pytest.fixture(scope="module")
 def big_source(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
     """40,000 games in a gzip file, for the tests that stop a real import process."""
