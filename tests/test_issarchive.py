@@ -612,6 +612,23 @@ def test_export_mistakes_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 0 and (tmp_path / "taken.sgf").read_text().count("\n") == 50
 
 
+def test_a_run_chunk_damaged_inside_is_one_line_for_replay_and_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A chunk file whose footer reads but whose data pages are damaged: replay and export-iss name the
+    file in one line (export writes nothing) instead of polars' traceback."""
+    records = simulate(tmp_path, "official.yaml", 200)
+    [chunk] = sorted(records.glob("chunk-*.parquet"))
+    data = bytearray(chunk.read_bytes())
+    for i in range(len(data) // 3, len(data) // 3 + 2000):
+        data[i] ^= 0x5A
+    chunk.write_bytes(bytes(data))
+    for args in (("replay", records, "--game", 5), ("export-iss", records, "--out", tmp_path / "x.sgf")):
+        code, out, err = cli(capsys, *args)
+        assert (code, out) == (2, "") and err.count("\n") == 1, err
+        assert str(chunk) in err and "Traceback" not in err
+    assert not (tmp_path / "x.sgf").exists()
+
 def test_the_chunk_files_carry_their_counts(tmp_path: Path) -> None:
     import_iss(FIXTURE, tmp_path, chunk_lines=20)
     counts = []

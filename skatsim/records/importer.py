@@ -768,13 +768,13 @@ def read_row(path: str | Path, row: int) -> tuple[GameRecord, dict[str, object]]
         frame = pl.scan_parquet(path)
         names = frame.collect_schema().names()
         size = frame.select(pl.len()).collect().item()
-    except (OSError, pl.exceptions.PolarsError) as exc:
+        if "record" not in names:
+            raise SkatsimError(f"{path}: no 'record' column; only tables that store game records can be replayed")
+        if not 0 <= row < size:
+            raise SkatsimError(f"{path}: --row {row} out of range (the table has {size} rows, numbered from 0)")
+        values = frame.slice(row, 1).collect().row(0, named=True)  # the data: a damaged page shows only here
+    except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
         raise SkatsimError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
-    if "record" not in names:
-        raise SkatsimError(f"{path}: no 'record' column; only tables that store game records can be replayed")
-    if not 0 <= row < size:
-        raise SkatsimError(f"{path}: --row {row} out of range (the table has {size} rows, numbered from 0)")
-    values = frame.slice(row, 1).collect().row(0, named=True)
     try:
         return GameRecord.from_json(values["record"]), values
     except (ValueError, KeyError, TypeError) as exc:
