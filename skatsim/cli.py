@@ -917,8 +917,7 @@ def whatif_command(
         flags |= HAND
     with working("rolling out"):
         start = _whatif_start(run_dir, game, iss_file, line, game_id, params)
-        with _naming(start.label):
-            result = another_declaration(start, code, flags, params, bots, worlds, samples, seed)  # type: ignore[arg-type]
+        result = another_declaration(start, code, flags, params, bots, worlds, samples, seed)  # type: ignore[arg-type]
     click.echo(result.to_json() if as_json else result.text(), nl=as_json)
 
 
@@ -1008,8 +1007,8 @@ def solve_command(source: Path, line: int | None, game: int | None, after: int, 
 
 @contextmanager
 def _naming(where: str) -> Iterator[None]:
-    """Errors about one game (no card play to solve, --after beyond its cards, no declaration to change)
-    name the game first: ``FILE line N: ...`` or ``RUN_DIR game N: ...``, where the problem is."""
+    """Errors about one game (no card play to solve, --after beyond its cards) name the game first:
+    ``FILE line N: ...`` or ``RUN_DIR game N: ...``, where the problem is."""
     try:
         yield
     except SkatsimError as exc:

@@ -511,7 +511,7 @@ def test_could_i_have_won_an_iss_game(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--iss", ISS, "--line", 1, "--declare", "grand"], "sgf line 1 (ISS game 8): whatif: nobody won the auction"),
+        (["--iss", ISS, "--line", 1, "--declare", "grand"], "sgf line 1 (ISS game 8): nobody won the auction"),
         (["--iss", ISS, "--line", 2, "--declare", "reversed"], "--declare: this variant does not allow reversed"),
         (["--iss", ISS, "--line", 2, "--declare", "skat"], "--declare: unknown game 'skat'"),
         (["--iss", ISS, "--declare", "grand"], "exactly one of --line N or --id ID"),

@@ -151,7 +151,7 @@ def another_declaration(
         raise SkatsimError("whatif: a game record is needed (an ISS line or a run's game)")
     played = _replayed(record, params)
     if played.declarer < 0 or record.game_type is None or record.grand_hand_instead is not None:
-        raise SkatsimError("whatif: nobody won the auction in this game: there is no declaration to change")
+        raise SkatsimError(f"{start.label}: nobody won the auction in this game: there is no declaration to change")
     recorded_flags = record.flags | (0 if record.pickup else HAND)
     decisions = [Declare(record.game_type, recorded_flags), Declare(game, flags)]
     n = samples or (1 if worlds == "fixed" else SAMPLES)
