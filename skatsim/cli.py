@@ -710,7 +710,12 @@ def duel_command(
     "--level", default=0.95, show_default=True, type=float, help="Confidence level of the intervals, a fraction."
 )
 @click.option(
-    "--bootstrap", "n_boot", default=1000, show_default=True, type=int, help="Bootstrap resamples (10 to 100,000)."
+    "--bootstrap",
+    "n_boot",
+    default=1000,
+    show_default=True,
+    type=Count(min=None),  # the range is check_options', in one line with the example
+    help="Bootstrap resamples (10 to 100,000).",
 )
 @click.option(
     "--baseline", metavar="RUN", help="The run every other is compared with (its name or path); default: the first."
@@ -765,7 +770,7 @@ class _UpperChoice(click.Choice):
     "--samples",
     default=10_000,
     show_default=True,
-    type=click.IntRange(min=2),
+    type=Count(min=2),
     help="Deals rolled out per declaration (the same deals for every one).",
 )
 @SEED_OPTION
@@ -847,7 +852,7 @@ def hand_command(
     help="The real cards, or deals the declarer could not tell apart (uniform; consistent: also with "
     "the bids as recorded).",
 )
-@click.option("--samples", type=click.IntRange(min=1), help="Rollouts (default: 1 with the real cards, else 1000).")
+@click.option("--samples", type=COUNT, help="Rollouts (default: 1 with the real cards, else 1000).")
 @SEED_OPTION
 @click.option(
     "--variant", type=click.Path(dir_okay=False), help="The rules (default: the run's, or the official ones)."
@@ -981,7 +986,7 @@ def solve_command(source: Path, line: int | None, game: int | None, after: int, 
             raise click.UsageError(f"{source} is a run folder: name the game with --game N (not --line)")
         path, row = _run_chunk(source, game)
         record, _ = read_row(path, row)
-        with working("solving"):
+        with working("solving"), _naming(f"{source} game {game}"):
             solution = solve_record(record, after, params=_run_params(source))
         title = f"{source} game {game}"
     else:
@@ -989,7 +994,8 @@ def solve_command(source: Path, line: int | None, game: int | None, after: int, 
             raise click.UsageError("an ISS file needs --line N (--game N goes with a run folder)")
         with working("solving"):
             number, found = find_iss_line(source, line=line)
-            solution = solve_record(found.record, after)
+            with _naming(f"{source} line {number}"):
+                solution = solve_record(found.record, after)
         title = f"{source} line {number}" + _iss_title(found.result)
     if as_json:
         click.echo(json.dumps(solution.to_json_dict()))
@@ -997,6 +1003,16 @@ def solve_command(source: Path, line: int | None, game: int | None, after: int, 
     click.echo(title)
     for text in solution.lines():
         click.echo(text)
+
+
+@contextmanager
+def _naming(where: str) -> Iterator[None]:
+    """Errors about one game (no card play to solve, --after beyond its cards) name the game first:
+    ``FILE line N: ...`` or ``RUN_DIR game N: ...``, where the problem is."""
+    try:
+        yield
+    except SkatsimError as exc:
+        raise SkatsimError(f"{where}: {exc}") from None
 
 
 def main(argv: list[str] | None = None) -> int:

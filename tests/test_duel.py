@@ -337,7 +337,7 @@ def test_a_stopped_duel_resumes_to_the_same_result(
     line = one_line(err, code)
     assert line.startswith(f"skatsim: error: {out / chunk_name(2000, 1000)}: cannot write chunk file: the disk is full")
     command = shlex.join(["skatsim", *args, "--out", str(out), "--resume"])
-    assert line.endswith(f"; 2,000 of 5,000 games kept in {out}; to continue: {command}"), line
+    assert line.endswith(f"; 2,000 of 5,000 deals kept in {out}; to continue: {command}"), line  # --games counts deals
     assert sorted(p.name for p in out.iterdir()) == [chunk_name(0, 1000), chunk_name(1000, 1000), MANIFEST]
     code, resumed, err = cli(capsys, *shlex.split(command)[1:])
     assert (code, err) == (0, "")
@@ -351,7 +351,7 @@ def test_a_duel_stopped_in_a_temporary_folder_names_it_in_the_resume_command(
     with monkeypatch.context() as patch:
         patch.setattr(storage, "write_atomic", _failing_writes(1))
         code, _, err = cli(capsys, *args)
-    match = re.search(r"; 1,000 of 3,000 games kept in (\S+); to continue: (.+)$", one_line(err, code))
+    match = re.search(r"; 1,000 of 3,000 deals kept in (\S+); to continue: (.+)$", one_line(err, code))
     assert match, err
     folder = Path(match[1])
     try:

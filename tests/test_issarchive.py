@@ -386,6 +386,25 @@ def test_resume_checks_the_source_the_settings_and_the_chunk_files(
     assert code == 2 and "holds other files than an ISS import" in err
 
 
+def test_a_damaged_chunk_of_a_finished_import_is_one_line_for_its_readers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A chunk file cut short after the import finished (a copy, a full disk elsewhere): report and replay
+    say which file and how to redo it, in one line, instead of polars' traceback; --resume redoes it."""
+    source = tmp_path / "games.sgf"
+    source.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    import_iss(source, out, chunk_lines=10)
+    chunk = sorted(out.glob("chunk-*.parquet"))[1]
+    chunk.write_bytes(chunk.read_bytes()[:500])
+    for args in (("report", out, "--out", tmp_path / "r.html"), ("replay", out, "--row", 3)):
+        code, stdout, err = cli(capsys, *args)
+        assert (code, stdout) == (2, "") and err.count("\n") == 1, err
+        assert f"{chunk}: not a readable chunk file" in err and "run the import again with --resume" in err
+    chunk.unlink()
+    assert import_iss(source, out, resume=True).imported == 46
+    assert read_import(out).height == 46
+
 @pytest.fixture(scope="module")
 def big_source(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
     """40,000 games in a gzip file, for the tests that stop a real import process."""
@@ -592,6 +611,23 @@ def test_export_mistakes_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixt
     code, _, _ = cli(capsys, "export-iss", records, "--out", tmp_path / "taken.sgf", "--force")
     assert code == 0 and (tmp_path / "taken.sgf").read_text().count("\n") == 50
 
+
+def test_a_run_chunk_damaged_inside_is_one_line_for_replay_and_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A chunk file whose footer reads but whose data pages are damaged: replay and export-iss name the
+    file in one line (export writes nothing) instead of polars' traceback."""
+    records = simulate(tmp_path, "official.yaml", 200)
+    [chunk] = sorted(records.glob("chunk-*.parquet"))
+    data = bytearray(chunk.read_bytes())
+    for i in range(len(data) // 3, len(data) // 3 + 2000):
+        data[i] ^= 0x5A
+    chunk.write_bytes(bytes(data))
+    for args in (("replay", records, "--game", 5), ("export-iss", records, "--out", tmp_path / "x.sgf")):
+        code, out, err = cli(capsys, *args)
+        assert (code, out) == (2, "") and err.count("\n") == 1, err
+        assert str(chunk) in err and "Traceback" not in err
+    assert not (tmp_path / "x.sgf").exists()
 
 def test_the_chunk_files_carry_their_counts(tmp_path: Path) -> None:
     import_iss(FIXTURE, tmp_path, chunk_lines=20)

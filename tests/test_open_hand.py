@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from skatsim.analysis.render import Table
+from skatsim.analysis.render import Table, Text
 from skatsim.analysis.report import open_hand_section
 from skatsim.analysis.sources import scan
 from skatsim.bots import bot_arrays, parse_bots
@@ -190,6 +190,11 @@ def test_import_iss_open_hand_columns_are_the_solvers_values(
     assert checked >= LINES // 2
     section = open_hand_section(scan(str(out)), 0.95)
     assert section is not None and section.title == "Against perfect play"
+    # people played these games: the section says so, not "the bots'"
+    text, table = section.blocks
+    assert isinstance(text, Text) and isinstance(table, Table)
+    assert "compare people's result" in text.text and "bots" not in text.text
+    assert table.caption == "People's results and the open-hand value"
     # --open-hand won: the same answers, without the points
     code = main(["import-iss", str(fixture), "--out", str(tmp_path / "won"), "--jobs", "1", "--open-hand", "won",
                  "--quiet"])  # fmt: skip

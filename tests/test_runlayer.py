@@ -150,6 +150,24 @@ def test_a_count_that_is_not_a_whole_number_is_one_line(
     assert not out.exists()
 
 
+def test_every_option_counting_things_takes_the_count_spellings() -> None:
+    """--games, --bootstrap, --samples and --chunk-size of every command read 1e3, 10k, 1_000 alike
+    (skatsim.counts): report's --bootstrap and the rollouts' --samples took plain integers only."""
+    from skatsim.cli import app
+    from skatsim.counts import Count
+
+    counting = {"--games", "--bootstrap", "--samples", "--chunk-size"}
+    found = {
+        (name, option): param.type
+        for name, command in app.commands.items()
+        for param in command.params
+        for option in param.opts
+        if option in counting
+    }
+    assert {("report", "--bootstrap"), ("hand", "--samples"), ("whatif", "--samples")} <= set(found)
+    assert [key for key, kind in found.items() if not isinstance(kind, Count)] == []
+
+
 # --------------------------------------------------------------------------- one writer per folder
 
 

@@ -47,7 +47,7 @@ from skatsim.run.chunks import (
 )
 from skatsim.run.duel import default_duel_chunk
 from skatsim.run.local_backend import LocalBackend
-from skatsim.run.manifest import MANIFEST, read_manifest
+from skatsim.run.manifest import MANIFEST, RunManifest, read_manifest
 from skatsim.run.runner import plan_run, run_simulation, scan_run
 from skatsim.schema import RESULT_COLUMNS
 from skatsim.variant import load_variant, official_params
@@ -763,6 +763,19 @@ def test_the_games_per_second_are_counted_since_the_bar_started() -> None:
     now[0] += 0.8
     assert column.render(bar.tasks[0]).plain == "    500,000 games/s"
 
+
+def test_a_duels_bar_counts_deals() -> None:
+    """A duel's --games are deals (six games each): its bar says deals a second, as its total counts them."""
+    from rich.progress import Progress
+
+    now = [100.0]
+    bar = Progress(runner._GamesPerSecond(), get_time=lambda: now[0], disable=True)
+    task = bar.add_task("simulating", total=200, unit=runner.count_unit(RunManifest.model_construct(job="duel")))
+    column = runner._GamesPerSecond()
+    assert column.render(bar.tasks[0]).plain == "    - deals/s"
+    now[0] += 2.0
+    bar.advance(task, 100)
+    assert column.render(bar.tasks[0]).plain == "         50 deals/s"
 
 def test_the_time_left_is_the_games_left_at_the_rate_since_the_start() -> None:
     """Two chunks finishing together do not make minutes of work read as seconds: the games left over the

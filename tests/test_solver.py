@@ -515,14 +515,15 @@ def test_solve_command_text(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--line", "1"), "aborted before a declaration"),
-        (("--line", "12"), "all players passed"),
-        (("--line", "46"), "forfeited before discarding"),
-        (("--line", "21", "--after", "31"), "--after 31: the record has 30 cards of play"),
-        (("--line", "999"), "no line 999"),
+        (("--line", "1"), "real_games.sgf line 1: the game was aborted before a declaration"),
+        (("--line", "12"), "real_games.sgf line 12: all players passed"),
+        (("--line", "46"), "real_games.sgf line 46: the declarer forfeited before discarding"),
+        (("--line", "21", "--after", "31"), "real_games.sgf line 21: --after 31: the record has 30 cards of play"),
+        (("--line", "999"), "real_games.sgf: no line 999"),
     ],
 )
 def test_solve_command_errors(capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str) -> None:
+    """One line naming the problem and where it is: the file and the line of the game."""
     code, out, err = run(capsys, *args)
     assert code == 2 and out == ""
     assert err.startswith("skatsim: error: ") and message in err and err.count("\n") == 1

@@ -511,7 +511,7 @@ def test_could_i_have_won_an_iss_game(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--iss", ISS, "--line", 1, "--declare", "grand"], "nobody won the auction"),
+        (["--iss", ISS, "--line", 1, "--declare", "grand"], "sgf line 1 (ISS game 8): nobody won the auction"),
         (["--iss", ISS, "--line", 2, "--declare", "reversed"], "--declare: this variant does not allow reversed"),
         (["--iss", ISS, "--line", 2, "--declare", "skat"], "--declare: unknown game 'skat'"),
         (["--iss", ISS, "--declare", "grand"], "exactly one of --line N or --id ID"),
@@ -545,3 +545,43 @@ def test_could_i_have_won_a_game_of_a_run(capsys: pytest.CaptureFixture[str], tm
     assert other["declaration"] == "null"
     code, out, err = _cli(capsys, tmp_path / "run", "--game", 60, "--declare", "null")
     assert code == 2 and "out of range" in err and len(err.splitlines()) == 1
+
+
+def test_could_i_have_won_a_game_of_a_four_player_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A four-player run's manifest names four bots (the dealer sits out): RUN_DIR --game N seats them as the
+    run did, instead of refusing the run's own bots as a --bots of three players."""
+    import json
+
+    import polars as pl
+
+    from skatsim.run.runner import run_simulation
+
+    run_simulation(str(ROOT / "variants" / "tournament4.yaml"), 60, 8, str(tmp_path / "run"), jobs=1, progress=False)
+    games = pl.read_parquet(tmp_path / "run" / "*.parquet").filter(pl.col("declarer").is_not_null())
+    row = games.row(0, named=True)
+    code, out, err = _cli(capsys, tmp_path / "run", "--game", row["game_id"], "--declare", "grand", "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert data["declarer"] == ("FH", "MH", "RH")[row["declarer"]] and data["bid"] == row["bid"]
+    seat = ("fh", "mh", "rh")[row["declarer"]]
+    assert data["outcomes"][0]["expected_score"] == row[f"list_points_{seat}"]
+
+
+def test_the_game_as_played_is_scored_as_its_rollouts(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Under list scoring the rollouts' score is the declarer's list points: the game as played at the table
+    says its list points too, so the recorded declaration played out with the real cards reads the same."""
+    import json
+
+    import polars as pl
+
+    from skatsim.run.runner import run_simulation
+
+    run_simulation(str(ROOT / "variants" / "tournament.yaml"), 40, 8, str(tmp_path / "run"), jobs=1, progress=False)
+    games = pl.read_parquet(tmp_path / "run" / "*.parquet").filter(pl.col("declarer").is_not_null())
+    row = games.row(0, named=True)
+    code, out, err = _cli(capsys, tmp_path / "run", "--game", row["game_id"], "--declare", "grand", "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    points = row[f"list_points_{('fh', 'mh', 'rh')[row['declarer']]}"]
+    assert points != row["score"] and data["outcomes"][0]["expected_score"] == points
+    assert f"{points:+d} list points (as played at the table)" in data["recorded_result"]

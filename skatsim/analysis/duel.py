@@ -268,7 +268,7 @@ def run_duel(
         plan = replace(checked, out_dir=folder.path)
         warm_up_duel()
         execute_runs([plan], make_backend(backend, jobs, backend_options), progress, force)
-    with folder.reading(deals):
+    with folder.reading(deals, "deal"):
         result = read_duel(folder.path, level)
     folder.remove()
     result.seconds = time.perf_counter() - start

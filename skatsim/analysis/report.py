@@ -617,16 +617,19 @@ def house_rules_section(lf: pl.LazyFrame, level: float, have: dict[str, set[str]
 
 
 def open_hand_section(lf: pl.LazyFrame, level: float) -> Section | None:
-    """The bots' results against what the cards make with perfect play by all (``simulate --open-hand``):
-    per game type, how often the declarer wins where the cards allow it and loses where they do not;
-    ``None`` when no source has the open-hand columns."""
-    if "open_hand_won" not in columns(lf):
+    """The players' results against what the cards make with perfect play by all (``simulate --open-hand``,
+    ``import-iss --open-hand``): per game type, how often the declarer wins where the cards allow it and loses
+    where they do not; ``None`` when no source has the open-hand columns."""
+    have = columns(lf)
+    if "open_hand_won" not in have:
         return None
+    imported = pl.col("iss_id").is_not_null() if "iss_id" in have else pl.lit(False)
     frame = (
         lf.filter(pl.col("open_hand_won").is_not_null() & pl.col("won").is_not_null())
         .group_by("source", "game_type")
         .agg(
             pl.len().alias("games"),
+            imported.any().alias("imported"),
             pl.col("open_hand_won").sum().alias("allow"),
             (pl.col("open_hand_won") & pl.col("won")).sum().alias("won_allowed"),
             (~pl.col("open_hand_won") & ~pl.col("won")).sum().alias("lost_denied"),
@@ -666,8 +669,10 @@ def open_hand_section(lf: pl.LazyFrame, level: float) -> Section | None:
         "declarer loses where the cards lose",
         "card points, played - open hand",
     ]
+    who = _players(frame["imported"])
+    which = _WHICH if frame["imported"].n_unique() > 1 else ""
     last = (
-        "; the last column is the mean card points the bots' play made beyond the open-hand value (none for "
+        f"; the last column is the mean card points {who} play made beyond the open-hand value (none for "
         "Null, and for a run with `--open-hand won`, which solves won alone)"
         if points
         else ""
@@ -675,14 +680,26 @@ def open_hand_section(lf: pl.LazyFrame, level: float) -> Section | None:
     if not points:
         header, rows = header[:-1], [row[:-1] for row in rows]
     text = (
-        "Every declared game solved open-handed after the discard (`simulate --open-hand`): the value when every "
-        "seat sees every card and plays perfectly. 'Cards win': the share of games the declarer wins so; the next "
-        "two columns compare the bots' result with it. A declarer wins a game the cards lose when the defenders "
-        "err, and loses one they win when he errs (with the cards hidden the open-hand line is not always to be "
-        f"found){last} [{pct(level)} intervals]."
+        "Every declared game solved open-handed after the discard (`simulate --open-hand`, `import-iss --open-hand`): "
+        "the value when every seat sees every card and plays perfectly. 'Cards win': the share of games the declarer "
+        f"wins so; the next two columns compare {who} result with it{which}. A declarer wins a game the cards lose "
+        "when the defenders err, and loses one they win when he errs (with the cards hidden the open-hand line is "
+        f"not always to be found){last} [{pct(level)} intervals]."
     )
-    caption = "The bots' results and the open-hand value"
+    caption = f"{who[0].upper()}{who[1:]} results and the open-hand value"
     return Section("Against perfect play", [Text(text), Table(header, rows, caption)])
+
+
+#: Which players a section of both simulated runs and ISS imports means (:func:`_players`).
+_WHICH = " (the bots in a simulated run, people in an ISS import)"
+
+
+def _players(imported: pl.Series) -> str:
+    """Whose play a section of simulated runs and ISS imports (``imported``, one flag a row) describes: the
+    bots', people's, or, for both, the players' (the section then says which is which)."""
+    if not imported.any():
+        return "the bots'"
+    return "people's" if imported.all() else "the players'"
 
 
 # --------------------------------------------------------------------------- differences between runs

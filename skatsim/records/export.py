@@ -142,7 +142,15 @@ def _batches(files: list[str]) -> Iterator[pl.DataFrame]:
     """The run's games in order, ``BATCH`` at a time: game number, declarer, bots, record."""
     columns = ["game_id", "declarer", "bot_fh", "bot_mh", "bot_rh", "record"]
     for path in files:
-        yield from pl.scan_parquet(path).select(columns).collect().iter_slices(BATCH)
+        try:
+            frame = pl.scan_parquet(path).select(columns).collect()
+        except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
+            # a chunk damaged after the run finished: its footer read, its data not; nothing is written
+            reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+            raise SkatsimError(
+                f"{path}: cannot read the chunk file ({reason}); remove it and complete the run with --resume"
+            ) from None
+        yield from frame.iter_slices(BATCH)
 
 
 def _lines(batch: pl.DataFrame, date: str, official: np.ndarray, summary: ExportSummary) -> list[str]:

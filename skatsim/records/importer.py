@@ -700,9 +700,21 @@ def finished_import(folder: str) -> tuple[ImportManifest, list[str]]:
         )
     files = _chunk_files(folder)
     for path in files:
-        if storage.parquet_metadata(path).get(RUN_ID_KEY) != manifest.run_id:
+        if _footer_run_id(path) != manifest.run_id:
             raise SkatsimError(f"{path}: chunk file of another import; import the file again with --force")
     return manifest, files
+
+
+def _footer_run_id(path: str) -> str | None:
+    """The import a chunk file names in its footer; a file without a readable footer (cut short, damaged)
+    is a one-line error saying how to redo it, not polars' traceback."""
+    try:
+        return storage.parquet_metadata(path).get(RUN_ID_KEY)
+    except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException, ValueError) as exc:
+        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        raise SkatsimError(
+            f"{path}: not a readable chunk file ({reason}); remove that file and run the import again with --resume"
+        ) from None
 
 
 def import_row(folder: str, row: int) -> tuple[str, int]:
@@ -756,13 +768,13 @@ def read_row(path: str | Path, row: int) -> tuple[GameRecord, dict[str, object]]
         frame = pl.scan_parquet(path)
         names = frame.collect_schema().names()
         size = frame.select(pl.len()).collect().item()
-    except (OSError, pl.exceptions.PolarsError) as exc:
+        if "record" not in names:
+            raise SkatsimError(f"{path}: no 'record' column; only tables that store game records can be replayed")
+        if not 0 <= row < size:
+            raise SkatsimError(f"{path}: --row {row} out of range (the table has {size} rows, numbered from 0)")
+        values = frame.slice(row, 1).collect().row(0, named=True)  # the data: a damaged page shows only here
+    except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
         raise SkatsimError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
-    if "record" not in names:
-        raise SkatsimError(f"{path}: no 'record' column; only tables that store game records can be replayed")
-    if not 0 <= row < size:
-        raise SkatsimError(f"{path}: --row {row} out of range (the table has {size} rows, numbered from 0)")
-    values = frame.slice(row, 1).collect().row(0, named=True)
     try:
         return GameRecord.from_json(values["record"]), values
     except (ValueError, KeyError, TypeError) as exc:

@@ -274,7 +274,7 @@ class Matrices:
 
         def make() -> None:
             for _ in range(count):
-                matrix = np.empty((BLOCK, width), dtype=dtype)
+                matrix: np.ndarray = np.empty((BLOCK, width), dtype=dtype)
                 matrix.fill(0)
                 with self._lock:
                     if self._generation != generation:

@@ -172,7 +172,7 @@ def _existing_run(out_dir: str, resume: bool, alone: bool = True) -> RunManifest
             f"{out_dir}: folder is not empty and is not a skatsim run (no {MANIFEST}); choose another --out"
         )
     if not resume and manifest.finished is not None:
-        unit = "deals" if manifest.job == "duel" else "games"
+        unit = f"{count_unit(manifest)}s"
         hint = (
             "choose another --out (--resume only checks it)"
             if alone
@@ -273,6 +273,11 @@ class _GamesDone(ProgressColumn):
         return Text(f"{done}/{total}", style="progress.download")
 
 
+def count_unit(manifest: RunManifest) -> str:
+    """What a run's ``games`` count: ``deal`` for a duel's (each played in six seatings), else ``game``."""
+    return "deal" if manifest.job == "duel" else "game"
+
+
 def _games_per_second(task) -> float | None:  # type: ignore[no-untyped-def]
     """Games per second since the bar started, the games a resumed run had before (the task's ``before``
     field) left out; None for the first half second. Not rich's estimate over its last few updates: two
@@ -284,13 +289,14 @@ def _games_per_second(task) -> float | None:  # type: ignore[no-untyped-def]
 
 
 class _GamesPerSecond(ProgressColumn):
-    """:func:`_games_per_second`, shown from half a second on."""
+    """:func:`_games_per_second`, shown from half a second on, in the task's ``unit`` (a duel counts deals)."""
 
     def render(self, task) -> Text:  # type: ignore[no-untyped-def]
         speed = _games_per_second(task)
+        unit = f"{task.fields.get('unit', 'game')}s/s"
         if speed is None:
-            return Text("    - games/s", style="progress.data.speed")
-        return Text(f"{speed:>11,.0f} games/s", style="progress.data.speed")
+            return Text(f"    - {unit}", style="progress.data.speed")
+        return Text(f"{speed:>11,.0f} {unit}", style="progress.data.speed")
 
 
 class _TimeLeft(ProgressColumn):
@@ -400,23 +406,30 @@ class RunStopped(SkatsimError):
     """Runs stopped before their end (Ctrl-C, a full disk, a dead worker); every chunk written is kept.
 
     ``reason`` says why (``interrupted`` for Ctrl-C); ``kept`` and ``total`` count
-    games over all the runs; ``where`` names their folder(s); ``extra_args`` are
+    games over all the runs (``unit``: a duel's are deals); ``where`` names their folder(s); ``extra_args`` are
     options the command needs besides ``--resume`` to continue (a comparison's
     ``--runs DIR`` when it ran in a temporary folder). The message ends with how
     to continue; the command line replaces that with the exact command.
     """
 
     def __init__(
-        self, reason: str, interrupted: bool, kept: int, total: int, where: str, extra_args: tuple[str, ...] = ()
+        self,
+        reason: str,
+        interrupted: bool,
+        kept: int,
+        total: int,
+        where: str,
+        extra_args: tuple[str, ...] = (),
+        unit: str = "game",
     ) -> None:
         self.reason, self.interrupted, self.kept, self.total = reason, interrupted, kept, total
-        self.where, self.extra_args = where, extra_args
+        self.where, self.extra_args, self.unit = where, extra_args, unit
         how = " ".join([*extra_args, "--resume"])
         super().__init__(f"{self.progress()}; run the same command with {how} to complete it")
 
     def progress(self) -> str:
         """Why the run stopped and what is kept, without the way to continue."""
-        return f"{self.reason}; {self.kept:,} of {plural(self.total, 'game')} kept in {self.where}"
+        return f"{self.reason}; {self.kept:,} of {plural(self.total, self.unit)} kept in {self.where}"
 
 
 @dataclass(frozen=True)
@@ -445,20 +458,20 @@ class JobFolder:
             yield
         except RunStopped as stopped:  # keep what was computed, and say where it is
             raise RunStopped(
-                stopped.reason, stopped.interrupted, stopped.kept, stopped.total, self.path, self.extra
+                stopped.reason, stopped.interrupted, stopped.kept, stopped.total, self.path, self.extra, stopped.unit
             ) from None
         except BaseException:
             self.remove()
             raise
 
     @contextmanager
-    def reading(self, games: int) -> Iterator[None]:
-        """Around reading the complete runs (``games`` games in all): Ctrl-C keeps them, the same command
-        reads them again."""
+    def reading(self, games: int, unit: str = "game") -> Iterator[None]:
+        """Around reading the complete runs (``games`` games in all, or deals: ``unit``): Ctrl-C keeps them,
+        the same command reads them again."""
         try:
             yield
         except KeyboardInterrupt:
-            raise RunStopped("interrupted", True, games, games, self.path, self.extra) from None
+            raise RunStopped("interrupted", True, games, games, self.path, self.extra, unit) from None
 
     def remove(self) -> None:
         """Remove the folder if it is a temporary one."""
@@ -749,7 +762,8 @@ def _execute(runs: list[_OpenRun], backend: Backend, show: bool) -> None:
     try:
         with _progress(show) as bar:
             before = sum(run.games_before for run in runs)
-            task = bar.add_task("simulating", total=total, completed=before, before=before)
+            unit = count_unit(runs[0].manifest)
+            task = bar.add_task("simulating", total=total, completed=before, before=before, unit=unit)
             for path in results:
                 run = owner[storage.dirname(path)]
                 i = run.manifest.chunk_index(storage.basename(path))
@@ -845,7 +859,7 @@ def _run_guarded(runs: list[_OpenRun], backend: Backend, show: bool) -> None:
     if stopped is not None:
         kept = sum(run.manifest.games_in(run.done) for run in runs)
         total = sum(run.manifest.games for run in runs)
-        raise RunStopped(stopped[0], stopped[1], kept, total, _where(runs))
+        raise RunStopped(stopped[0], stopped[1], kept, total, _where(runs), unit=count_unit(runs[0].manifest))
 
 
 def _blocks_per_chunk(manifest: RunManifest) -> int:

@@ -33,7 +33,7 @@ from ..engine.layout import (
 from ..engine.rules import LIST_SCORING
 from ..engine.scoring import HAND
 from ..errors import SkatsimError
-from ..records.record import replay
+from ..records.record import GameRecord, replay
 from ..variant import official_params
 from .rollouts import SEATS, Declare, Start, Worlds, _replayed, declaration_label, plan
 
@@ -151,7 +151,7 @@ def another_declaration(
         raise SkatsimError("whatif: a game record is needed (an ISS line or a run's game)")
     played = _replayed(record, params)
     if played.declarer < 0 or record.game_type is None or record.grand_hand_instead is not None:
-        raise SkatsimError("whatif: nobody won the auction in this game: there is no declaration to change")
+        raise SkatsimError(f"{start.label}: nobody won the auction in this game: there is no declaration to change")
     recorded_flags = record.flags | (0 if record.pickup else HAND)
     decisions = [Declare(record.game_type, recorded_flags), Declare(game, flags)]
     n = samples or (1 if worlds == "fixed" else SAMPLES)
@@ -177,10 +177,7 @@ def another_declaration(
                 float(r[:, COL_TRICKS].mean()),
             )
         )
-    result = replay(record, params)
-    how = "won" if result.won else "lost"
-    detail = "" if record.game_type == NULL else f" with {result.declarer_points} points"
-    recorded_result = f"{how}{detail}, score {result.score:+d} (as played at the table)"
+    recorded_result = _as_played(record, params, played.declarer)
     return AnotherDeclaration(
         title=start.label,
         declarer=played.declarer,
@@ -192,3 +189,16 @@ def another_declaration(
         seed=seed,
         outcomes=tuple(outcomes),
     )
+
+
+def _as_played(record: GameRecord, params: np.ndarray, declarer: int) -> str:
+    """The game as the table played it, scored as the rollouts are: the declarer's score for the deal, his
+    Seeger-Fabian list points under list scoring (else the recorded declaration, played out as recorded,
+    would show two scores)."""
+    result = replay(record, params)
+    how = "won" if result.won else "lost"
+    detail = "" if record.game_type == NULL else f" with {result.declarer_points} points"
+    if params[LIST_SCORING]:
+        points = getattr(result, f"list_points_{SEATS[declarer].lower()}")
+        return f"{how}{detail}, {points:+d} list points (as played at the table)"
+    return f"{how}{detail}, score {result.score:+d} (as played at the table)"

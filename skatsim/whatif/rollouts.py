@@ -126,11 +126,11 @@ def from_run(seed: int, game: int, params: np.ndarray | None = None, bots: str =
     variant that plays lists the list is played from its first deal, so the game keeps its Bock
     multiplier and Ramsch round."""
     from ..engine.block import simulate_block
-    from ..engine.rules import LIST_LENGTH
+    from ..engine.rules import LIST_LENGTH, TABLE_PLAYERS
     from ..records.record import record_from_log
 
     params = official_params() if params is None else params
-    kinds, bot_params = bot_arrays(parse_bots(bots), params)
+    kinds, bot_params = bot_arrays(parse_bots(bots, int(params[TABLE_PLAYERS])), params)
     length = int(params[LIST_LENGTH])
     first = game - game % length if length else game
     count = game - first + 1
