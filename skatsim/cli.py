@@ -40,16 +40,30 @@ F = TypeVar("F", bound=Callable[..., object])
 SEED_OPTION = click.option(
     "--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed."
 )
+class _OpenHandChoice(click.Choice):
+    """``--open-hand``'s optional word. The option takes the next word when one follows, so written before
+    the command's file (``--open-hand variants/official.yaml``) it takes the file: refused with where to
+    write it instead."""
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
+        if isinstance(value, str) and value not in self.choices and (Path(value).suffix or Path(value).exists()):
+            params = ctx.command.params if ctx else []
+            files = [p.human_readable_name for p in params if isinstance(p, click.Argument)]
+            where = f"after {files[0]}" if files else "last"
+            self.fail(f"{value!r} is not points or won: write --open-hand {where} or as --open-hand points", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 OPEN_HAND_OPTION = click.option(
     "--open-hand",
-    type=click.Choice(["points", "won"]),  # skatsim.run.manifest.OPEN_HAND_MODES (not imported to start quicker)
+    type=_OpenHandChoice(["points", "won"]),  # skatsim.run.manifest.OPEN_HAND_MODES (not imported to start quicker)
     is_flag=False,
     flag_value="points",
     metavar="[points|won]",
     help="Also solve each declared game open-handed after the discard (every seat sees every card and plays "
     "perfectly). --open-hand (points): columns open_hand_points and open_hand_won, about 170 games a second "
     "per job; --open-hand won: open_hand_won alone (the points null), one search a game, about 900 games a "
-    "second per job (docs/solver.md).",
+    "second per job (docs/solver.md). Write it after the command's file, or as --open-hand points.",
 )
 JOBS_OPTION = click.option(
     "--jobs",

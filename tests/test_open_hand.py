@@ -85,7 +85,7 @@ def test_open_hand_columns_are_the_solvers_values(tmp_path: Path, capsys: pytest
          "1", "--record-play", "--resume", "--quiet"]
     )  # fmt: skip
     err = capsys.readouterr().err
-    assert code == 2 and "cannot resume: the run was made with open-hand points, not off" in err
+    assert code == 2 and "the run was made with --open-hand points; resume it with --open-hand points" in err
 
 
 def test_open_hand_won_is_the_points_runs_won_without_the_points(
@@ -119,7 +119,7 @@ def test_open_hand_won_is_the_points_runs_won_without_the_points(
     code = main(["simulate", str(VARIANTS / "official.yaml"), "--games", "60", "--seed", "5", "--out",
                  str(tmp_path / "won"), "--jobs", "1", "--open-hand", "--resume", "--quiet"])  # fmt: skip
     err = capsys.readouterr().err
-    assert code == 2 and "cannot resume: the run was made with open-hand won, not points" in err
+    assert code == 2 and "cannot resume: the run was made with --open-hand won; resume it with --open-hand won" in err
 
 
 def test_won_alone_answers_as_the_points_do_for_every_kind_of_game() -> None:
@@ -208,3 +208,20 @@ def test_import_iss_open_hand_columns_are_the_solvers_values(
     err = capsys.readouterr().err
     assert code == 2 and "cannot resume: the import was made with --open-hand points" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("command", "file"), [("simulate", "VARIANT"), ("import-iss", "FILE")])
+def test_open_hand_before_the_file_is_refused_with_where_to_write_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, file: str
+) -> None:
+    """The option takes an optional word, so written before the command's file it takes the file: one line
+    that says where the option goes; a mistyped word keeps click's list of the choices."""
+    variant = str(VARIANTS / "official.yaml")
+    extra = ["--games", "10"] if command == "simulate" else []
+    code = main([command, "--open-hand", variant, *extra, "--out", str(tmp_path / "run")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert f"is not points or won: write --open-hand after {file} or as --open-hand points" in err
+    assert not (tmp_path / "run").exists()
+    code = main(["simulate", variant, "--open-hand", "wons", "--games", "10", "--out", str(tmp_path / "run")])
+    assert code == 2 and "'wons' is not one of 'points', 'won'" in capsys.readouterr().err

@@ -272,7 +272,7 @@ def test_a_chunk_of_another_run_is_refused_by_resume_and_readers(
     ("field", "recorded", "message"),
     [
         ("skatsim_version", "0.0.9", f"made with skatsim version 0.0.9, not {__version__}"),
-        ("bots", ["random", "random", "heuristic"], "made with bots random,random,heuristic, not random,random,random"),
+        ("bots", ["random", "random", "heuristic"], "made with --bots random,random,heuristic; resume it with --bots"),
     ],
 )
 def test_resume_refuses_another_version_or_bot_setting(

@@ -543,7 +543,8 @@ def test_resume_of_a_finished_run_changes_nothing(tmp_path: Path, capsys: pytest
     simulate(out, 3_000, chunk_size=1_000)
     chunks_before = {k: v for k, v in snapshot(out).items() if k != MANIFEST}
     code, _, err = cli(capsys, "simulate", VARIANT, "--games", "3000", "--out", str(out), "--resume")
-    assert_one_line_error(code, err, "made with bots random,random,random, not heuristic,heuristic,heuristic")
+    made = "with --bots random,random,random"
+    assert_one_line_error(code, err, f"was made {made}; resume it {made}")
     args = ["simulate", VARIANT, "--games", "3000", "--out", str(out), "--bots", "random", "--resume", "--quiet"]
     code, stdout, err = cli(capsys, *args)
     assert (code, err) == (0, "")
@@ -554,10 +555,14 @@ def test_resume_of_a_finished_run_changes_nothing(tmp_path: Path, capsys: pytest
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [
-        ("--seed", "2", "cannot resume: the run was made with seed 1, not 2"),
-        ("--games", "4000", "cannot resume: the run was made with games 3000, not 4000"),
-        ("--bots", "random,heuristic,random", "made with bots random,random,random, not random,heuristic,random"),
-        ("--record-play", None, "made with record-play off, not on"),
+        ("--seed", "2", "cannot resume: the run was made with --seed 1; resume it with --seed 1"),
+        ("--games", "4000", "cannot resume: the run was made with --games 3000; resume it with --games 3000"),
+        (
+            "--bots",
+            "random,heuristic,random",
+            "made with --bots random,random,random; resume it with --bots random,random,random",
+        ),
+        ("--record-play", None, "the run was made without --record-play; resume it without --record-play"),
         ("--chunk-size", "500", "cannot resume with --chunk-size 500: the run uses 1000"),
     ],
 )

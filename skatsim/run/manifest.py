@@ -261,6 +261,24 @@ def _show(value: object) -> str:
     return str(value)
 
 
+#: The ``simulate`` option behind each setting a resumed run must repeat (:func:`check_same_run`).
+_OPTION_OF = {
+    "seed": "--seed",
+    "games": "--games",
+    "bots": "--bots",
+    "record-play": "--record-play",
+    "open-hand": "--open-hand",
+}
+
+
+def _made_with(option: str, value: object) -> str:
+    """How the run was made, as the options that repeat it: ``with --games 3000``, ``without --record-play``,
+    ``with --open-hand won``."""
+    if isinstance(value, bool) or value == "":
+        return f"with {option}" if value else f"without {option}"
+    return f"with {option} {_show(value)}"
+
+
 def check_same_run(manifest: RunManifest, fresh: RunManifest, out_dir: str) -> None:
     """Refuse to resume with settings that would change the rows (or the code that makes them),
     naming the first difference.
@@ -289,8 +307,13 @@ def check_same_run(manifest: RunManifest, fresh: RunManifest, out_dir: str) -> N
         ("skatsim version", manifest.skatsim_version, fresh.skatsim_version),
     )
     for what, old, new in checks:
-        if old != new:
+        if old == new:
+            continue
+        option = _OPTION_OF.get(what) if manifest.job == "simulate" else None
+        if option is None:
             raise SkatsimError(f"{out_dir}: cannot resume: the run was made with {what} {_show(old)}, not {_show(new)}")
+        made = _made_with(option, old)
+        raise SkatsimError(f"{out_dir}: cannot resume: the run was made {made}; resume it {made}")
     if manifest.variant_text != fresh.variant_text:
         raise SkatsimError(
             f"{out_dir}: cannot resume: the variant file text differs from the run's "
