@@ -371,6 +371,10 @@ def test_resume_checks_the_source_the_settings_and_the_chunk_files(
     assert code == 2 and err.endswith("cannot resume with --chunk-size 20: the import uses 10 (omit it)\n")
     code, _, err = cli(capsys, *base, "--strict")
     assert code == 2 and err.endswith("the import was made without --strict; resume it without --strict\n")
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir())
+    code, _, err = cli(capsys, *base, "--force")  # replace and complete at once: which one was meant?
+    assert code == 2 and err.endswith("and --resume completes it: pass one of them\n") and err.count("\n") == 1
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir()) == before
     chunk = sorted(out.glob("chunk-*.parquet"))[1]
     chunk.write_bytes(b"not parquet")
     code, _, err = cli(capsys, *base)

@@ -131,6 +131,15 @@ def test_extends_cycle_names_the_chain(capsys: pytest.CaptureFixture[str]) -> No
     assert err == f"{b}:3: (extended by {a}) {chain}\n"
 
 
+def test_extends_naming_a_folder_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "rules").mkdir()
+    path = tmp_path / "child.yaml"
+    path.write_text("name: child\nextends: rules\n", encoding="utf-8")
+    code, _, err = validate(capsys, path)
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith(f"{path}:2: extends: 'rules' is a folder (looked for {tmp_path / 'rules'};")
+
+
 def test_extends_itself_is_a_cycle(capsys: pytest.CaptureFixture[str]) -> None:
     path = BROKEN / "extends_self.yaml"
     code, _, err = validate(capsys, path)

@@ -355,6 +355,8 @@ def import_iss(
     start = time.perf_counter()
     source, out = Path(path), str(out_dir)
     check_import_options(jobs, chunk_lines)
+    if force and resume:
+        raise SkatsimError("--force replaces the import in --out and --resume completes it: pass one of them")
     if source.is_dir():
         raise SkatsimError(f"{source}: is a folder, not an ISS file")
     kind = source_format(source)

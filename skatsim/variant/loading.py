@@ -275,8 +275,9 @@ def _extends_target(path: Path, value: Any, line: int | None, chain: tuple[Path,
     if len(chain) >= MAX_EXTENDS:
         raise SkatsimError(where + f"more than {MAX_EXTENDS} files in the extends chain (allowed: {MAX_EXTENDS})")
     if not target.is_file():
+        found = "is a folder" if target.is_dir() else "not found"
         raise SkatsimError(
-            where + f"{value!r} not found (looked for {target}; allowed: an existing variant "
+            where + f"{value!r} {found} (looked for {target}; allowed: an existing variant "
             "file, relative to this one)"
         )
     return target
