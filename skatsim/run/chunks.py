@@ -265,8 +265,8 @@ class Matrices:
         """Make ``count`` matrices of ``(BLOCK, width)`` on a thread of their own, every page written once,
         and keep each as it is ready, for a run's first blocks.
 
-        A matrix's first writes cost a page fault each, and with numpy's huge pages memory compacted by
-        the OS: 25 to 45 ms for a 21 MB row matrix on this project's machine, paid by the kernel in the
+        A matrix's first writes cost page faults (numpy advises huge pages, which the OS must find and
+        clear): 25 to 45 ms for a 21 MB row matrix on this project's machine, paid by the kernel in the
         first two chunks of a run (a one-job run of 10,000,000 games fills eight). Made here, at the run's
         start, they cost the core the kernel does not use. ``fill`` releases the GIL."""
         with self._lock:
