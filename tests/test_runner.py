@@ -391,13 +391,14 @@ def test_new_matrices_are_in_small_pages() -> None:
 
 @pytest.mark.parametrize(
     ("jobs", "chunks", "per_chunk", "logs", "made"),
-    [(1, 40, 4, False, 8), (1, 1, 4, True, 4), (2, 40, 4, False, 8), (1, 16, 1, False, 2), (2, 16, 0, False, 0)],
+    [(1, 40, 4, False, 5), (1, 1, 4, True, 4), (2, 40, 4, False, 2), (1, 16, 1, False, 2), (2, 16, 0, False, 0)],
 )
 def test_a_backend_has_the_matrices_its_first_chunks_take_made_on_entry(
     monkeypatch: pytest.MonkeyPatch, jobs: int, chunks: int, per_chunk: int, logs: bool, made: int
 ) -> None:
-    """One job holds two chunks at once (one played, one written), a job in a thread one; at most what
-    the pool keeps, and action logs beside the rows for a recorded run."""
+    """One job holds a chunk's blocks and one more (the next chunk played while the last one's blocks are
+    narrowed), a job in a thread one block; never more than the run's blocks, and action logs beside the
+    rows for a recorded run."""
     asked: list[tuple[int, int]] = []
     monkeypatch.setattr(local_backend.MATRICES, "prepare", lambda count, width, dtype: asked.append((count, width)))
     backend = LocalBackend(jobs)

@@ -270,7 +270,7 @@ class Matrices:
 
         A matrix's first writes cost page faults: about 50 ms for a 21 MB row matrix on this project's
         machine with numpy's huge pages, 7 to 10 ms with small ones (:func:`_new_matrix`), paid by the
-        kernel in the first two chunks of a run (a one-job run of 10,000,000 games fills eight). Made here,
+        kernel in the first two chunks of a run (a one-job run of 10,000,000 games holds five). Made here,
         at the run's start, they cost the core the kernel does not use. ``fill`` releases the GIL."""
         with self._lock:
             generation = self._generation
