@@ -230,8 +230,8 @@ class Matrices:
     is left (:meth:`clear`), so a session that goes on holds none.
     """
 
-    #: Matrices kept per shape: enough for the two chunks of 250,000 games (four blocks each) that a
-    #: one-job run holds at once.
+    #: Matrices kept per shape: more than a run holds at once (a one-job run of chunks of four blocks five:
+    #: the next chunk's four while the last one's are narrowed; a job in a thread one).
     KEEP = 8
 
     def __init__(self) -> None:
