@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from skatsim.cli import main
-from skatsim.engine.gametypes import CLUBS_GAME, GRAND, HEARTS_GAME, NULL, SPADES_GAME
+from skatsim.engine.gametypes import CLUBS_GAME, DIAMONDS_GAME, GRAND, HEARTS_GAME, NULL, REVERSED, SPADES_GAME
+from skatsim.engine.scoring import HAND, OUVERT, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 from skatsim.errors import SkatsimError
 from skatsim.variant import load_variant
 from skatsim.whatif.hand import HandEvaluation, declarations, evaluate_hand, parse_hand_cards
@@ -27,8 +28,18 @@ def test_every_declaration_the_variant_allows() -> None:
     adds five where the variant allows it."""
     official = declarations(load_variant(VARIANTS / "official.yaml").variant.params())
     assert len(official) == 29
+    # a suit game or Grand: after the pickup, hand, hand with Schneider or Schwarz announced, ouvert (a hand
+    # game); Null: plain, hand, ouvert, ouvert hand. Suits from clubs down, as players name them.
+    five_ways = (0, HAND, HAND | SCHNEIDER_ANNOUNCED, HAND | SCHWARZ_ANNOUNCED, HAND | OUVERT)
+    null_ways = [(NULL, 0), (NULL, HAND), (NULL, OUVERT), (NULL, HAND | OUVERT)]
+    suits_and_grand = [
+        (gt, f) for gt in (CLUBS_GAME, SPADES_GAME, HEARTS_GAME, DIAMONDS_GAME, GRAND) for f in five_ways
+    ]
+    assert official == suits_and_grand + null_ways
     spitze = declarations(load_variant(VARIANTS / "saechsische_spitze.yaml").variant.params())
     assert len(spitze) == 34 and {gt for gt, _ in spitze} - {gt for gt, _ in official} == {7}
+    assert spitze == suits_and_grand + [(REVERSED, f) for f in five_ways] + null_ways
+    assert declarations(load_variant(VARIANTS / "official.yaml").variant.params(), games=[NULL]) == null_ways
 
 
 def test_a_grand_with_four_jacks_and_the_aces_wins_hand() -> None:

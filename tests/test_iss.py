@@ -19,12 +19,23 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skatsim.cli import main
+from skatsim.engine import bidding, declaration, kontra, play, ramsch
 from skatsim.engine.cards import parse_card
 from skatsim.engine.gametypes import CLUBS_GAME, GRAND
 from skatsim.engine.scoring import HAND, OUVERT, SCHWARZ_ANNOUNCED
 from skatsim.records.importer import IMPORT_MANIFEST, finished_import, import_iss, iss_table_schema
-from skatsim.records.iss import COMPARED, IssFormatError, IssGame, compare, parse_line, replay_iss
-from skatsim.records.record import EarlyEnd, GameRecord, GameResult, ReplayError, replay
+from skatsim.records.iss import (
+    COMPARED,
+    REASONS,
+    WRONG_DECLARER,
+    WRONG_SEAT,
+    IssFormatError,
+    IssGame,
+    compare,
+    parse_line,
+    replay_iss,
+)
+from skatsim.records.record import RECORD_REASONS, EarlyEnd, GameRecord, GameResult, ReplayError, replay
 from skatsim.schema import ISS_COLUMNS as ISS_COLUMN_DEFS
 from skatsim.schema import RESULT_COLUMNS
 
@@ -277,28 +288,76 @@ def test_moves_after_the_end() -> None:
     assert _error(line) == "MV move 4 (1 18): a move after the game ended"
 
 
+#: Every kind of problem a refused line is counted under (an import's skip reasons): the parser's, the
+#: replay's (a step the rules refuse, a record that does not fit the deal) and replay_iss's seat checks.
+KNOWN_REASONS = {
+    *REASONS.values(),
+    *RECORD_REASONS.values(),
+    WRONG_DECLARER,
+    WRONG_SEAT,
+    "discard: a card not among the declarer's 12",
+    *(f"bid: {m}" for m in bidding.ERRORS.values()),
+    *(f"card: {m}" for m in play.ERRORS.values()),
+    *(f"declaration: {m}" for m in declaration.ERRORS.values()),
+    *(f"kontra call: {m}" for m in kontra.ERRORS.values()),
+    *(f"push: {m}" for m in ramsch.ERRORS.values()),
+}
+
+
+def _fails_cleanly(exc: IssFormatError | ReplayError) -> None:
+    """A refusal is one line that says what is wrong, under one of the known reasons."""
+    message = str(exc)
+    assert message.strip() and "\n" not in message, repr(message)
+    assert exc.reason in KNOWN_REASONS, exc.reason
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=120))
 def test_any_text_parses_or_fails_cleanly(text: str) -> None:
-    try:
-        parse_line(text)
-    except IssFormatError:
-        pass
+    real = GAMES[9]
+    for line in (text, f"(;{text};)", f"(;{text}{real[2:]}"):
+        try:
+            game = parse_line(line)
+        except IssFormatError as exc:
+            _fails_cleanly(exc)
+        else:
+            assert line.strip().startswith("(;") and game.result["iss_id"] >= 0
+            if line.endswith(real[2:]):
+                assert game.record == parse_line(real).record  # the text was no move: the same game
+    opened = text
+    while "(;" in opened:
+        opened = opened.replace("(;", "")
+    with pytest.raises(IssFormatError) as info:
+        parse_line(opened)  # no record without its opening
+    assert info.value.reason == "not an ISS game record"
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(sorted(GAMES)), st.integers(min_value=0, max_value=200), st.integers(min_value=1, max_value=4))
 def test_damaged_real_lines_fail_cleanly(iss_id: int, start: int, length: int) -> None:
+    """Moves cut out of a real line: the line is refused in one line under a known reason, or what is left
+    is a game the rules allow, scored as any game: no card twice, at most ten tricks, the seats' scores
+    the declarer's, a declared game's score its value won or -2 x its value lost (official rules)."""
     line = GAMES[iss_id]
     head, mv = line.split("MV[", 1)
     moves, tail = mv.split("]", 1)
     tokens = moves.split()
     start %= len(tokens)
     damaged = f"{head}MV[{' '.join(tokens[:start] + tokens[start + 2 * length :])}]{tail}"
+    assert damaged != line
     try:
-        replay_iss(parse_line(damaged))
-    except (IssFormatError, ReplayError):
-        pass
+        ev = replay_iss(parse_line(damaged))
+    except (IssFormatError, ReplayError) as exc:
+        _fails_cleanly(exc)
+        return
+    cards = [c for trick in ev.tricks for c in trick.cards]
+    assert len(set(cards)) == len(cards) and len(ev.tricks) <= 10
+    assert ev.score_fh + ev.score_mh + ev.score_rh == (ev.score or 0)
+    if ev.game_value is None:  # passed, or aborted before the declaration: nothing scored
+        assert (ev.score, ev.won, ev.score_fh, ev.score_mh, ev.score_rh) == (0, None, 0, 0, 0)
+    else:
+        assert ev.score == (ev.game_value if ev.won else -2 * ev.game_value)
+        assert [ev.score_fh, ev.score_mh, ev.score_rh][ev.declarer] == ev.score
 
 
 # --- import --------------------------------------------------------------------------------------

@@ -41,10 +41,26 @@ def test_bot_figures_on_a_hand_made_table() -> None:
 
 
 def test_people_are_at_distance_zero_and_the_table_marks_the_bands() -> None:
-    assert distance({r.name: r.people for r in PEOPLE}) == 0.0
+    people = {r.name: r.people for r in PEOPLE}
+    assert distance(people) == 0.0
+    # each deviation counts in units of half its band: passed (band 2.9-6.9) 2 points off is 1, Grand
+    # (30.2-34.2) 4 points off is 2 (squared: 4), null_hand (0.9-3.6) 1.35 below is 1
+    assert distance({**people, "passed": 6.9}) == pytest.approx(1.0)
+    assert distance({**people, "passed": 2.9, "grand": 36.2}) == pytest.approx(1.0 + 4.0)
+    assert distance({**people, "null_hand": 1.8 - 1.35}) == pytest.approx(1.0)
     table = realism_table(_games())
     assert table.height == len(PEOPLE)
+    assert table["figure"].to_list() == [r.meaning for r in PEOPLE]
+    assert table["people"].to_list() == [r.people for r in PEOPLE]
     assert table.filter(pl.col("figure") == "deals all passed")["within"].item() is False
+    # the hand-made table's figures (see test_bot_figures_on_a_hand_made_table), rounded to 0.1
+    bots = [8.3, 27.3, 18.2, 0.0, 9.1, 9.1, 36.4, 63.6, 75.0, 66.7, 50.0, 18.2]
+    bots += [25.0, 25.0, 25.0, 25.0, 100.0, 0.0, 100.0, 0.0]  # the Null kinds: shares, then win rates
+    assert table["bots"].to_list() == bots
+    assert table["band"].to_list()[:3] == ["2.9-6.9", "30.2-34.2", "19.1-23.1"]
+    # only two figures fall in their bands: diamonds (9.1 in 8.7-12.7) and suit wins (75.0 in 74.6-80.6)
+    within = dict(zip([r.name for r in PEOPLE], table["within"].to_list(), strict=True))
+    assert [name for name, inside in within.items() if inside] == ["diamonds", "win_suit"]
 
 
 def test_the_rollout_break_even_prints_a_row_per_variant_and_level() -> None:

@@ -609,10 +609,12 @@ def test_resume_refuses_another_variant_text(tmp_path: Path, capsys: pytest.Capt
     simulate(out, 2_000)
     variant = tmp_path / "official.yaml"
     variant.write_text(Path(VARIANT).read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    before = snapshot(out)
     code, _, err = cli(
         capsys, "simulate", str(variant), "--games", "2000", "--out", str(out), "--bots", "random", "--resume"
     )
     assert_one_line_error(code, err, "cannot resume: the variant file text differs", "variant 'official'")
+    assert snapshot(out) == before  # refused before anything was written
 
 
 def test_corrupt_chunk_found_on_resume_is_named_and_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -636,9 +638,11 @@ def test_chunk_with_wrong_games_found_on_resume(tmp_path: Path, capsys: pytest.C
     simulate(out, 4_000, chunk_size=1_000)
     wrong = out / chunk_name(1_000, 1_000)
     wrong.write_bytes((out / chunk_name(0, 1_000)).read_bytes())
+    before = snapshot(out)
     args = ["simulate", VARIANT, "--games", "4000", "--out", str(out), "--bots", "random", "--resume"]
     code, _, err = cli(capsys, *args)
     assert_one_line_error(code, err, f"{wrong}: chunk file should hold games 1000..1999 once each", "ids 0..999")
+    assert snapshot(out) == before  # the wrong chunk is named and kept, as a corrupt one is
 
 
 # --------------------------------------------------------------------------- output folder and bad input
@@ -669,8 +673,11 @@ def test_unfinished_run_without_resume_is_refused(tmp_path: Path, capsys: pytest
     manifest.update(finished=None, chunks_done=[[0, 1]])
     (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     (out / chunk_name(1_000, 1_000)).unlink()
+    before = snapshot(out)
     code, _, err = cli(capsys, "simulate", VARIANT, "--games", "2000", "--out", str(out), "--bots", "random")
     assert_one_line_error(code, err, "already holds a skatsim run (1 of 2 chunks done); pass --resume to complete it")
+    assert snapshot(out) == before
+    assert sorted(before) == [chunk_name(0, 1_000), MANIFEST]
 
 
 @pytest.mark.parametrize("resume", [[], ["--resume"]])

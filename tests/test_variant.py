@@ -199,13 +199,24 @@ def test_python_tag_is_never_constructed(tmp_path: Path) -> None:
 
 def test_model_refuses_impossible_combination_from_python() -> None:
     """The combination checks hold for the Python API too, not only for files."""
-    with pytest.raises(ValidationError, match="kontra.when|set while kontra.enabled is false"):
+    with pytest.raises(ValidationError) as info:
         Variant.model_validate({"kontra": {"when": "after_declaration"}})
+    message = "set while kontra.enabled is false (allowed: kontra.enabled: true, or remove the key)"
+    [error] = info.value.errors(include_url=False, include_input=False)
+    assert (error["type"], error["msg"]) == ("impossible_combination", f"kontra.when: {message}")
+    assert error["ctx"]["problems"] == [("kontra.when", message)]
 
 
 def test_variant_is_frozen() -> None:
-    with pytest.raises(ValidationError):
-        Variant().all_pass = "ramsch"  # type: ignore[misc]
+    """Neither the variant nor its sections can be changed once validated: the values stay as they were."""
+    variant = Variant()
+    with pytest.raises(ValidationError, match="Instance is frozen") as info:
+        variant.all_pass = "ramsch"  # type: ignore[misc]
+    assert [(e["type"], e["loc"]) for e in info.value.errors()] == [("frozen_instance", ("all_pass",))]
+    with pytest.raises(ValidationError, match="Instance is frozen"):
+        variant.kontra.enabled = True  # type: ignore[misc]
+    assert (variant.all_pass, variant.kontra.enabled) == (Variant().all_pass, False)
+    np.testing.assert_array_equal(variant.params(), official_params())
 
 
 # --- valid files --------------------------------------------------------------------------
