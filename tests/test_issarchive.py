@@ -409,6 +409,7 @@ def test_a_damaged_chunk_of_a_finished_import_is_one_line_for_its_readers(
     assert import_iss(source, out, resume=True).imported == 46
     assert read_import(out).height == 46
 
+
 @pytest.fixture(scope="module")
 def big_source(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
     """40,000 games in a gzip file, for the tests that stop a real import process."""
@@ -632,6 +633,7 @@ def test_a_run_chunk_damaged_inside_is_one_line_for_replay_and_export(
         assert (code, out) == (2, "") and err.count("\n") == 1, err
         assert str(chunk) in err and "Traceback" not in err
     assert not (tmp_path / "x.sgf").exists()
+
 
 def test_the_chunk_files_carry_their_counts(tmp_path: Path) -> None:
     import_iss(FIXTURE, tmp_path, chunk_lines=20)

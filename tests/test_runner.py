@@ -809,6 +809,7 @@ def test_a_duels_bar_counts_deals() -> None:
     bar.advance(task, 100)
     assert column.render(bar.tasks[0]).plain == "         50 deals/s"
 
+
 def test_the_time_left_is_the_games_left_at_the_rate_since_the_start() -> None:
     """Two chunks finishing together do not make minutes of work read as seconds: the games left over the
     games per second since the bar started (a resumed run's earlier games left out)."""
