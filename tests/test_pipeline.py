@@ -78,6 +78,7 @@ def test_an_error_in_a_write_ends_the_run_with_it(tmp_path: Path) -> None:
     with pytest.raises(ChunkWriteError, match="1.parquet"):
         list(run_in_turn(chunks))
     assert (tmp_path / "0.parquet").exists() and not (tmp_path / "1.parquet").exists()
+    assert not (tmp_path / "2.parquet").exists()  # the chunk played beside the failed write is not written
 
 
 def test_staged_simulation_gives_the_rows_of_the_plain_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
