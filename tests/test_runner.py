@@ -417,6 +417,8 @@ def test_a_run_makes_its_matrices_ahead_only_for_chunks_of_half_a_block_or_more(
     assert blocks(1_000_000, 62_500) == 1
     assert blocks(20_000, 20_000) == 0  # a small run: a whole matrix would be mostly unused
     assert blocks(50_000, 250_000) == 1
+    duel = plan_run(VARIANT, 100_000, 1, str(tmp_path), chunk_size=100_000).fresh.model_copy(update={"job": "duel"})
+    assert runner._blocks_per_chunk(duel) == 0  # a duel's chunks take no row matrices
 
 
 class _Pool:

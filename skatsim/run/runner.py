@@ -863,10 +863,11 @@ def _run_guarded(runs: list[_OpenRun], backend: Backend, show: bool) -> None:
 
 
 def _blocks_per_chunk(manifest: RunManifest) -> int:
-    """The row matrices (:data:`skatsim.run.chunks.BLOCK` rows each) a chunk of the run fills, counting a
-    block of at least half a matrix; 0 when its chunks are smaller (not worth making ahead)."""
+    """The row matrices (:data:`skatsim.run.chunks.BLOCK` rows each) a chunk of a simulation fills, counting
+    a block of at least half a matrix; 0 when its chunks are smaller (not worth making ahead), and for
+    another job (a duel's chunks play their deals into arrays of their own)."""
     size = min(manifest.chunk_size, manifest.games)
-    return -(-size // BLOCK) if 2 * size >= BLOCK else 0
+    return -(-size // BLOCK) if manifest.job == "simulate" and 2 * size >= BLOCK else 0
 
 
 def execute_runs(
