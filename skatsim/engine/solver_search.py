@@ -12,7 +12,7 @@ At a node: bounds first (the value lies between 0 and the points or tricks left)
 tricks evaluated directly (exact values, cached in ``work``), then the bounds that positions of the same
 trick structure give (:func:`_quasi_probe`), what a side is sure to take, and the table; otherwise its
 moves in the order of :mod:`skatsim.engine.solver_order`. Positions at trick boundaries are stored in the
-table (:func:`new_table`; in a points game from five tricks left) under their canonical hands
+table (:func:`new_table`; in a points game from eight tricks left) under their canonical hands
 (:func:`skatsim.engine.solver_tables.canonical`) with lower and upper bounds of their value and the best
 lead; "hint" entries keep the best lead for every position of one trick structure, card points ignored,
 to order moves in positions the table has not seen; and the bounds of the last positions stored under
@@ -124,6 +124,9 @@ ETC_KEYS = ROOT_BOUNDS + 64
 N_WORK = ETC_KEYS + 20
 #: :func:`_etc_order` is asked at a third seat with this many tricks left (the current one included) or more.
 ETC_TRICKS = 8
+#: A points game asks and stores in the table the trick-boundary positions with this many tricks left or more (and
+#: the root): :func:`_tabled`.
+TABLE_TRICKS = 8
 
 #: Table entry: two uint64 words, so that a bucket of :data:`WAYS` entries is one 64-byte cache line.
 #: Word 0 = the three hands as two 32-bit masks (seats 0 and 2 | seats 1 and 2 << 32; see
@@ -430,10 +433,12 @@ def _quasi_store(work: np.ndarray, w0: np.uint64, w1: np.uint64, live: np.uint32
 @kernel
 def _tabled(trick_mode: bool, sp: int, per_hand: int) -> bool:
     """Whether a trick-boundary position (``per_hand`` cards in each hand, at stack depth ``sp``) is asked
-    of and stored in the table: always when only tricks count and at the root; in a points game from five
-    tricks left (at four the positions of each trick structure answer: with the table 4% more time, 0.3%
-    fewer nodes)."""
-    return trick_mode or sp == 0 or per_hand > 4
+    of and stored in the table: always when only tricks count and at the root; in a points game from
+    :data:`TABLE_TRICKS` tricks left. Below that the positions of each trick structure (:func:`_quasi_probe`,
+    asked first) answer whatever the table would: it settled 7,000 of the exact solve's 40 million
+    trick-boundary nodes from five tricks left, and its key, fetch, probe and store cost 5 to 8% of the time
+    (docs/history/solver.md, fourteenth round)."""
+    return trick_mode or sp == 0 or per_hand >= TABLE_TRICKS
 
 
 @kernel
@@ -790,9 +795,9 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                     prefetch_row(work, QUASI + 2 * QWAYS * np.int64(_hash(hw0, hw1) >> np.uint64(64 - QUASI_BITS)))
                 if nin == 0 and _tabled(trick_mode, sp, popcount(hand)):
                     # The table will be asked unless a bound settles the node: its key is made here
-                    # (read below) and its bucket fetched while the bounds are computed. Not with four
-                    # tricks left in a points game: the positions of each trick structure answer there
-                    # (with the table: 4% more time, 0.3% fewer nodes; tried at five too: no faster).
+                    # (read below) and its bucket fetched while the bounds are computed. Not below
+                    # TABLE_TRICKS tricks left in a points game: the positions of each trick structure
+                    # answer there.
                     k0, k1, k2 = canonical(gt, ctx & TRICK_MODE, h0, h1, h2)
                     w0, w1 = _key(ctx, k0, k1, k2, leader)
                     work[f + KEY0] = np.int64(w0)
