@@ -7,6 +7,7 @@ import math
 from itertools import combinations
 from pathlib import Path
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 import pytest
@@ -524,18 +525,23 @@ def test_whatif_mistakes(capsys: pytest.CaptureFixture[str], args: list[object],
     assert len(err.splitlines()) == 1 and message in err
 
 
+def _first_declared(out: Path, variant: str, games: int) -> dict[str, Any]:
+    """Simulate ``games`` games of ``variants/VARIANT`` (seed 8) into ``out``; the first declared game's row."""
+    import polars as pl
+
+    from skatsim.run.runner import run_simulation
+
+    run_simulation(str(ROOT / "variants" / variant), games, 8, str(out), jobs=1, progress=False)
+    declared = pl.read_parquet(out / "*.parquet").filter(pl.col("declarer").is_not_null())
+    return declared.row(0, named=True)
+
+
 def test_could_i_have_won_a_game_of_a_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """RUN_DIR --game N plays the run's game again from its seed: the declaration as recorded, played out by
     the bots with the real cards, is the run's own row."""
     import json
 
-    import polars as pl
-
-    from skatsim.run.runner import run_simulation
-
-    run_simulation(str(ROOT / "variants" / "kontra_re.yaml"), 60, 8, str(tmp_path / "run"), jobs=1, progress=False)
-    games = pl.read_parquet(tmp_path / "run" / "*.parquet").filter(pl.col("declarer").is_not_null())
-    row = games.row(0, named=True)
+    row = _first_declared(tmp_path / "run", "kontra_re.yaml", 60)
     code, out, err = _cli(capsys, tmp_path / "run", "--game", row["game_id"], "--declare", "null", "--json")
     assert (code, err) == (0, "")
     data = json.loads(out)
@@ -552,13 +558,7 @@ def test_could_i_have_won_a_game_of_a_four_player_run(capsys: pytest.CaptureFixt
     run did, instead of refusing the run's own bots as a --bots of three players."""
     import json
 
-    import polars as pl
-
-    from skatsim.run.runner import run_simulation
-
-    run_simulation(str(ROOT / "variants" / "tournament4.yaml"), 60, 8, str(tmp_path / "run"), jobs=1, progress=False)
-    games = pl.read_parquet(tmp_path / "run" / "*.parquet").filter(pl.col("declarer").is_not_null())
-    row = games.row(0, named=True)
+    row = _first_declared(tmp_path / "run", "tournament4.yaml", 60)
     code, out, err = _cli(capsys, tmp_path / "run", "--game", row["game_id"], "--declare", "grand", "--json")
     assert (code, err) == (0, "")
     data = json.loads(out)
@@ -572,13 +572,7 @@ def test_the_game_as_played_is_scored_as_its_rollouts(capsys: pytest.CaptureFixt
     says its list points too, so the recorded declaration played out with the real cards reads the same."""
     import json
 
-    import polars as pl
-
-    from skatsim.run.runner import run_simulation
-
-    run_simulation(str(ROOT / "variants" / "tournament.yaml"), 40, 8, str(tmp_path / "run"), jobs=1, progress=False)
-    games = pl.read_parquet(tmp_path / "run" / "*.parquet").filter(pl.col("declarer").is_not_null())
-    row = games.row(0, named=True)
+    row = _first_declared(tmp_path / "run", "tournament.yaml", 40)
     code, out, err = _cli(capsys, tmp_path / "run", "--game", row["game_id"], "--declare", "grand", "--json")
     assert (code, err) == (0, "")
     data = json.loads(out)
