@@ -14,3 +14,10 @@ class ReasonedError(ValueError):
     def __init__(self, message: str, reason: str = "") -> None:
         super().__init__(message)
         self.reason = reason or message
+
+
+def first_line(exc: BaseException, width: int | None = None) -> str:
+    """What an exception says, in one line for a one-line error: the first line of its message (at most
+    ``width`` characters), or its type's name when it says nothing (polars' errors run to many lines)."""
+    text = str(exc).strip()
+    return text.splitlines()[0][:width] if text else type(exc).__name__

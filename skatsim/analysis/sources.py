@@ -21,7 +21,7 @@ from typing import Literal
 import polars as pl
 
 from ..counts import plural
-from ..errors import SkatsimError
+from ..errors import SkatsimError, first_line
 from ..records.importer import CHUNK_KEY, IMPORT_MANIFEST, ISS_TABLE, finished_import
 from ..run import storage
 from ..run.manifest import MANIFEST, RunManifest, parse_chunk_name
@@ -45,17 +45,12 @@ class Source:
     manifest: RunManifest | None = None
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
 def _check_parquet(path: str) -> None:
     """Read the file's footer and schema; a corrupt file or missing evaluation column is a one-line error."""
     try:
         schema = storage.parquet_schema(path)
     except (OSError, pl.exceptions.PolarsError, ValueError) as exc:
-        raise SkatsimError(f"{path}: not a readable Parquet file ({_first_line(exc)})") from None
+        raise SkatsimError(f"{path}: not a readable Parquet file ({first_line(exc)})") from None
     missing = [name for name in REQUIRED if name not in schema]
     if missing:
         raise SkatsimError(f"{path}: not a skatsim game table (no column {', '.join(missing[:3])})")
@@ -81,7 +76,7 @@ def _url_sources(url: str) -> list[Source]:
         if url.endswith(".parquet") and storage.exists(url):
             return [Source(Path(storage.basename(url)).stem, url, "parquet", (url,))]
     except OSError as exc:
-        raise SkatsimError(f"{url}: cannot read ({_first_line(exc)})") from None
+        raise SkatsimError(f"{url}: cannot read ({first_line(exc)})") from None
     raise SkatsimError(f"{url}: no skatsim run here (no {MANIFEST}) and not a .parquet file")
 
 
@@ -215,7 +210,7 @@ def collect(lf: pl.LazyFrame) -> pl.DataFrame:
     try:
         return lf.collect()
     except (OSError, pl.exceptions.PolarsError) as exc:
-        raise SkatsimError(f"cannot read the games: {_first_line(exc)}") from None
+        raise SkatsimError(f"cannot read the games: {first_line(exc)}") from None
 
 
 def columns(lf: pl.LazyFrame) -> set[str]:

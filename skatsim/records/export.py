@@ -43,7 +43,7 @@ from ..engine.block import replay_block
 from ..engine.cards import iss_name
 from ..engine.gametypes import GAME_TYPE_LABELS, ISS_LETTERS
 from ..engine.state import ERR_CODE, N_ERROR
-from ..errors import SkatsimError
+from ..errors import SkatsimError, first_line
 from ..run import storage
 from ..run.reader import finished_run
 from ..variant import official_params
@@ -146,7 +146,7 @@ def _batches(files: list[str]) -> Iterator[pl.DataFrame]:
             frame = pl.scan_parquet(path).select(columns).collect()
         except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
             # a chunk damaged after the run finished: its footer read, its data not; nothing is written
-            reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+            reason = first_line(exc, 160)
             raise SkatsimError(
                 f"{path}: cannot read the chunk file ({reason}); remove it and complete the run with --resume"
             ) from None

@@ -51,7 +51,7 @@ from rich.progress import DownloadColumn, Progress
 
 from .. import __version__
 from ..counts import plural
-from ..errors import SkatsimError
+from ..errors import SkatsimError, first_line
 from ..run import storage
 from ..run.chunks import MAX_CHUNK, SEARCHING_CHUNK, write_parquet_atomic
 from ..run.local_backend import LocalBackend
@@ -252,7 +252,7 @@ def _chunk_counts(path: str, open_hand: str, run_id: str | None = None) -> Chunk
         rows = pl.scan_parquet(path).select(pl.len()).collect().item()
         counts = ChunkCounts.from_json(meta[CHUNK_KEY])
     except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException, KeyError, ValueError) as exc:
-        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        reason = first_line(exc, 160)
         raise SkatsimError(f"{path}: not a chunk file of this import ({reason}); {fix}") from None
     if run_id is not None and meta.get(RUN_ID_KEY) != run_id:
         raise SkatsimError(f"{path}: chunk file of another import (run id {meta.get(RUN_ID_KEY)}); {fix}")
@@ -713,7 +713,7 @@ def _footer_run_id(path: str) -> str | None:
     try:
         return storage.parquet_metadata(path).get(RUN_ID_KEY)
     except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException, ValueError) as exc:
-        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        reason = first_line(exc, 160)
         raise SkatsimError(
             f"{path}: not a readable chunk file ({reason}); remove that file and run the import again with --resume"
         ) from None

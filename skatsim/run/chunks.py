@@ -35,7 +35,7 @@ from ..engine.block import simulate_block
 from ..engine.layout import LOG_WIDTH, N_COLUMNS
 from ..engine.openhand import open_hand_values
 from ..engine.rules import LIST_LENGTH
-from ..errors import SkatsimError
+from ..errors import SkatsimError, first_line
 from ..frames import block_frame
 from ..precompile import compile_simulation
 from ..records.record import records_as_json
@@ -378,7 +378,7 @@ def write_parquet_atomic(
             raise DiskFullError(f"{path}: cannot write chunk file: the disk is full ({exc.strerror})") from None
         raise ChunkWriteError(f"{path}: cannot write chunk file ({exc.strerror or exc})") from None
     except pl.exceptions.PolarsError as exc:  # polars wraps the writer's IO errors in its own
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        reason = first_line(exc)
         if any(f"os error {code})" in reason for code in (errno.ENOSPC, errno.EDQUOT)):
             raise DiskFullError(f"{path}: cannot write chunk file: the disk is full ({reason})") from None
         raise ChunkWriteError(f"{path}: cannot write chunk file ({reason})") from None

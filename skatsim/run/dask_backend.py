@@ -34,7 +34,7 @@ from itertools import chain, islice
 from types import TracebackType
 from typing import Any
 
-from ..errors import SkatsimError
+from ..errors import SkatsimError, first_line
 from . import storage
 from .chunks import ChunkJob, warm_up
 
@@ -119,7 +119,7 @@ class DaskBackend:
         try:
             client = self._dist.Client(address, timeout=self.connect_timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            reason = first_line(exc)
             raise SkatsimError(
                 f"cannot reach the Dask scheduler at {address} ({reason}); start one with 'dask scheduler' "
                 "and workers with 'dask worker ADDRESS', or check --scheduler"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..errors import SkatsimError
+from ..errors import SkatsimError, first_line
 from . import storage
 from .lock import read_lock, unreadable_lock
 from .manifest import MANIFEST, RUN_ID_KEY, RunManifest, read_manifest
@@ -55,7 +55,7 @@ def _check_run_id(path: str, folder: str, run_id: str) -> None:
     except FileNotFoundError:
         raise SkatsimError(f"{path}: chunk file missing from the run in {folder}") from None
     except (OSError, pl.exceptions.PolarsError, ValueError) as exc:
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        reason = first_line(exc)
         if "no such file" in reason.lower() or "not found" in reason.lower():
             raise SkatsimError(f"{path}: chunk file missing from the run in {folder}") from None
         raise SkatsimError(f"{path}: not a readable Parquet file ({reason})") from None

@@ -52,7 +52,7 @@ from rich.text import Text
 
 from ..bots import DEFAULT_BOTS, bot_calibration, bot_values, calibration_pending, parse_bots
 from ..counts import plural
-from ..errors import SkatsimError
+from ..errors import SkatsimError, first_line
 from ..frames import frame_schema
 from ..variant import LoadedVariant, load_variant
 from . import storage
@@ -195,7 +195,7 @@ def _verify_chunk(path: str, manifest: RunManifest, i: int, schema: dict[str, An
         frame = storage.read_parquet(path)
     # polars reports damaged files as PolarsError or OSError, and some as a Rust panic (a BaseException).
     except (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException) as exc:
-        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        reason = first_line(exc, 160)
         raise SkatsimError(f"{path}: corrupt chunk file ({reason}); {fix}") from None
     if run_id != manifest.run_id:
         raise SkatsimError(f"{path}: chunk file of another run (run id {run_id}, this run is {manifest.run_id}); {fix}")
