@@ -62,6 +62,7 @@ from ..run.manifest import (
     JobManifest,
     OpenHand,
     chunk_name,
+    made_with,
     open_hand_mode,
     parse_chunk_name,
     timestamp,
@@ -461,12 +462,10 @@ def _check_same_import(
         raise SkatsimError(
             f"{out}: cannot resume with --chunk-size {chunk_lines}: the import uses {old.chunk_lines} (omit it)"
         )
-    if strict != old.strict:
-        made = "with" if old.strict else "without"
-        raise SkatsimError(f"{out}: cannot resume: the import was made {made} --strict; resume it {made} --strict")
-    if open_hand != old.open_hand:
-        made = f"with --open-hand {old.open_hand}" if old.open_hand else "without --open-hand"
-        raise SkatsimError(f"{out}: cannot resume: the import was made {made}; resume it {made}")
+    for option, recorded, asked in (("--strict", old.strict, strict), ("--open-hand", old.open_hand, open_hand)):
+        if asked != recorded:
+            made = made_with(option, recorded)
+            raise SkatsimError(f"{out}: cannot resume: the import was made {made}; resume it {made}")
     if old.skatsim_version != __version__:
         raise SkatsimError(
             f"{out}: cannot resume: the import was made by skatsim {old.skatsim_version}, this is {__version__}; {fix}"

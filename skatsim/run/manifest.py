@@ -261,19 +261,9 @@ def _show(value: object) -> str:
     return str(value)
 
 
-#: The ``simulate`` option behind each setting a resumed run must repeat (:func:`check_same_run`).
-_OPTION_OF = {
-    "seed": "--seed",
-    "games": "--games",
-    "bots": "--bots",
-    "record-play": "--record-play",
-    "open-hand": "--open-hand",
-}
-
-
-def _made_with(option: str, value: object) -> str:
-    """How the run was made, as the options that repeat it: ``with --games 3000``, ``without --record-play``,
-    ``with --open-hand won``."""
+def made_with(option: str, value: object) -> str:
+    """How a run or import was made, as the option that repeats it: ``with --games 3000``, ``without
+    --record-play``, ``with --open-hand won``."""
     if isinstance(value, bool) or value == "":
         return f"with {option}" if value else f"without {option}"
     return f"with {option} {_show(value)}"
@@ -297,22 +287,22 @@ def check_same_run(manifest: RunManifest, fresh: RunManifest, out_dir: str) -> N
     for names in manifest.bot_parameters:
         if gone := retired(names):
             raise SkatsimError(f"{out_dir}: cannot resume: the run's bots had parameters of an older skatsim: {gone}")
+    # (setting, whether ``simulate`` has an option --SETTING that repeats it, as recorded, as asked now)
     checks = (
-        ("seed", manifest.seed, fresh.seed),
-        ("games", manifest.games, fresh.games),
-        ("bots", manifest.bots, fresh.bots),
-        ("record-play", manifest.record_play, fresh.record_play),
-        ("bot calibration", manifest.bot_calibration.get("key"), fresh.bot_calibration.get("key")),
-        ("open-hand", manifest.open_hand, fresh.open_hand),
-        ("skatsim version", manifest.skatsim_version, fresh.skatsim_version),
+        ("seed", True, manifest.seed, fresh.seed),
+        ("games", True, manifest.games, fresh.games),
+        ("bots", True, manifest.bots, fresh.bots),
+        ("record-play", True, manifest.record_play, fresh.record_play),
+        ("bot calibration", False, manifest.bot_calibration.get("key"), fresh.bot_calibration.get("key")),
+        ("open-hand", True, manifest.open_hand, fresh.open_hand),
+        ("skatsim version", False, manifest.skatsim_version, fresh.skatsim_version),
     )
-    for what, old, new in checks:
+    for what, option, old, new in checks:
         if old == new:
             continue
-        option = _OPTION_OF.get(what) if manifest.job == "simulate" else None
-        if option is None:
+        if not option or manifest.job != "simulate":
             raise SkatsimError(f"{out_dir}: cannot resume: the run was made with {what} {_show(old)}, not {_show(new)}")
-        made = _made_with(option, old)
+        made = made_with(f"--{what}", old)
         raise SkatsimError(f"{out_dir}: cannot resume: the run was made {made}; resume it {made}")
     if manifest.variant_text != fresh.variant_text:
         raise SkatsimError(
