@@ -40,6 +40,8 @@ F = TypeVar("F", bound=Callable[..., object])
 SEED_OPTION = click.option(
     "--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Random seed."
 )
+
+
 class _OpenHandChoice(click.Choice):
     """``--open-hand``'s optional word. The option takes the next word when one follows, so written before
     the command's file (``--open-hand variants/official.yaml``) it takes the file: refused with where to

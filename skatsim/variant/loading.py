@@ -277,8 +277,7 @@ def _extends_target(path: Path, value: Any, line: int | None, chain: tuple[Path,
     if not target.is_file():
         found = "is a folder" if target.is_dir() else "not found"
         raise SkatsimError(
-            where + f"{value!r} {found} (looked for {target}; allowed: an existing variant "
-            "file, relative to this one)"
+            where + f"{value!r} {found} (looked for {target}; allowed: an existing variant file, relative to this one)"
         )
     return target
 
