@@ -144,7 +144,7 @@ def _batches(files: list[str]) -> Iterator[pl.DataFrame]:
     for path in files:
         try:
             frame = pl.scan_parquet(path).select(columns).collect()
-        except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
+        except storage.UNREADABLE as exc:
             # a chunk damaged after the run finished: its footer read, its data not; nothing is written
             reason = first_line(exc, 160)
             raise SkatsimError(

@@ -89,6 +89,12 @@ CHUNK_BYTES = 1 << 26
 MANIFEST_INTERVAL = 1.0
 
 
+#: What reading a chunk file's footer raises when the file is damaged (its metadata a value we cannot read),
+#: and with its counts as well (a key missing).
+_BAD_FOOTER: tuple[type[BaseException], ...] = (*storage.UNREADABLE, ValueError)
+_BAD_CHUNK: tuple[type[BaseException], ...] = (*_BAD_FOOTER, KeyError)
+
+
 def default_chunk_lines(open_hand: str) -> int:
     """Lines per chunk when ``--chunk-size`` is not given: :data:`DEFAULT_CHUNK_LINES`, or with
     ``--open-hand`` the few seconds' work of a run's chunk that searches
@@ -252,7 +258,7 @@ def _chunk_counts(path: str, open_hand: str, run_id: str | None = None) -> Chunk
         schema = storage.parquet_schema(path)
         rows = pl.scan_parquet(path).select(pl.len()).collect().item()
         counts = ChunkCounts.from_json(meta[CHUNK_KEY])
-    except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException, KeyError, ValueError) as exc:
+    except _BAD_CHUNK as exc:
         reason = first_line(exc, 160)
         raise SkatsimError(f"{path}: not a chunk file of this import ({reason}); {fix}") from None
     if run_id is not None and meta.get(RUN_ID_KEY) != run_id:
@@ -711,7 +717,7 @@ def _footer_run_id(path: str) -> str | None:
     is a one-line error saying how to redo it, not polars' traceback."""
     try:
         return storage.parquet_metadata(path).get(RUN_ID_KEY)
-    except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException, ValueError) as exc:
+    except _BAD_FOOTER as exc:
         reason = first_line(exc, 160)
         raise SkatsimError(
             f"{path}: not a readable chunk file ({reason}); remove that file and run the import again with --resume"
@@ -774,7 +780,7 @@ def read_row(path: str | Path, row: int) -> tuple[GameRecord, dict[str, object]]
         if not 0 <= row < size:
             raise SkatsimError(f"{path}: --row {row} out of range (the table has {size} rows, numbered from 0)")
         values = frame.slice(row, 1).collect().row(0, named=True)  # the data: a damaged page shows only here
-    except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
+    except storage.UNREADABLE as exc:
         raise SkatsimError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
     try:
         return GameRecord.from_json(values["record"]), values

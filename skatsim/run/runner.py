@@ -45,7 +45,6 @@ from itertools import chain
 from typing import Any, NoReturn, Protocol
 
 import numpy as np
-import polars as pl
 from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
 from rich.text import Text
@@ -193,8 +192,7 @@ def _verify_chunk(path: str, manifest: RunManifest, i: int, schema: dict[str, An
     try:
         run_id = storage.parquet_metadata(path).get(RUN_ID_KEY)
         frame = storage.read_parquet(path)
-    # polars reports damaged files as PolarsError or OSError, and some as a Rust panic (a BaseException).
-    except (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException) as exc:
+    except storage.UNREADABLE as exc:
         reason = first_line(exc, 160)
         raise SkatsimError(f"{path}: corrupt chunk file ({reason}); {fix}") from None
     if run_id != manifest.run_id:

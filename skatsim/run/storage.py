@@ -120,6 +120,11 @@ def read_bytes(path: str) -> bytes:
     return bytes(fs.cat_file(inner))
 
 
+#: What reading a damaged Parquet file raises: polars reports most as ``PolarsError`` or ``OSError``, and
+#: some as a Rust panic (``PanicException``, a ``BaseException``): a reader turns them into one line.
+UNREADABLE: tuple[type[BaseException], ...] = (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException)
+
+
 def _polars_reads(path: str) -> bool:
     return not is_url(path) or path.split("://")[0] in POLARS_URLS
 
