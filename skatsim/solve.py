@@ -105,7 +105,8 @@ class Solver:
     def _load(self, state: np.ndarray) -> None:
         """Compile (or load from numba's cache) the kernels :meth:`solve` calls, on the finished position
         of ``state``'s game, where each answers at once: a first use compiles them for seconds, which are
-        not the search's (its ``seconds``). No search runs, no node is counted."""
+        not the search's (its ``seconds``); even loaded from the cache, ``play.to_move``'s first call took
+        a millisecond inside the clock. No search runs, no node is counted."""
         if self._loaded:
             return
         over = state.copy()
@@ -118,6 +119,7 @@ class Solver:
         ):
             answer(over, self.table, self.work)
         solver.best_moves(over, self.table, self.work, solver.OBJ_POINTS)
+        play.to_move(over)  # the Solution's seat to move, worked out before the clock stops
         self._loaded = True
 
     def solve(self, state: np.ndarray, best: bool = True) -> Solution:
