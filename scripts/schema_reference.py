@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from skatsim.schema import COLUMNS, ISS_COLUMNS, NULL_RULES, OPEN_HAND_COLUMNS, Column
+from skatsim.schema import COLUMNS, ENUMS, ISS_COLUMNS, NULL_RULES, OPEN_HAND_COLUMNS, Column
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "schema.md"
@@ -32,7 +32,7 @@ letter `A` `T` `K` `Q` `J` `9` `8` `7` (`CJ` is the jack of clubs, `HT` the ten 
 
 ## Simulated games (`skatsim simulate`)
 
-A run folder holds `manifest.json` (format 2: what made the run: its `run_id`, skatsim
+A run folder holds `manifest.json` (format 3: what made the run: its `run_id`, skatsim
 version, the variant file's path, name and full text, bots, seed, number of games,
 `chunk_size`, the chunks done as ranges `[start, stop)` of chunk numbers, timestamps,
 `record_play`) and one file per chunk, `chunk-{first game:012d}-{games}.parquet`; chunk *i*
@@ -43,6 +43,12 @@ also holds `run.lock` (JSON: host, pid, start of the writer). Read a finished ru
 still being written, unfinished, or holding a chunk of another run). Rows depend only on
 (seed, `game_id`, variant, bots): never on the chunk size, the number of jobs or whether the
 run was resumed.
+
+`game_type` and `skat_discard` are enums (a fixed set of values: polars reads them as `Enum`),
+and the labels a run adds (`variant`, the `bot_*` columns) are categorical (a few values per run:
+`Categorical` in polars, a dictionary column in Arrow). Both compare with strings as they are
+(`pl.col("variant") == "official"`); `.cast(pl.String)` gives plain strings where string functions
+need them. Runs of format 2 (an older skatsim) hold them as plain strings: they are read, not resumed.
 
 Columns, in file order:
 
@@ -98,7 +104,7 @@ messages). Each chunk file carries its own counts in its Parquet metadata. See d
 
 
 def _type(column: Column) -> str:
-    return "Enum" if column.dtype in ("GameType", "IssResult") else column.dtype
+    return "Enum" if column.dtype in ENUMS else column.dtype
 
 
 def _table(columns: tuple[Column, ...]) -> str:

@@ -41,6 +41,7 @@ _PLAIN: dict[str, pl.DataType] = {
     "Int64": pl.Int64(),
     "Boolean": pl.Boolean(),
     "String": pl.String(),
+    "Categorical": pl.Categorical(),
 }
 #: Enum of every value ``game_type`` can take.
 GAME_TYPE = pl.Enum(list(ENUMS["GameType"]))
@@ -51,8 +52,12 @@ _LEAST_CODE = min(GAME_TYPE_LABELS)
 _GAME_TYPES = pl.Series([GAME_TYPE_LABELS[c] for c in range(_LEAST_CODE, max(GAME_TYPE_LABELS) + 1)], dtype=GAME_TYPE)
 #: ISS names of every two-card discard at ``low_card * 32 + high_card``, null elsewhere (0: no discard).
 _DISCARD_SERIES = pl.Series(
-    [f"{iss_name(k // 32)}.{iss_name(k % 32)}" if k // 32 < k % 32 else None for k in range(32 * 32)], dtype=pl.String
+    [f"{iss_name(k // 32)}.{iss_name(k % 32)}" if k // 32 < k % 32 else None for k in range(32 * 32)],
+    dtype=pl.Enum(list(ENUMS["Discard"])),
 )
+#: The type of the labels a run adds (variant, bots): one of a few values per run, so polars writes them
+#: from their codes instead of hashing every game's string.
+_LABEL = pl.Categorical()
 
 
 def dtype(column: Column) -> pl.DataType:
@@ -103,7 +108,7 @@ def _discards(rows: np.ndarray, name: str) -> pl.Series:
 
 def _player_bot(bots: tuple[str, ...], player: pl.Expr) -> pl.Expr:
     """The bot of the player numbered ``player`` (``--bots`` order)."""
-    return player.replace_strict(dict(enumerate(bots)), return_dtype=pl.String)
+    return player.replace_strict(dict(enumerate(bots)), return_dtype=_LABEL)
 
 
 def _bot_exprs(bots: tuple[str, ...], lists: bool) -> list[pl.Expr]:
@@ -115,14 +120,14 @@ def _bot_exprs(bots: tuple[str, ...], lists: bool) -> list[pl.Expr]:
         if lists:
             expr = _player_bot(bots, (pl.col("dealer") + 1 + s) % n)
         else:
-            expr = pl.lit(bots[s], pl.String)
+            expr = pl.lit(bots[s], _LABEL)
         exprs.append(expr.alias(f"bot_{suffix}"))
     return exprs
 
 
 def _run_column(name: str, bots: tuple[str, ...], variant_name: str, lists: bool) -> list[pl.Expr]:
     if name == "variant":
-        return [pl.lit(variant_name, pl.String).alias("variant")]
+        return [pl.lit(variant_name, _LABEL).alias("variant")]
     if name == "bot_fh":
         return _bot_exprs(bots, lists)
     if name == "bot_out":  # a four-player table: the dealer sits out

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .engine.cards import ISS_NAMES, N_CARDS
 from .engine.gametypes import GAME_TYPE_LABELS
 from .engine.rules import (
     ALL_PASS,
@@ -62,6 +63,9 @@ NULL_RULES = {
 ENUMS = {
     "GameType": tuple(GAME_TYPE_LABELS.values()),
     "IssResult": ("win", "loss", "penalty", "passed"),
+    # every two-card discard, lowest card first (card ints): a fixed set, so polars writes it from its
+    # codes instead of hashing every game's string
+    "Discard": tuple(f"{ISS_NAMES[a]}.{ISS_NAMES[b]}" for a in range(N_CARDS) for b in range(a + 1, N_CARDS)),
 }
 
 

@@ -390,6 +390,24 @@ def test_resume_checks_the_source_the_settings_and_the_chunk_files(
     assert code == 2 and "holds other files than an ISS import" in err
 
 
+def test_an_import_of_format_2_is_read_but_not_resumed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Format 2 wrote ``skat_discard`` as plain strings: read as it is; resumed, it would mix the types."""
+    from skatsim import analysis
+
+    source = tmp_path / "games.sgf"
+    source.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    import_iss(source, out, chunk_lines=10)
+    manifest = json.loads((out / IMPORT_MANIFEST).read_text(encoding="utf-8"))
+    assert manifest["format_version"] == 3
+    (out / IMPORT_MANIFEST).write_text(json.dumps({**manifest, "format_version": 2}), encoding="utf-8")
+    assert analysis.scan(out).collect().height == 46
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir())
+    code, _, err = cli(capsys, "import-iss", source, "--out", out, "--resume")
+    assert code == 2 and err.count("\n") == 1 and "cannot resume: the import is of format 2" in err
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir()) == before
+
+
 def test_a_damaged_chunk_of_a_finished_import_is_one_line_for_its_readers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -47,9 +47,9 @@ from skatsim.run.chunks import (
 )
 from skatsim.run.duel import default_duel_chunk
 from skatsim.run.local_backend import LocalBackend
-from skatsim.run.manifest import MANIFEST, RunManifest, read_manifest
+from skatsim.run.manifest import MANIFEST, RUN_ID_KEY, RunManifest, read_manifest
 from skatsim.run.runner import plan_run, run_simulation, scan_run
-from skatsim.schema import RESULT_COLUMNS
+from skatsim.schema import ENUMS, RESULT_COLUMNS
 from skatsim.variant import load_variant, official_params
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,6 +168,9 @@ def test_block_frame_types_nulls_and_names() -> None:
     }
     assert frame.columns[:2] == ["game_id", "variant"]
     assert frame.columns[2 : 2 + len(RESULT_COLUMNS)] == list(RESULT_COLUMNS)
+    labels = ("variant", "bot_fh", "bot_mh", "bot_rh")
+    assert [frame.schema[c] for c in labels] == [pl.Categorical()] * 4
+    assert frame.schema["skat_discard"] == pl.Enum(list(ENUMS["Discard"]))
     assert [frame.schema[name] for name in RESULT_COLUMNS] == list(result_schema().values())
 
 
@@ -498,7 +501,7 @@ def test_manifest_records_what_made_the_run(tmp_path: Path) -> None:
     simulate(tmp_path / "run", 2_500, chunk_size=1_000, seed=42)
     manifest = json.loads((tmp_path / "run" / MANIFEST).read_text(encoding="utf-8"))
     files = ["chunk-000000000000-1000.parquet", "chunk-000000001000-1000.parquet", "chunk-000000002000-500.parquet"]
-    assert (manifest["format"], manifest["format_version"]) == ("skatsim-run", 2)
+    assert (manifest["format"], manifest["format_version"]) == ("skatsim-run", 3)
     assert re.fullmatch(r"[0-9a-f]{32}", manifest["run_id"])
     assert manifest["skatsim_version"] == __version__
     assert manifest["variant_path"] == VARIANT
@@ -603,6 +606,33 @@ def test_resume_refuses_other_settings(
     flat = [item for pair in args.items() for item in pair]
     code, _, err = cli(capsys, "simulate", VARIANT, "--out", str(out), "--resume", *flat, *extra)
     assert_one_line_error(code, err, str(out), message)
+    assert snapshot(out) == before
+
+
+def test_discard_enum_holds_every_two_card_discard_once() -> None:
+    discards = ENUMS["Discard"]
+    assert len(discards) == len(set(discards)) == 32 * 31 // 2
+    assert (discards[0], discards[-1]) == ("D7.D8", "CK.CA")  # lowest card first, by card number
+
+
+def test_a_run_of_format_2_is_read_but_not_resumed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Format 2 wrote the label columns as plain strings: its rows are read as they are, and a resume (which
+    would add chunks of the new types) is refused in one line."""
+    out = tmp_path / "run"
+    simulate(out, 2_000, chunk_size=1_000)
+    strings = ("variant", "bot_fh", "bot_mh", "bot_rh", "skat_discard")
+    for path in out.glob("chunk-*.parquet"):  # the chunks as format 2 wrote them
+        run_id = pl.read_parquet_metadata(path)[RUN_ID_KEY]
+        old = pl.read_parquet(path).with_columns(pl.col(c).cast(pl.String) for c in strings)
+        old.write_parquet(path, metadata={RUN_ID_KEY: run_id})
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    (out / MANIFEST).write_text(json.dumps({**manifest, "format_version": 2}), encoding="utf-8")
+    rows = rows_of(out)
+    assert rows.height == 2_000 and [rows.schema[c] for c in strings] == [pl.String()] * 5
+    before = snapshot(out)
+    args = ("--games", "2000", "--out", str(out), "--bots", "random", "--resume")
+    code, _, err = cli(capsys, "simulate", VARIANT, *args)
+    assert_one_line_error(code, err, str(out), "cannot resume: the run was made with run format 2, not 3")
     assert snapshot(out) == before
 
 

@@ -76,7 +76,7 @@ from .record import GameRecord
 #: The import's manifest in its folder.
 IMPORT_MANIFEST = "import.json"
 IMPORT_FORMAT = "skatsim-iss-import"
-IMPORT_FORMAT_VERSION = 2
+IMPORT_FORMAT_VERSION = 3
 #: The single table of imports made before imports were chunked (still read).
 ISS_TABLE = "iss_games.parquet"
 #: Parquet metadata key of a chunk file's own account (:class:`ChunkCounts`, as JSON).
@@ -117,7 +117,8 @@ class ImportManifest(JobManifest):
     """``import.json``: what made the import, how far it got, and once finished what it found."""
 
     format: Literal["skatsim-iss-import"]
-    format_version: Literal[2]
+    #: 2: ``skat_discard`` as plain strings (read, not resumed); 3: as an enum
+    format_version: Literal[2, 3]
     source: str
     source_format: str
     source_bytes: int
@@ -475,6 +476,11 @@ def _check_same_import(
     if old.skatsim_version != __version__:
         raise SkatsimError(
             f"{out}: cannot resume: the import was made by skatsim {old.skatsim_version}, this is {__version__}; {fix}"
+        )
+    if old.format_version != IMPORT_FORMAT_VERSION:
+        raise SkatsimError(
+            f"{out}: cannot resume: the import is of format {old.format_version} (an older skatsim's column types), "
+            f"this version writes format {IMPORT_FORMAT_VERSION}; {fix}"
         )
 
 

@@ -26,7 +26,10 @@ from . import storage
 
 MANIFEST = "manifest.json"
 RUN_FORMAT = "skatsim-run"
-RUN_FORMAT_VERSION = 2
+RUN_FORMAT_VERSION = 3
+#: The run formats this version reads: format 2 differs only in its chunk files' label columns (``variant``,
+#: ``bot_*`` and ``skat_discard`` plain strings, now categorical and enum), so it is read but not resumed.
+READABLE_RUN_FORMATS = (2, 3)
 #: Parquet key-value metadata key holding the run id in every chunk file.
 RUN_ID_KEY = "skatsim_run_id"
 _CHUNK_NAME = re.compile(r"^chunk-(\d{12,})-(\d+)\.parquet$")
@@ -153,7 +156,7 @@ class RunManifest(JobManifest):
     """``manifest.json``: what made the run (variant text, bots, seed, version) and how far it got."""
 
     format: Literal["skatsim-run"]
-    format_version: Literal[2]
+    format_version: Literal[2, 3]
     #: The command whose output the folder holds: ``simulate`` (one row per game, the game
     #: table every analysis reads) or another job's (``duel``: one row per deal of a duplicate
     #: match, :mod:`skatsim.run.duel`). Readers check it (:func:`skatsim.run.reader.finished_run`).
@@ -241,10 +244,12 @@ def read_manifest(out_dir: str) -> RunManifest | None:
         data = json.loads(text)
     except ValueError:
         data = None
-    if isinstance(data, dict) and data.get("format") == RUN_FORMAT and data.get("format_version") != RUN_FORMAT_VERSION:
+    readable = data.get("format_version") in READABLE_RUN_FORMATS if isinstance(data, dict) else True
+    if isinstance(data, dict) and data.get("format") == RUN_FORMAT and not readable:
         raise SkatsimError(
-            f"{path}: a run of format {data.get('format_version')} (an older skatsim); this version reads format "
-            f"{RUN_FORMAT_VERSION}: simulate it again into a new folder (the same settings give the same rows)"
+            f"{path}: a run of format {data.get('format_version')} (an older skatsim); this version reads formats "
+            f"{' and '.join(map(str, READABLE_RUN_FORMATS))}: simulate it again into a new folder (the same settings "
+            "give the same rows)"
         )
     try:
         return RunManifest.model_validate(data)
@@ -296,6 +301,7 @@ def check_same_run(manifest: RunManifest, fresh: RunManifest, out_dir: str) -> N
         ("bot calibration", False, manifest.bot_calibration.get("key"), fresh.bot_calibration.get("key")),
         ("open-hand", True, manifest.open_hand, fresh.open_hand),
         ("skatsim version", False, manifest.skatsim_version, fresh.skatsim_version),
+        ("run format", False, manifest.format_version, fresh.format_version),
     )
     for what, option, old, new in checks:
         if old == new:
