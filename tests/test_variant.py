@@ -74,6 +74,7 @@ BROKEN_FILES: dict[str, tuple[int | None, tuple[str, ...]]] = {
     "int_key.yaml": (3, ("18: a key must be a plain name",)),
     "name_multiline.yaml": (2, ("name: 'two\\nlines' is not allowed", "one line")),
     "not_utf8.yaml": (None, ("not UTF-8 text",)),
+    "control_character.yaml": (2, ("not valid YAML: control character #x0000", "allowed: printable text")),
 }
 
 

@@ -88,7 +88,13 @@ def _read(path: Path) -> str:
 
 def _parse(text: str) -> tuple[Any, dict[tuple[str, ...], int]]:
     """Parse one document: (data, line of every key path). Raises :class:`_Problem`."""
-    loader = _VariantLoader(text)
+    try:
+        loader = _VariantLoader(text)  # PyYAML's reader refuses control characters (a NUL) right here
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise _Problem(
+            line, f"not valid YAML: control character #x{exc.character:04x} (allowed: printable text)"
+        ) from None
     try:
         node = loader.get_single_node()
         if node is None:  # empty, or blanks and comments only: most likely a truncated file
