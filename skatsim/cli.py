@@ -22,7 +22,7 @@ import click
 
 from .bots import DEFAULT_BOTS
 from .counts import COUNT, Count, plural
-from .errors import SkatsimError
+from .errors import SkatsimError, first_line
 
 if TYPE_CHECKING:
     import numpy as np
@@ -345,7 +345,7 @@ def _row_of_game(table: Path, game: int) -> int:
     try:
         ids = pl.scan_parquet(table).select("game_id").collect()["game_id"]
     except (OSError, pl.exceptions.PolarsError) as exc:
-        raise SkatsimError(f"cannot read {table} as Parquet: {str(exc).splitlines()[0]}") from None
+        raise SkatsimError(f"cannot read {table} as Parquet: {first_line(exc)}") from None
     rows = (ids == game).arg_true()
     if rows.is_empty():
         span = f"games {ids.min()!s} to {ids.max()!s}" if ids.len() else "no games"

@@ -781,7 +781,7 @@ def read_row(path: str | Path, row: int) -> tuple[GameRecord, dict[str, object]]
             raise SkatsimError(f"{path}: --row {row} out of range (the table has {size} rows, numbered from 0)")
         values = frame.slice(row, 1).collect().row(0, named=True)  # the data: a damaged page shows only here
     except storage.UNREADABLE as exc:
-        raise SkatsimError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
+        raise SkatsimError(f"cannot read {path} as Parquet: {first_line(exc)}") from None
     try:
         return GameRecord.from_json(values["record"]), values
     except (ValueError, KeyError, TypeError) as exc:
