@@ -513,6 +513,18 @@ def test_solve_command_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "declaration"),
+    [("2", "clubs hand, declarer RH"), ("21", "grand, declarer MH"), ("3", "null hand ouvert, declarer MH")],
+)
+def test_solve_command_text_names_the_whole_declaration(
+    capsys: pytest.CaptureFixture[str], line: str, declaration: str
+) -> None:
+    """A hand (or ouvert) game is said so, worded as hand and whatif word a declaration."""
+    code, out, _ = run(capsys, "--line", line)
+    assert code == 0 and out.splitlines()[1].startswith(declaration + ", after 0 cards: "), out
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (("--line", "1"), "real_games.sgf line 1: the game was aborted before a declaration"),
