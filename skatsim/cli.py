@@ -833,7 +833,7 @@ def hand_command(
     if len(hand) != 10:
         raise SkatsimError(f"hand: expected 10 cards, got {len(hand)}")
     parse_bots(bots)
-    if bid is not None and not bidding.is_bid_value(bid):
+    if bid is not None and not (bid <= bidding.MAX_BID and bidding.is_bid_value(bid)):  # a kernel takes int64 only
         raise click.BadParameter(f"{bid} is not a bid value (18, 20, 22, 23, 24, 27, ... 264)", param_hint="--bid")
     params, name = _variant_params(variant)
     codes = game_codes(games, params) if games else None

@@ -203,6 +203,7 @@ def test_the_seat_is_shown_as_written_and_taken_in_any_case(capsys: pytest.Captu
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--game", "skat"], "--game: unknown game 'skat'"),
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--bots", "genius"], "--bots: unknown bot 'genius'"),
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--bid", "19"], "19 is not a bid value"),
+        (["CJ SJ CA CT C9 HA HT SK S8 D7", "--bid", "9" * 23], f"{'9' * 23} is not a bid value"),  # beyond int64
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--seat", "XH"], "--seat"),
         (
             ["CJ SJ CA CT C9 HA HT SK S8 D7", "--samples", "1000000000000"],
