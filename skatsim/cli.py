@@ -832,6 +832,8 @@ def hand_command(
     skat_cards = parse_hand_cards(skat, "--skat") if skat is not None else []
     if len(hand) != 10:
         raise SkatsimError(f"hand: expected 10 cards, got {len(hand)}")
+    if skat is not None and not skat_cards:  # given but empty (--skat "$UNSET"): not the same as no --skat
+        raise SkatsimError("--skat: expected 2 cards, got 0 (leave the option out to deal the skat at random)")
     parse_bots(bots)
     if bid is not None and not (bid <= bidding.MAX_BID and bidding.is_bid_value(bid)):  # a kernel takes int64 only
         raise click.BadParameter(f"{bid} is not a bid value (18, 20, 22, 23, 24, 27, ... 264)", param_hint="--bid")
