@@ -753,7 +753,7 @@ def find_iss_line(
                         raise SkatsimError(f"{path}:{number}: {exc}") from None
         except (OSError, EOFError) as exc:
             raise read_error(path, exc, number) from None
-    wanted = f"line {line}" if line is not None else f"a game with ID {game_id}"
+    wanted = f"line {line}" if line is not None else f"game with ID {game_id}"
     raise SkatsimError(f"{path}: no {wanted}")
 
 
