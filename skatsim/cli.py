@@ -346,7 +346,7 @@ def _row_of_game(table: Path, game: int) -> int:
         ids = pl.scan_parquet(table).select("game_id").collect()["game_id"]
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise SkatsimError(f"cannot read {table} as Parquet: {first_line(exc)}") from None
-    rows = (ids == game).arg_true()
+    rows = (ids == game).arg_true() if game < 2**63 else ids.clear()  # a game_id is an Int64: none is larger
     if rows.is_empty():
         span = f"games {ids.min()!s} to {ids.max()!s}" if ids.len() else "no games"
         raise SkatsimError(f"{table}: no game {game} in this table (it holds {span})")

@@ -122,3 +122,11 @@ def test_an_unreadable_table_that_says_nothing_is_still_one_line(
     code, out, err = _replay(capsys, table, *args)
     assert (code, out) == (2, "")
     assert err == f"skatsim: error: cannot read {table} as Parquet: OSError\n"
+
+
+def test_a_game_number_beyond_a_tables_ids_is_one_line(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """TABLE --game N with N past what a game_id (Int64) can hold: no such game, not polars' OverflowError."""
+    table = sorted(run.glob("chunk-*.parquet"))[0]
+    code, out, err = _replay(capsys, table, "--game", 2**63)
+    assert (code, out) == (2, "")
+    assert err == f"skatsim: error: {table}: no game {2**63} in this table (it holds games 0 to 99)\n"
