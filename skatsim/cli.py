@@ -315,13 +315,14 @@ def _replay_source(
     return found.record, found.result, f"{iss_file} line {number}" + _iss_title(found.result), None
 
 
-def _run_chunk(folder: Path, game: int) -> tuple[Path, int]:
-    """The chunk file of a run holding game ``game``, and the game's row in it, from the run's manifest."""
+def _run_chunk(folder: Path, game: int, other: str = "; for a Parquet file give the file") -> tuple[Path, int]:
+    """The chunk file of a run holding game ``game``, and the game's row in it, from the run's manifest;
+    ``other`` ends the refusal of a folder without a run (what else the command takes)."""
     from .run.manifest import read_manifest
 
     manifest = read_manifest(str(folder))
     if manifest is None:
-        raise SkatsimError(f"{folder}: not a run folder (no manifest.json); for a Parquet file give the file")
+        raise SkatsimError(f"{folder}: not a run folder (no manifest.json){other}")
     if not manifest.record_play:
         raise SkatsimError(
             f"{folder}: the run stored no game records; simulate it again with --record-play to replay games"
@@ -1006,9 +1007,15 @@ def solve_command(source: Path, line: int | None, game: int | None, after: int, 
     from .solve import solve_record
 
     if source.is_dir():
+        from .records.importer import IMPORT_MANIFEST
+
+        if (source / IMPORT_MANIFEST).exists():
+            raise SkatsimError(
+                f"{source} is an ISS import: solve its games from the ISS file it was imported from, FILE --line N"
+            )
         if game is None or line is not None:
             raise click.UsageError(f"{source} is a run folder: name the game with --game N (not --line)")
-        path, row = _run_chunk(source, game)
+        path, row = _run_chunk(source, game, "; solve takes a run folder or an ISS file")
         record, _ = read_row(path, row)
         with working("solving"), _naming(f"{source} game {game}"):
             solution = solve_record(record, after, params=_run_params(source))
