@@ -565,8 +565,8 @@ def sweep_command(
 
 
 @app.command("validate")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-def validate_command(files: tuple[Path, ...]) -> None:
+@click.argument("files", nargs=-1, required=True, type=click.Path())  # str: Path("") would be "."
+def validate_command(files: tuple[str, ...]) -> None:
     """Check variant files: 'FILE: ok (name: ...)' per valid file on stdout, one error line per invalid
     file on stderr (FILE:LINE: key.path: problem (allowed: ...)); exit code 2 if any is invalid.
     """

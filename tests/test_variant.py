@@ -274,6 +274,14 @@ def test_empty_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert err.count("\n") == 1 and "the file is empty" in err
 
 
+@pytest.mark.parametrize("name", ["", " "])
+def test_an_empty_file_name_is_named_as_given(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    """An empty name (an unset shell variable) is not read as the current folder ('.: ... Is a directory')."""
+    code, out, err = validate(capsys, name)
+    assert (code, out) == (2, "")
+    assert err == f"{name!r}: no variant file named (allowed: a YAML file, e.g. variants/official.yaml)\n"
+
+
 def test_extends_merges_deeply(tmp_path: Path) -> None:
     """Mappings merge key by key at every depth; lists and values are replaced; the child wins."""
     write(

@@ -457,6 +457,10 @@ def load_variant(path: str | os.PathLike[str]) -> LoadedVariant:
     Raises :class:`SkatsimError` with one line ``FILE:LINE: key.path: problem (allowed: ...)`` per
     problem of the file (several lines when it has several problems).
     """
+    if not os.fspath(path).strip():  # Path("") is "." (the current folder): say what was given instead
+        raise SkatsimError(
+            f"{os.fspath(path)!r}: no variant file named (allowed: a YAML file, e.g. variants/official.yaml)"
+        )
     root = Path(path)
     tree = _load_tree(root, (root,), root)
     try:
