@@ -22,7 +22,7 @@ import click
 
 from .bots import DEFAULT_BOTS
 from .counts import COUNT, Count, plural
-from .errors import SkatsimError
+from .errors import SkatsimError, first_line
 
 if TYPE_CHECKING:
     import numpy as np
@@ -315,13 +315,14 @@ def _replay_source(
     return found.record, found.result, f"{iss_file} line {number}" + _iss_title(found.result), None
 
 
-def _run_chunk(folder: Path, game: int) -> tuple[Path, int]:
-    """The chunk file of a run holding game ``game``, and the game's row in it, from the run's manifest."""
+def _run_chunk(folder: Path, game: int, other: str = "; for a Parquet file give the file") -> tuple[Path, int]:
+    """The chunk file of a run holding game ``game``, and the game's row in it, from the run's manifest;
+    ``other`` ends the refusal of a folder without a run (what else the command takes)."""
     from .run.manifest import read_manifest
 
     manifest = read_manifest(str(folder))
     if manifest is None:
-        raise SkatsimError(f"{folder}: not a run folder (no manifest.json); for a Parquet file give the file")
+        raise SkatsimError(f"{folder}: not a run folder (no manifest.json){other}")
     if not manifest.record_play:
         raise SkatsimError(
             f"{folder}: the run stored no game records; simulate it again with --record-play to replay games"
@@ -345,8 +346,8 @@ def _row_of_game(table: Path, game: int) -> int:
     try:
         ids = pl.scan_parquet(table).select("game_id").collect()["game_id"]
     except (OSError, pl.exceptions.PolarsError) as exc:
-        raise SkatsimError(f"cannot read {table} as Parquet: {str(exc).splitlines()[0]}") from None
-    rows = (ids == game).arg_true()
+        raise SkatsimError(f"cannot read {table} as Parquet: {first_line(exc)}") from None
+    rows = (ids == game).arg_true() if game < 2**63 else ids.clear()  # a game_id is an Int64: none is larger
     if rows.is_empty():
         span = f"games {ids.min()!s} to {ids.max()!s}" if ids.len() else "no games"
         raise SkatsimError(f"{table}: no game {game} in this table (it holds {span})")
@@ -564,8 +565,8 @@ def sweep_command(
 
 
 @app.command("validate")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-def validate_command(files: tuple[Path, ...]) -> None:
+@click.argument("files", nargs=-1, required=True, type=click.Path())  # str: Path("") would be "."
+def validate_command(files: tuple[str, ...]) -> None:
     """Check variant files: 'FILE: ok (name: ...)' per valid file on stdout, one error line per invalid
     file on stderr (FILE:LINE: key.path: problem (allowed: ...)); exit code 2 if any is invalid.
     """
@@ -832,8 +833,10 @@ def hand_command(
     skat_cards = parse_hand_cards(skat, "--skat") if skat is not None else []
     if len(hand) != 10:
         raise SkatsimError(f"hand: expected 10 cards, got {len(hand)}")
+    if skat is not None and not skat_cards:  # given but empty (--skat "$UNSET"): not the same as no --skat
+        raise SkatsimError("--skat: expected 2 cards, got 0 (leave the option out to deal the skat at random)")
     parse_bots(bots)
-    if bid is not None and not bidding.is_bid_value(bid):
+    if bid is not None and not (bid <= bidding.MAX_BID and bidding.is_bid_value(bid)):  # a kernel takes int64 only
         raise click.BadParameter(f"{bid} is not a bid value (18, 20, 22, 23, 24, 27, ... 264)", param_hint="--bid")
     params, name = _variant_params(variant)
     codes = game_codes(games, params) if games else None
@@ -916,6 +919,12 @@ def whatif_command(
     if variant is not None:
         params, _ = _variant_params(variant)
     elif run_dir is not None:
+        from .run.manifest import read_manifest
+
+        if not run_dir.exists():
+            raise SkatsimError(f"{run_dir}: no such run folder")
+        if read_manifest(str(run_dir)) is None:  # a damaged manifest.json is its own error, named
+            raise SkatsimError(f"{run_dir}: not a run folder (no manifest.json)")
         found = _run_params(run_dir)
         if found is None:
             raise SkatsimError(f"{run_dir}: not a run folder (no manifest.json)")
@@ -998,9 +1007,15 @@ def solve_command(source: Path, line: int | None, game: int | None, after: int, 
     from .solve import solve_record
 
     if source.is_dir():
+        from .records.importer import IMPORT_MANIFEST
+
+        if (source / IMPORT_MANIFEST).exists():
+            raise SkatsimError(
+                f"{source} is an ISS import: solve its games from the ISS file it was imported from, FILE --line N"
+            )
         if game is None or line is not None:
             raise click.UsageError(f"{source} is a run folder: name the game with --game N (not --line)")
-        path, row = _run_chunk(source, game)
+        path, row = _run_chunk(source, game, "; solve takes a run folder or an ISS file")
         record, _ = read_row(path, row)
         with working("solving"), _naming(f"{source} game {game}"):
             solution = solve_record(record, after, params=_run_params(source))

@@ -60,6 +60,8 @@ class Solution:
     best_cards: tuple[int, ...]
     nodes: int
     seconds: float
+    #: The declaration's flags (``skatsim.engine.scoring``: hand, ouvert, announcements), for its wording.
+    flags: int = 0
 
     def to_json_dict(self) -> dict[str, object]:
         """The fields ``skatsim solve --json`` prints (cards in ISS notation)."""
@@ -79,10 +81,12 @@ class Solution:
 
     def lines(self) -> list[str]:
         """A short human summary."""
+        from .whatif.rollouts import declaration_label  # the wording of a declaration, as hand and whatif say it
+
         points = "Null" if self.declarer_points is None else f"{self.declarer_points} card points"
         verdict = "won" if self.won else "lost"
         out = [
-            f"{GAME_TYPE_LABELS[self.game_type]}, declarer {SEAT_NAMES[self.declarer]}, "
+            f"{declaration_label(self.game_type, self.flags)}, declarer {SEAT_NAMES[self.declarer]}, "
             f"after {self.cards_played} cards: {points}, {verdict} with perfect play",
             f"schneider: {'yes' if self.schneider else 'no'}, schwarz: {'yes' if self.schwarz else 'no'}",
         ]
@@ -183,6 +187,7 @@ class Solver:
             best_cards=cards,
             nodes=int(work[solver.NODES]) - start_nodes,
             seconds=time.perf_counter() - start,
+            flags=flags,
         )
 
 

@@ -520,6 +520,24 @@ def test_report_on_a_run_with_a_corrupt_chunk_is_one_line(tmp_path: Path, capsys
     assert f"{chunk}: not a readable Parquet file" in line
 
 
+def test_report_on_a_run_with_a_chunk_damaged_inside_names_the_chunk(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A chunk whose footer reads but whose data pages are damaged fails only once the games are read:
+    the one line names that chunk file (polars' own message does not), and nothing is written."""
+    run = tmp_path / "run"
+    run_simulation(OFFICIAL, 200, 1, str(run), jobs=1, chunk_size=100, progress=False)
+    chunk = sorted(run.glob("chunk-*.parquet"))[1]
+    data = bytearray(chunk.read_bytes())
+    for i in range(len(data) // 4, len(data) // 2):
+        data[i] ^= 0x5A
+    chunk.write_bytes(bytes(data))
+    line = one_line_error(capsys, "report", str(run), "--out", str(tmp_path / "r.html"))
+    assert line.startswith(f"skatsim: error: {chunk}: damaged Parquet file, its games cannot be read ("), line
+    assert line.endswith("; remove it and complete the run with --resume"), line
+    assert not (tmp_path / "r.html").exists() and not (tmp_path / "r.md").exists()
+
+
 def test_report_refuses_chunk_files_whose_manifest_is_gone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A run (or import) folder without its manifest is refused, not read as a plain Parquet folder."""
     from skatsim.records.importer import import_iss

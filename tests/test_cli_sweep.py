@@ -44,3 +44,24 @@ def test_sweep_names_two_spellings_of_one_bot_setting(tmp_path: Path, capsys: py
         "(official__heuristic); give it once\n"
     )
     assert not out.exists()
+
+
+def test_sweep_and_compare_refuse_a_run_folder_for_their_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """sweep --out or compare --runs naming a run's own folder would put their runs inside that run, where
+    neither report nor resume look: refused in one line, the run untouched."""
+    run = tmp_path / "run"
+    assert main(["simulate", OFFICIAL, "--games", "100", "--out", str(run), "--jobs", "1", "--quiet"]) == 0
+    before = sorted(p.name for p in run.iterdir())
+    capsys.readouterr()
+    code = main(["sweep", PRE1999, "--games", "100", "--out", str(run), "--jobs", "1", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"skatsim: error: {run}: holds a skatsim run (manifest.json), not a sweep's run folders")
+    assert sorted(p.name for p in run.iterdir()) == before
+    code = main(["compare", OFFICIAL, PRE1999, "--games", "100", "--runs", str(run), "--jobs", "1", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"skatsim: error: {run}: holds a skatsim run (manifest.json), not a comparison's run")
+    assert sorted(p.name for p in run.iterdir()) == before

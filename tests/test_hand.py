@@ -199,10 +199,12 @@ def test_the_seat_is_shown_as_written_and_taken_in_any_case(capsys: pytest.Captu
         (["CJ SJ CA CT C9 HA HT SK S8 X9"], "hand: unknown card 'X9'"),
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--skat", "D7 D8"], "--skat: D7 is in the hand too"),
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--skat", "D9"], "--skat: expected 2 cards, got 1"),
+        (["CJ SJ CA CT C9 HA HT SK S8 D7", "--skat", " "], "--skat: expected 2 cards, got 0"),
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--game", "reversed"], "--game: this variant does not allow reversed"),
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--game", "skat"], "--game: unknown game 'skat'"),
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--bots", "genius"], "--bots: unknown bot 'genius'"),
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--bid", "19"], "19 is not a bid value"),
+        (["CJ SJ CA CT C9 HA HT SK S8 D7", "--bid", "9" * 23], f"{'9' * 23} is not a bid value"),  # beyond int64
         (["CJ SJ CA CT C9 HA HT SK S8 D7", "--seat", "XH"], "--seat"),
         (
             ["CJ SJ CA CT C9 HA HT SK S8 D7", "--samples", "1000000000000"],

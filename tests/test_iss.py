@@ -533,6 +533,11 @@ def test_cli_replay_from_iss_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert _run(capsys, "replay", "--iss", FIXTURE, "--line", "9")[1] == out
 
 
+def test_cli_replay_of_a_missing_game_id_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(capsys, "replay", "--iss", FIXTURE, "--id", "99")
+    assert (code, out) == (2, "") and err == f"skatsim: error: {FIXTURE}: no game with ID 99\n"
+
+
 def test_cli_replay_from_an_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import_iss(FIXTURE, tmp_path, chunk_lines=20)
     code, out, _ = _run(capsys, "replay", tmp_path, "--row", "8")

@@ -105,3 +105,28 @@ def test_replay_of_a_run_without_records_says_how_to_get_them(
         err == f"skatsim: error: {tmp_path / 'plain'}: the run stored no game records; simulate it again with "
         "--record-play to replay games\n"
     )
+
+
+@pytest.mark.parametrize("args", [["--game", "5"], ["--row", "5"]])
+def test_an_unreadable_table_that_says_nothing_is_still_one_line(
+    run: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    """A reading error with an empty message (an ``OSError()``) is named by its type, in one line, not an
+    IndexError traceback from taking the first line of nothing."""
+    table = sorted(run.glob("chunk-*.parquet"))[0]
+
+    def unreadable(*_: object, **__: object) -> pl.LazyFrame:
+        raise OSError()
+
+    monkeypatch.setattr(pl, "scan_parquet", unreadable)
+    code, out, err = _replay(capsys, table, *args)
+    assert (code, out) == (2, "")
+    assert err == f"skatsim: error: cannot read {table} as Parquet: OSError\n"
+
+
+def test_a_game_number_beyond_a_tables_ids_is_one_line(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """TABLE --game N with N past what a game_id (Int64) can hold: no such game, not polars' OverflowError."""
+    table = sorted(run.glob("chunk-*.parquet"))[0]
+    code, out, err = _replay(capsys, table, "--game", 2**63)
+    assert (code, out) == (2, "")
+    assert err == f"skatsim: error: {table}: no game {2**63} in this table (it holds games 0 to 99)\n"

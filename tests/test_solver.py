@@ -513,6 +513,37 @@ def test_solve_command_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "declaration"),
+    [("2", "clubs hand, declarer RH"), ("21", "grand, declarer MH"), ("3", "null hand ouvert, declarer MH")],
+)
+def test_solve_command_text_names_the_whole_declaration(
+    capsys: pytest.CaptureFixture[str], line: str, declaration: str
+) -> None:
+    """A hand (or ouvert) game is said so, worded as hand and whatif word a declaration."""
+    code, out, _ = run(capsys, "--line", line)
+    assert code == 0 and out.splitlines()[1].startswith(declaration + ", after 0 cards: "), out
+
+
+def test_solve_of_a_folder_without_a_run_says_what_solve_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An ISS import's folder or a plain folder: solve names what it takes (not replay's 'give the Parquet
+    file', which solve does not read, nor 'is a run folder' for an import)."""
+    from skatsim.records.importer import import_iss
+
+    import_iss(FIXTURE, tmp_path / "import")
+    (tmp_path / "plain").mkdir()
+    for args, message in (
+        (("import", "--game", "1"), f"{tmp_path / 'import'} is an ISS import: solve its games from the ISS file"),
+        (("import", "--line", "1"), f"{tmp_path / 'import'} is an ISS import: solve its games from the ISS file"),
+        (("plain", "--game", "1"), "not a run folder (no manifest.json); solve takes a run folder or an ISS file"),
+    ):
+        code = main(["solve", str(tmp_path / args[0]), *args[1:]])
+        out, err = capsys.readouterr()
+        assert (code, out) == (2, "") and err.count("\n") == 1 and message in err, err
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (("--line", "1"), "real_games.sgf line 1: the game was aborted before a declaration"),

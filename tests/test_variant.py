@@ -74,6 +74,7 @@ BROKEN_FILES: dict[str, tuple[int | None, tuple[str, ...]]] = {
     "int_key.yaml": (3, ("18: a key must be a plain name",)),
     "name_multiline.yaml": (2, ("name: 'two\\nlines' is not allowed", "one line")),
     "not_utf8.yaml": (None, ("not UTF-8 text",)),
+    "control_character.yaml": (2, ("not valid YAML: control character #x0000", "allowed: printable text")),
 }
 
 
@@ -271,6 +272,14 @@ def test_empty_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "the file is empty" in err
+
+
+@pytest.mark.parametrize("name", ["", " "])
+def test_an_empty_file_name_is_named_as_given(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    """An empty name (an unset shell variable) is not read as the current folder ('.: ... Is a directory')."""
+    code, out, err = validate(capsys, name)
+    assert (code, out) == (2, "")
+    assert err == f"{name!r}: no variant file named (allowed: a YAML file, e.g. variants/official.yaml)\n"
 
 
 def test_extends_merges_deeply(tmp_path: Path) -> None:

@@ -525,6 +525,23 @@ def test_whatif_mistakes(capsys: pytest.CaptureFixture[str], args: list[object],
     assert len(err.splitlines()) == 1 and message in err
 
 
+def test_whatif_of_a_folder_that_is_no_run_says_why(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A missing folder, a folder without a run and a run whose manifest.json is damaged: each its own line
+    (a damaged manifest was called missing)."""
+    (tmp_path / "plain").mkdir()
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    (damaged / "manifest.json").write_text("{")
+    cases = [
+        (tmp_path / "missing", f"{tmp_path / 'missing'}: no such run folder"),
+        (tmp_path / "plain", f"{tmp_path / 'plain'}: not a run folder (no manifest.json)"),
+        (damaged, f"{damaged / 'manifest.json'}: not a skatsim run manifest"),
+    ]
+    for folder, message in cases:
+        code, out, err = _cli(capsys, folder, "--game", 0, "--declare", "grand")
+        assert (code, out) == (2, "") and len(err.splitlines()) == 1 and message in err, err
+
+
 def _first_declared(out: Path, variant: str, games: int) -> dict[str, Any]:
     """Simulate ``games`` games of ``variants/VARIANT`` (seed 8) into ``out``; the first declared game's row."""
     import polars as pl

@@ -38,7 +38,15 @@ from .. import __version__
 from ..bots import DEFAULT_BOTS, parse_bots
 from ..errors import SkatsimError
 from ..run import storage
-from ..run.runner import JobFolder, check_run_numbers, execute_runs, make_backend, plan_run, status
+from ..run.runner import (
+    JobFolder,
+    check_folder_of_runs,
+    check_run_numbers,
+    execute_runs,
+    make_backend,
+    plan_run,
+    status,
+)
 from ..variant import load_variant
 from .intervals import BOOT_RANGE, LEVEL, N_BOOT
 from .paired import Aggregate, aggregate_pair, aggregate_scans
@@ -158,6 +166,8 @@ def compare_variants(
         raise SkatsimError("--resume needs --runs DIR: the folder holding the interrupted comparison's runs")
     if backend_options and backend_options.get("scheduler") and runs_dir is None:
         raise SkatsimError("with --scheduler, give --runs DIR: a folder (or URL) every Dask worker can write to")
+    if runs_dir is not None:
+        check_folder_of_runs(runs_dir, "--runs", "a comparison")
     loaded = [load_variant(path) for path in (variant_a, variant_b)]
     for v in loaded:  # checked before any work, each with its own table's number of players
         parse_bots(bots, v.variant.table.players)

@@ -37,7 +37,16 @@ from .compare_output import group_heading, pairing_statement, row_cells
 from .intervals import BOOT_RANGE, LEVEL, N_BOOT, wilson
 from .paired import aggregate_scan_single
 from .render import Code, Figure, Report, Section, Table, Text, table, wide_table, write_report_files
-from .sources import Source, collect, columns, find_sources, scan_source, scan_sources, source_columns
+from .sources import (
+    Source,
+    collect,
+    columns,
+    find_sources,
+    naming_damaged,
+    scan_source,
+    scan_sources,
+    source_columns,
+)
 from .summary import independent_differences, row_order
 
 READING = (
@@ -802,6 +811,14 @@ def build_report(
     """
     check_options(level, n_boot)
     sources = find_sources(paths)
+    with naming_damaged(sources):
+        return _build_report(sources, level, n_boot, baseline, step)
+
+
+def _build_report(
+    sources: list[Source], level: float, n_boot: int, baseline: str | None, step: Callable[[str], None]
+) -> Report:
+    """:func:`build_report` on the sources found."""
     base = choose_baseline(sources, baseline)
     lf = scan_sources(sources)
     names = ", ".join(s.name for s in sources)

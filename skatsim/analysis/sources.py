@@ -13,7 +13,8 @@ file is one clear line naming it, not a traceback in the middle of a report.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -205,12 +206,40 @@ def scan(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str]) -> pl
     return scan_sources(find_sources(paths))
 
 
+class UnreadableGames(SkatsimError):
+    """A file's data could not be read while games were collected (its footer read at the edge, a page
+    inside it not); :func:`naming_damaged` finds and names the file."""
+
+
 def collect(lf: pl.LazyFrame) -> pl.DataFrame:
     """``lf.collect()``, with a damaged file deep inside a Parquet turned into a one-line error."""
     try:
         return lf.collect()
-    except (OSError, pl.exceptions.PolarsError) as exc:
-        raise SkatsimError(f"cannot read the games: {first_line(exc)}") from None
+    except storage.UNREADABLE as exc:
+        raise UnreadableGames(f"cannot read the games: {first_line(exc)}") from None
+
+
+@contextmanager
+def naming_damaged(sources: Sequence[Source]) -> Iterator[None]:
+    """Name the damaged file when reading the games of ``sources`` fails inside a file (polars' error says
+    what, not which file): each file is read in turn, on that failure only, and the first that cannot be
+    read is named, with how to redo it."""
+    try:
+        yield
+    except UnreadableGames:
+        for source in sources:
+            for file in source.files:
+                try:
+                    storage.read_parquet(file)
+                except storage.UNREADABLE as exc:
+                    fix = {
+                        "run": "remove it and complete the run with --resume",
+                        "iss": "remove it and run the import again with --resume",
+                    }.get(source.kind, "replace the file")
+                    raise SkatsimError(
+                        f"{file}: damaged Parquet file, its games cannot be read ({first_line(exc, 160)}); {fix}"
+                    ) from None
+        raise
 
 
 def columns(lf: pl.LazyFrame) -> set[str]:

@@ -759,7 +759,7 @@ def find_iss_line(
                         raise SkatsimError(f"{path}:{number}: {exc}") from None
         except (OSError, EOFError) as exc:
             raise read_error(path, exc, number) from None
-    wanted = f"line {line}" if line is not None else f"a game with ID {game_id}"
+    wanted = f"line {line}" if line is not None else f"game with ID {game_id}"
     raise SkatsimError(f"{path}: no {wanted}")
 
 
@@ -787,7 +787,7 @@ def read_row(path: str | Path, row: int) -> tuple[GameRecord, dict[str, object]]
             raise SkatsimError(f"{path}: --row {row} out of range (the table has {size} rows, numbered from 0)")
         values = frame.slice(row, 1).collect().row(0, named=True)  # the data: a damaged page shows only here
     except storage.UNREADABLE as exc:
-        raise SkatsimError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
+        raise SkatsimError(f"cannot read {path} as Parquet: {first_line(exc)}") from None
     try:
         return GameRecord.from_json(values["record"]), values
     except (ValueError, KeyError, TypeError) as exc:

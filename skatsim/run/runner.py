@@ -477,6 +477,16 @@ class JobFolder:
             shutil.rmtree(self.path, ignore_errors=True)
 
 
+def check_folder_of_runs(path: str, option: str, what: str) -> None:
+    """Refuse ``path`` (the value of ``option``) as the folder holding run folders (a sweep's, a comparison's)
+    when it is itself a run: the new runs would sit inside that run, where its readers and resume do not look."""
+    if storage.exists(storage.join(path, MANIFEST)):
+        raise SkatsimError(
+            f"{path}: holds a skatsim run ({MANIFEST}), not {what}'s run folders; choose another {option} "
+            f"({what} writes its run folders inside it)"
+        )
+
+
 def check_run_numbers(games: int, seed: int, jobs: int) -> None:
     """The numbers every simulating command takes, checked at the edge with what is allowed."""
     if not 1 <= games <= MAX_GAMES:

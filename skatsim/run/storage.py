@@ -27,6 +27,8 @@ from typing import IO, Any
 
 import polars as pl
 
+from ..errors import first_line
+
 #: ``protocol://`` at the start of a path: an fsspec URL (a Windows drive ``C:\`` never matches).
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 
@@ -50,7 +52,7 @@ def _fs(url: str) -> tuple[Any, str]:
     try:
         return fsspec.core.url_to_fs(url)
     except (ImportError, ValueError) as exc:  # unknown protocol, or its package (e.g. s3fs) missing
-        raise OSError(str(exc).splitlines()[0]) from None
+        raise OSError(first_line(exc)) from None
 
 
 def join(folder: str, name: str) -> str:

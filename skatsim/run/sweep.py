@@ -33,7 +33,7 @@ from pathlib import PurePath
 from ..bots import parse_bots
 from ..errors import SkatsimError
 from . import storage
-from .runner import RunResult, execute_runs, make_backend, plan_run
+from .runner import RunResult, check_folder_of_runs, execute_runs, make_backend, plan_run
 
 
 def run_name(variant_path: str, bots: str) -> str:
@@ -83,6 +83,7 @@ def run_sweep(
             raise SkatsimError(f"--bots {settings} are the same setting ({name}); give it once")
     if shared:
         raise SkatsimError(f"variant files with the same name would share folders ({', '.join(shared)}); rename one")
+    check_folder_of_runs(out_root, "--out", "a sweep")
     plans = [
         plan_run(v, games, seed, storage.join(out_root, name), b, resume, record_play, chunk_size, progress=progress)
         for (v, b), name in names.items()

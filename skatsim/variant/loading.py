@@ -88,7 +88,13 @@ def _read(path: Path) -> str:
 
 def _parse(text: str) -> tuple[Any, dict[tuple[str, ...], int]]:
     """Parse one document: (data, line of every key path). Raises :class:`_Problem`."""
-    loader = _VariantLoader(text)
+    try:
+        loader = _VariantLoader(text)  # PyYAML's reader refuses control characters (a NUL) right here
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise _Problem(
+            line, f"not valid YAML: control character #x{exc.character:04x} (allowed: printable text)"
+        ) from None
     try:
         node = loader.get_single_node()
         if node is None:  # empty, or blanks and comments only: most likely a truncated file
@@ -451,6 +457,10 @@ def load_variant(path: str | os.PathLike[str]) -> LoadedVariant:
     Raises :class:`SkatsimError` with one line ``FILE:LINE: key.path: problem (allowed: ...)`` per
     problem of the file (several lines when it has several problems).
     """
+    if not os.fspath(path).strip():  # Path("") is "." (the current folder): say what was given instead
+        raise SkatsimError(
+            f"{os.fspath(path)!r}: no variant file named (allowed: a YAML file, e.g. variants/official.yaml)"
+        )
     root = Path(path)
     tree = _load_tree(root, (root,), root)
     try:
