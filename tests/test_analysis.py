@@ -529,7 +529,8 @@ def test_report_on_a_run_with_a_chunk_damaged_inside_names_the_chunk(
     run_simulation(OFFICIAL, 200, 1, str(run), jobs=1, chunk_size=100, progress=False)
     chunk = sorted(run.glob("chunk-*.parquet"))[1]
     data = bytearray(chunk.read_bytes())
-    for i in range(len(data) // 4, len(data) // 2):
+    pages_end = len(data) - 8 - int.from_bytes(data[-8:-4], "little")  # then the footer, its length, "PAR1"
+    for i in range(pages_end // 4, pages_end // 2):
         data[i] ^= 0x5A
     chunk.write_bytes(bytes(data))
     line = one_line_error(capsys, "report", str(run), "--out", str(tmp_path / "r.html"))
