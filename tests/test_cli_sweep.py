@@ -46,6 +46,32 @@ def test_sweep_names_two_spellings_of_one_bot_setting(tmp_path: Path, capsys: py
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ([OFFICIAL, OFFICIAL], f"variant file {OFFICIAL!r} is given twice; give it once"),
+        ([OFFICIAL, "--bots", "random", "--bots", "random"], "--bots 'random' is given twice; give it once"),
+    ],
+)
+def test_sweep_refuses_a_variant_or_bots_given_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    """The same file or setting twice would be one run folder: refused in one line, not run once in silence."""
+    out = tmp_path / "s"
+    code = main(["sweep", *extra, "--games", "10", "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err == f"skatsim: error: {message}\n"
+    assert not out.exists()
+
+
+def test_simulate_refuses_an_empty_out(capsys: pytest.CaptureFixture[str]) -> None:
+    """--out "$UNSET" names no folder: one line saying so, not ': cannot create or read the output folder'."""
+    code = main(["simulate", OFFICIAL, "--games", "10", "--out", "", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == "skatsim: error: '': no output folder named (allowed: a folder path or URL, e.g. runs/demo)\n"
+
+
 def test_sweep_and_compare_refuse_a_run_folder_for_their_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

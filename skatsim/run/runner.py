@@ -142,6 +142,8 @@ def make_backend(name: str, jobs: int, options: Mapping[str, object] | None = No
 
 def _make_folder(out_dir: str) -> None:
     """Create the output folder (and parents); a file in the way or an unwritable place is a one-line error."""
+    if not out_dir.strip():  # --out "$UNSET": not the current folder, and no name to report
+        raise SkatsimError(f"{out_dir!r}: no output folder named (allowed: a folder path or URL, e.g. runs/demo)")
     try:
         if storage.exists(out_dir) and not storage.isdir(out_dir):
             raise SkatsimError(f"{out_dir}: exists and is not a folder; choose another --out")

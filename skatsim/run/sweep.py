@@ -71,6 +71,10 @@ def run_sweep(
     """
     if scheduler is not None and backend != "dask":
         raise SkatsimError("a scheduler needs backend='dask'")
+    for what, given in (("variant file", list(variants)), ("--bots", list(bots))):
+        twice = sorted({item for item in given if given.count(item) > 1})
+        if twice:  # one folder for both: say so rather than run it once in silence
+            raise SkatsimError(f"{what} {twice[0]!r} is given twice; give it once")
     names = {(v, b): run_name(v, b) for v in variants for b in bots}
     if not names:
         raise SkatsimError("a sweep needs at least one variant file and one bots setting")
