@@ -626,11 +626,13 @@ def test_export_mistakes_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixt
         ((records, "--out", tmp_path), "is a folder; name the file to write"),
         ((records, "--out", f"{tmp_path / 'new'}/"), f"--out {tmp_path / 'new'}/: names a folder; name the file"),
         ((tmp_path / "nothing", "--out", f"{tmp_path}/"), f"--out {tmp_path}/: is a folder; name the file to write"),
+        ((records, "--out", tmp_path / "x.sgf.zip"), "export-iss does not write .zip files; name the file FILE.sgf"),
     ]
     for args, message in cases:
         code, out, err = cli(capsys, "export-iss", *args)
         assert (code, out) == (2, "") and err.count("\n") == 1 and message in err, err
     assert (tmp_path / "taken.sgf").read_text() == "x" and not (tmp_path / "new").exists()
+    assert not (tmp_path / "x.sgf.zip").exists()
     code, _, _ = cli(capsys, "export-iss", records, "--out", tmp_path / "taken.sgf", "--force")
     assert code == 0 and (tmp_path / "taken.sgf").read_text().count("\n") == 50
 

@@ -18,7 +18,8 @@ Ramsch. ``R[]`` always holds the result under the official rules (the ISS's): ev
 replayed under them (the lines are parsed and replayed by the importer's own compiled path), so
 a run under other scoring (or other rules) says so in the summary, and a game those rules do not
 allow is skipped too. Output is written atomically (:func:`skatsim.run.storage.write_atomic`) and
-compressed by its name: ``.bz2``, ``.gz``, ``.xz``, anything else plain.
+compressed by its name: ``.bz2``, ``.gz``, ``.xz``, anything else plain (the suffix of another archive,
+``.zip``, ``.zst``..., is refused).
 """
 
 from __future__ import annotations
@@ -87,6 +88,12 @@ class ExportSummary:
         return f"{self.run}: {plural(self.games, 'game')}, {self.written:,} written{skipped} -> {self.out}"
 
 
+#: Archive and compression suffixes export-iss does not write (it writes ``.bz2``, ``.gz``, ``.xz``, else plain).
+_NOT_WRITTEN = frozenset(
+    {".zip", ".zst", ".zstd", ".lz4", ".7z", ".rar", ".tar", ".tgz", ".tbz2", ".lzma", ".br", ".z"}
+)
+
+
 def export_iss(run_dir: str, out: str | Path, force: bool = False) -> ExportSummary:
     """Write the games of the finished run ``run_dir`` (simulated with ``--record-play``) to ``out``
     as ISS lines (compressed by its name). An existing ``out`` is replaced only with ``force``."""
@@ -95,6 +102,11 @@ def export_iss(run_dir: str, out: str | Path, force: bool = False) -> ExportSumm
     if out.is_dir() or named.endswith(("/", os.sep)):  # Path() drops the trailing slash: looked at as given
         what = "is" if out.is_dir() else "names"
         raise SkatsimError(f"--out {named}: {what} a folder; name the file to write (FILE.sgf, FILE.sgf.bz2, ...)")
+    if out.suffix.lower() in _NOT_WRITTEN:  # else written plain under a name that promises an archive
+        raise SkatsimError(
+            f"--out {named}: export-iss does not write {out.suffix} files; name the file FILE.sgf (plain), "
+            "FILE.sgf.bz2, FILE.sgf.gz or FILE.sgf.xz"
+        )
     manifest, files = finished_run(run_dir)
     if not manifest.record_play:
         raise SkatsimError(f"{run_dir}: the run stored no game records; simulate it with --record-play to export it")
