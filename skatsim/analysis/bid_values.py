@@ -55,37 +55,13 @@ class BidValues:
 # --------------------------------------------------------------------------- hand bidding values
 
 
-#: The even bits of a 64-bit word (the low bit of each card's two owner bits).
-_EVEN = np.uint64(0x5555555555555555)
-#: Masks and shifts that gather the even bits of a word into its low 32 bits (the inverse of spreading
-#: bit ``c`` to bit ``2c``).
-_GATHER = (
-    (np.uint64(1), np.uint64(0x3333333333333333)),
-    (np.uint64(2), np.uint64(0x0F0F0F0F0F0F0F0F)),
-    (np.uint64(4), np.uint64(0x00FF00FF00FF00FF)),
-    (np.uint64(8), np.uint64(0x0000FFFF0000FFFF)),
-    (np.uint64(16), np.uint64(0x00000000FFFFFFFF)),
-)
-
-
-def _gather_even_bits(x: np.ndarray) -> np.ndarray:
-    """Bit ``2c`` of each word moved to bit ``c`` (the odd bits are zero)."""
-    for shift, mask in _GATHER:
-        x = (x | (x >> shift)) & mask
-    return x.astype(np.uint32)
-
-
 def _hands_from_deals(deals: np.ndarray) -> np.ndarray:
-    """FH, MH, RH's dealt hands from packed deals (the ``deal`` column: two owner bits per card, 0 to 2 a
-    seat, 3 the skat; :func:`skatsim.engine.deal.pack_deal`), a whole column at once."""
-    bits = deals.astype(np.int64).view(np.uint64)
-    low = bits & _EVEN
-    high = (bits >> np.uint64(1)) & _EVEN
-    owned = (low & ~high, ~low & high)  # owner 1 (MH), owner 2 (RH); owner 0 (FH) has neither bit
+    """FH, MH, RH's dealt hands from packed deals (the ``deal`` column;
+    :func:`skatsim.engine.deal.pack_deal`), a whole column at once by the engine's own unpacking."""
+    from ..engine.deal import unpack_hands
+
     hands = np.empty((deals.size, 3), dtype=np.uint32)
-    hands[:, 0] = _gather_even_bits(~(low | high) & _EVEN)
-    hands[:, 1] = _gather_even_bits(owned[0])
-    hands[:, 2] = _gather_even_bits(owned[1])
+    unpack_hands(np.ascontiguousarray(deals, dtype=np.int64), hands)
     return hands
 
 
@@ -126,6 +102,23 @@ def hand_bid_values(hands: np.ndarray, params: np.ndarray | None = None, jobs: i
     return out
 
 
+def _known_hands(part: pl.DataFrame) -> np.ndarray:
+    """FH, MH, RH's dealt hands of a source's games from the ``deal`` column where it holds one, else from the
+    ``record``; 0 for a hand neither tells (an imported game without its cards)."""
+    hands = np.zeros((part.height, 3), dtype=np.uint32)
+    if "deal" in part.columns:
+        known = part["deal"].is_not_null().to_numpy()
+        if known.any():
+            hands[known] = _hands_from_deals(part["deal"].filter(part["deal"].is_not_null()).to_numpy())
+    else:
+        known = np.zeros(part.height, dtype=bool)
+    if "record" in part.columns:
+        missing = ~known & part["record"].is_not_null().to_numpy()
+        if missing.any():
+            hands[missing] = _hands_from_records(part["record"].filter(pl.Series(missing)))
+    return hands
+
+
 def _seat_counts(lf: pl.LazyFrame, params: dict[str, np.ndarray]) -> pl.DataFrame:
     """Per source, seat and hand value: how many dealt hands had it (``count``); hands whose cards the
     source does not hold are left out. Counted per seat from the compiled values, one row per value
@@ -135,20 +128,14 @@ def _seat_counts(lf: pl.LazyFrame, params: dict[str, np.ndarray]) -> pl.DataFram
     frame = collect(lf.select(wanted))
     parts = []
     for (source,), part in frame.group_by(["source"], maintain_order=True):
-        hands = np.zeros((part.height, 3), dtype=np.uint32)
-        if "deal" in part.columns:
-            known = part["deal"].is_not_null().to_numpy()
-            if known.any():
-                hands[known] = _hands_from_deals(part["deal"].filter(part["deal"].is_not_null()).to_numpy())
-        else:
-            known = np.zeros(part.height, dtype=bool)
-        if "record" in part.columns:
-            missing = ~known & part["record"].is_not_null().to_numpy()
-            if missing.any():
-                hands[missing] = _hands_from_records(part["record"].filter(pl.Series(missing)))
+        every = "deal" in part.columns and part["deal"].null_count() == 0  # a run's: every deal known
+        hands = _hands_from_deals(part["deal"].to_numpy()) if every else _known_hands(part)
         values = hand_bid_values(hands, params.get(str(source)))
         for s, label in enumerate(SEAT_LABELS):
-            value, count = np.unique(values[hands[:, s] != 0, s], return_counts=True)
+            seat_values = values[:, s] if every else values[hands[:, s] != 0, s]
+            counts = np.bincount(seat_values)  # hand values are bid values: small integers
+            value = np.flatnonzero(counts)
+            count = counts[value]
             parts.append(
                 pl.DataFrame(
                     {

@@ -151,6 +151,14 @@ def unpack_deal(packed: np.int64, hands: np.ndarray) -> np.uint32:
 
 
 @kernel
+def unpack_hands(packed: np.ndarray, hands: np.ndarray) -> None:
+    """``hands[i]``: forehand's, middlehand's and rearhand's cards of deal ``packed[i]`` (:func:`unpack_deal`),
+    for a block of deals at once (``hands``: ``(n, 3)`` uint32)."""
+    for i in range(packed.shape[0]):
+        unpack_deal(packed[i], hands[i])
+
+
+@kernel
 def record_order(packed: np.ndarray, out: np.ndarray, hands: np.ndarray) -> None:
     """``out[i]``: the 32 cards of deal ``packed[i]`` in a game record's order (forehand's ten,
     middlehand's, rearhand's, each ascending, then the skat's two), for a block of deals at once;
