@@ -917,6 +917,33 @@ def main_help(command: str) -> str:
     return done.stdout
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+@pytest.mark.parametrize(
+    ("env", "threads"),
+    [
+        ({}, "1 1"),
+        pytest.param(
+            {"OPENBLAS_NUM_THREADS": "2"},
+            "2 2",
+            marks=pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="OpenBLAS starts no more threads than cores"),
+        ),
+    ],
+)
+def test_the_command_line_starts_one_blas_thread_unless_told(env: dict[str, str], threads: str) -> None:
+    """``skatsim`` (``skatsim.__main__.console``) sets numpy's OpenBLAS to one thread before numpy loads: the
+    process holds one thread at its end, not one more per core; a value the user set is kept."""
+    code = (
+        "import atexit, os, sys\n"
+        "atexit.register(lambda: print(len(os.listdir('/proc/self/task')), os.environ['OPENBLAS_NUM_THREADS']))\n"
+        "sys.argv = ['skatsim', 'bots']\n"
+        "from skatsim.__main__ import console\n"
+        "console()\n"
+    )
+    base = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=base | env)
+    assert done.stdout.splitlines()[-1] == threads
+
+
 def test_workers_start_with_one_blas_thread() -> None:
     """Worker processes get ``WORKER_ENV`` (numpy's OpenBLAS would spin a thread per core at import)."""
     backend = LocalBackend(6)  # four threads here, two workers
