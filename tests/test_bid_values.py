@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -50,6 +51,20 @@ def test_the_dealt_hands_are_read_back_from_the_deal_column() -> None:
         skat = deal_cards(np.uint64(11), np.uint64(i), dealt[i])
         packed[i] = pack_deal(dealt[i], skat)
     assert np.array_equal(_hands_from_deals(packed), dealt)
+
+
+def test_hand_values_counted_in_blocks_are_the_counts_of_one_pass(
+    sources: tuple[Path, Path], tables: BidValues, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hand values are counted a block of deals at a time (memory bounded whatever the run's size): with
+    blocks of 333 deals the counts are those of one pass (the module fixture's 4,000-deal run and the ISS
+    import), and they add up to three hands a deal."""
+    module = sys.modules["skatsim.analysis.bid_values"]  # the package's bid_values is the function
+    monkeypatch.setattr(module, "COUNT_BLOCK", 333)
+    blocked = analysis.bid_values([str(p) for p in sources]).hand_values
+    assert blocked.equals(tables.hand_values)
+    run = blocked.filter(pl.col("source") == "official")
+    assert run.group_by("seat").agg(pl.col("n").first())["n"].to_list() == [4000] * 3
 
 
 def test_hand_bidding_values_split_over_threads_are_the_same() -> None:

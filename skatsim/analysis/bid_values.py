@@ -23,7 +23,7 @@ row whose ``holds`` column lists them.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +39,8 @@ from .tables import SEAT_LABELS, declared
 MIN_SHARE = 0.002
 #: Deals from which :func:`hand_bid_values` spreads its work over the cores (fewer take milliseconds).
 PARALLEL_FROM = 50_000
+#: Deals whose hand values are held at once while they are counted (:func:`_counts_by_seat`): 24 MB.
+COUNT_BLOCK = 1 << 20
 _CARD_CODES = {iss_name(c): c for c in range(32)}
 
 
@@ -119,34 +121,53 @@ def _known_hands(part: pl.DataFrame) -> np.ndarray:
     return hands
 
 
+def _counts_by_seat(blocks: Iterable[np.ndarray], params: np.ndarray | None, every: bool) -> list[np.ndarray]:
+    """Per seat, how many of the hands in ``blocks`` (``(n, 3)`` masks, ``COUNT_BLOCK`` deals or fewer each)
+    have each hand value (``bincount``: hand values are bid values, small integers); unless ``every`` hand is
+    known, the zero masks (cards the source does not hold) are left out."""
+    per_seat = [np.zeros(0, dtype=np.int64) for _ in SEAT_LABELS]
+    for hands in blocks:
+        values = hand_bid_values(hands, params)
+        for s in range(len(SEAT_LABELS)):
+            counts = np.bincount(values[:, s] if every else values[hands[:, s] != 0, s])
+            if counts.size > per_seat[s].size:
+                counts[: per_seat[s].size] += per_seat[s]
+                per_seat[s] = counts
+            else:
+                per_seat[s][: counts.size] += counts
+    return per_seat
+
+
 def _seat_counts(lf: pl.LazyFrame, params: dict[str, np.ndarray]) -> pl.DataFrame:
     """Per source, seat and hand value: how many dealt hands had it (``count``); hands whose cards the
-    source does not hold are left out. Counted per seat from the compiled values, one row per value
-    (not a row per hand and seat: a run of millions of deals needs no more memory than its deals)."""
+    source does not hold are left out. Counted per seat from the compiled values, one row per value, a block
+    of deals at a time (:func:`_counts_by_seat`): a run of millions of deals needs no more memory than its
+    ``deal`` column. A game record is read only where a source's ``deal`` is missing."""
     names = columns(lf)
-    wanted = ["source"] + [c for c in ("deal", "record") if c in names]
-    frame = collect(lf.select(wanted))
+    kinds = collect(lf.select(pl.col("source").unique(maintain_order=True)))["source"]
     parts = []
-    for (source,), part in frame.group_by(["source"], maintain_order=True):
-        every = "deal" in part.columns and part["deal"].null_count() == 0  # a run's: every deal known
-        hands = _hands_from_deals(part["deal"].to_numpy()) if every else _known_hands(part)
-        values = hand_bid_values(hands, params.get(str(source)))
-        for s, label in enumerate(SEAT_LABELS):
-            seat_values = values[:, s] if every else values[hands[:, s] != 0, s]
-            counts = np.bincount(seat_values)  # hand values are bid values: small integers
+    for source in kinds:  # one source's deals in memory at a time
+        games = lf.filter(pl.col("source") == source)
+        deal = collect(games.select("deal"))["deal"] if "deal" in names else None
+        if deal is not None and deal.null_count() == 0:  # a run's: every deal known
+            every, deals = True, deal.to_numpy()
+            blocks = (_hands_from_deals(deals[lo : lo + COUNT_BLOCK]) for lo in range(0, deals.size, COUNT_BLOCK))
+        else:
+            every, hands = False, _known_hands(collect(games.select([c for c in ("deal", "record") if c in names])))
+            blocks = (hands[lo : lo + COUNT_BLOCK] for lo in range(0, hands.shape[0], COUNT_BLOCK))
+        for label, counts in zip(SEAT_LABELS, _counts_by_seat(blocks, params.get(str(source)), every), strict=True):
             value = np.flatnonzero(counts)
-            count = counts[value]
             parts.append(
                 pl.DataFrame(
                     {
-                        "source": pl.Series([source] * value.size, dtype=frame["source"].dtype),
+                        "source": pl.Series([source] * value.size, dtype=kinds.dtype),
                         "seat": [label] * value.size,
                         "hand_value": value.astype(np.int64),
-                        "count": count.astype(np.int64),
+                        "count": counts[value].astype(np.int64),
                     }
                 )
             )
-    schema = {"source": frame["source"].dtype, "seat": pl.String(), "hand_value": pl.Int64(), "count": pl.Int64()}
+    schema = {"source": kinds.dtype, "seat": pl.String(), "hand_value": pl.Int64(), "count": pl.Int64()}
     return pl.concat(parts) if parts else pl.DataFrame(schema=schema)
 
 
