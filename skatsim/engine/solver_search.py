@@ -45,10 +45,10 @@ from .solver_eval import (
 )
 from .solver_order import MOVES, equivalence_classes, order_moves
 from .solver_tables import (
-    P_BY_POINTS,
     P_GROUP,
     P_GROUP_MASK,
     P_POINTS,
+    P_RANKS8,
     POINT_VALUES,
     canonical,
     from_canonical,
@@ -312,13 +312,25 @@ def _store(tt: np.ndarray, work: np.ndarray, w0: np.uint64, w1: np.uint64, lo: i
 @inlined_kernel
 def _point_ranks(gt: int, live: np.uint32) -> tuple[np.uint32, np.uint32, np.uint32, np.uint32, np.uint32]:
     """For each card point value above 0 (2, 3, 4, 10, 11): the live cards worth at least that much, as a
-    mask over the live cards in bit order (bit i: the i-th live card; :func:`_point_shift`)."""
-    m5 = P_BY_POINTS[gt, 5]
-    m4 = m5 | P_BY_POINTS[gt, 4]
-    m3 = m4 | P_BY_POINTS[gt, 3]
-    m2 = m3 | P_BY_POINTS[gt, 2]
-    m1 = m2 | P_BY_POINTS[gt, 1]
-    return pext(m1, live), pext(m2, live), pext(m3, live), pext(m4, live), pext(m5, live)
+    mask over the live cards in bit order (bit i: the i-th live card; :func:`_point_shift`): five :func:`pext`
+    done at once, a byte of the live cards at a time (:data:`P_RANKS8`: one lookup a byte instead of five)."""
+    r1 = np.uint32(0)
+    r2 = np.uint32(0)
+    r3 = np.uint32(0)
+    r4 = np.uint32(0)
+    r5 = np.uint32(0)
+    shift = np.uint32(0)
+    for j in range(4):
+        b = (live >> np.uint32(8 * j)) & np.uint32(255)
+        if b:
+            e = P_RANKS8[gt, j, b]
+            r1 |= np.uint32(e & _B8) << shift
+            r2 |= np.uint32((e >> np.uint64(8)) & _B8) << shift
+            r3 |= np.uint32((e >> np.uint64(16)) & _B8) << shift
+            r4 |= np.uint32((e >> np.uint64(24)) & _B8) << shift
+            r5 |= np.uint32((e >> np.uint64(32)) & _B8) << shift
+            shift += np.uint32(popcount(b))
+    return r1, r2, r3, r4, r5
 
 
 @inlined_kernel

@@ -122,6 +122,28 @@ P_RUN_UNION = _run_union(P_RUNS, P_N_RUNS)
 PEXT8 = _pext8()
 
 
+def _point_ranks8(by_points: np.ndarray, pext8: np.ndarray) -> np.ndarray:
+    """``P_RANKS8[gt, j, b]``: for the byte ``b`` of live cards at byte ``j`` of the positions, the bits of the
+    live cards worth at least 2, 3, 4, 10, 11 points packed in order (:func:`pext` of those masks by ``b``), one
+    byte each from the bottom: the five ``pext`` of ``solver_search._point_ranks`` for one byte in one lookup."""
+    table = np.zeros((by_points.shape[0], 4, 256), dtype=np.uint64)
+    for gt in range(by_points.shape[0]):
+        at_least = np.zeros(len(POINT_VALUES), dtype=np.int64)
+        for k in range(len(POINT_VALUES) - 1, 0, -1):
+            at_least[k] = int(by_points[gt, k]) | (at_least[k + 1] if k + 1 < len(POINT_VALUES) else 0)
+        for j in range(4):
+            for b in range(256):
+                e = 0
+                for k in range(1, len(POINT_VALUES)):
+                    e |= int(pext8[b, (at_least[k] >> (8 * j)) & 255]) << (8 * (k - 1))
+                table[gt, j, b] = e
+    table.flags.writeable = False
+    return table
+
+
+P_RANKS8 = _point_ranks8(P_BY_POINTS, PEXT8)
+
+
 @kernel
 def _renumber(table: np.ndarray, gt: int, mask: np.uint32) -> np.uint32:
     """The mask of ``table[gt, i]`` for every bit ``i`` of ``mask`` (``table``: ``TO_POS`` or ``FROM_POS``)."""
