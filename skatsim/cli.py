@@ -343,9 +343,11 @@ def _row_of_game(table: Path, game: int) -> int:
     """The row of a Parquet table whose ``game_id`` is ``game``."""
     import polars as pl
 
+    from .run import storage
+
     try:
         ids = pl.scan_parquet(table).select("game_id").collect()["game_id"]
-    except (OSError, pl.exceptions.PolarsError) as exc:
+    except storage.UNREADABLE as exc:
         raise SkatsimError(f"cannot read {table} as Parquet: {first_line(exc)}") from None
     rows = (ids == game).arg_true() if game < 2**63 else ids.clear()  # a game_id is an Int64: none is larger
     if rows.is_empty():

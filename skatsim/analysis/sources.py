@@ -50,7 +50,7 @@ def _check_parquet(path: str) -> None:
     """Read the file's footer and schema; a corrupt file or missing evaluation column is a one-line error."""
     try:
         schema = storage.parquet_schema(path)
-    except (OSError, pl.exceptions.PolarsError, ValueError) as exc:
+    except storage.UNREADABLE_FOOTER as exc:
         raise SkatsimError(f"{path}: not a readable Parquet file ({first_line(exc)})") from None
     missing = [name for name in REQUIRED if name not in schema]
     if missing:
@@ -113,7 +113,7 @@ def _refuse_headless(folder: str, chunks: Sequence[str]) -> None:
     trusted without it (plan, finish, run id), and ``--resume`` refuses such a folder too."""
     try:
         imported = CHUNK_KEY in storage.parquet_metadata(chunks[0])
-    except (OSError, pl.exceptions.PolarsError, ValueError):
+    except storage.UNREADABLE_FOOTER:
         imported = False
     what, manifest, command = (
         ("an ISS import", IMPORT_MANIFEST, "import-iss") if imported else ("a skatsim run", MANIFEST, "simulate")

@@ -89,10 +89,8 @@ CHUNK_BYTES = 1 << 26
 MANIFEST_INTERVAL = 1.0
 
 
-#: What reading a chunk file's footer raises when the file is damaged (its metadata a value we cannot read),
-#: and with its counts as well (a key missing).
-_BAD_FOOTER: tuple[type[BaseException], ...] = (*storage.UNREADABLE, ValueError)
-_BAD_CHUNK: tuple[type[BaseException], ...] = (*_BAD_FOOTER, KeyError)
+#: What reading a damaged chunk file's footer and its counts raises (a key missing: ``KeyError``).
+_BAD_CHUNK: tuple[type[BaseException], ...] = (*storage.UNREADABLE_FOOTER, KeyError)
 
 
 def default_chunk_lines(open_hand: str) -> int:
@@ -723,7 +721,7 @@ def _footer_run_id(path: str) -> str | None:
     is a one-line error saying how to redo it, not polars' traceback."""
     try:
         return storage.parquet_metadata(path).get(RUN_ID_KEY)
-    except _BAD_FOOTER as exc:
+    except storage.UNREADABLE_FOOTER as exc:
         reason = first_line(exc, 160)
         raise SkatsimError(
             f"{path}: not a readable chunk file ({reason}); remove that file and run the import again with --resume"

@@ -54,7 +54,7 @@ def _check_run_id(path: str, folder: str, run_id: str) -> None:
         found = storage.parquet_metadata(path).get(RUN_ID_KEY)
     except FileNotFoundError:
         raise SkatsimError(f"{path}: chunk file missing from the run in {folder}") from None
-    except (OSError, pl.exceptions.PolarsError, ValueError) as exc:
+    except storage.UNREADABLE_FOOTER as exc:
         reason = first_line(exc)
         if "no such file" in reason.lower() or "not found" in reason.lower():
             raise SkatsimError(f"{path}: chunk file missing from the run in {folder}") from None

@@ -125,6 +125,9 @@ def read_bytes(path: str) -> bytes:
 #: What reading a damaged Parquet file raises: polars reports most as ``PolarsError`` or ``OSError``, and
 #: some as a Rust panic (``PanicException``, a ``BaseException``): a reader turns them into one line.
 UNREADABLE: tuple[type[BaseException], ...] = (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException)
+#: What reading a damaged file's footer raises: :data:`UNREADABLE`, and ``ValueError`` when its key-value
+#: metadata cannot be decoded.
+UNREADABLE_FOOTER: tuple[type[BaseException], ...] = (*UNREADABLE, ValueError)
 
 
 def _polars_reads(path: str) -> bool:
