@@ -921,16 +921,16 @@ def whatif_command(
     if variant is not None:
         params, _ = _variant_params(variant)
     elif run_dir is not None:
+        import numpy as np
+
         from .run.manifest import read_manifest
 
         if not run_dir.exists():
             raise SkatsimError(f"{run_dir}: no such run folder")
-        if read_manifest(str(run_dir)) is None:  # a damaged manifest.json is its own error, named
+        manifest = read_manifest(str(run_dir))  # a damaged manifest.json is its own error, named
+        if manifest is None or manifest.params is None:
             raise SkatsimError(f"{run_dir}: not a run folder (no manifest.json)")
-        found = _run_params(run_dir)
-        if found is None:
-            raise SkatsimError(f"{run_dir}: not a run folder (no manifest.json)")
-        params = found
+        params = np.array(manifest.params, dtype=np.int64)
     else:
         params, _ = _variant_params(None)
     code = game_codes([declare], params, "--declare")[0]
