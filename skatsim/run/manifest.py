@@ -244,8 +244,11 @@ def read_manifest(out_dir: str) -> RunManifest | None:
         data = json.loads(text)
     except ValueError:
         data = None
-    readable = data.get("format_version") in READABLE_RUN_FORMATS if isinstance(data, dict) else True
-    if isinstance(data, dict) and data.get("format") == RUN_FORMAT and not readable:
+    if (
+        isinstance(data, dict)
+        and data.get("format") == RUN_FORMAT
+        and data.get("format_version") not in READABLE_RUN_FORMATS
+    ):
         raise SkatsimError(
             f"{path}: a run of format {data.get('format_version')} (an older skatsim); this version reads formats "
             f"{' and '.join(map(str, READABLE_RUN_FORMATS))}: simulate it again into a new folder (the same settings "
