@@ -636,6 +636,16 @@ def test_a_run_of_format_2_is_read_but_not_resumed(tmp_path: Path, capsys: pytes
     assert snapshot(out) == before
 
 
+def test_a_run_of_format_1_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A format this version does not read (1) is refused by every reader, saying which formats it reads."""
+    out = tmp_path / "run"
+    simulate(out, 1_000)
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    (out / MANIFEST).write_text(json.dumps({**manifest, "format_version": 1}), encoding="utf-8")
+    code, _, err = cli(capsys, "report", str(out), "--out", str(tmp_path / "r.html"))
+    assert_one_line_error(code, err, "a run of format 1 (an older skatsim); this version reads formats 2 and 3")
+
+
 def test_resume_refuses_another_variant_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
     simulate(out, 2_000)
