@@ -1,8 +1,5 @@
 """skatsim: simulate Skat under configurable house rules and turn millions of games into statistics."""
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("skatsim")
-except PackageNotFoundError:  # running from a source tree without installation
-    __version__ = "0.0.0"
+#: The package's version (``pyproject.toml`` reads it from here). A literal, not looked up in the installed
+#: distribution's metadata: ``importlib.metadata`` took 18 ms of every command's start.
+__version__ = "0.1.0"

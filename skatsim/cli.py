@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
 
 import click
 
+from . import __version__
 from .bots import DEFAULT_BOTS
 from .counts import COUNT, Count, plural
 from .errors import SkatsimError, first_line
@@ -154,7 +155,7 @@ def _job_folder_options(option: str, dest: str, folder_help: str, job: str, chun
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(package_name="skatsim")
+@click.version_option(__version__, prog_name="skatsim")
 def app() -> None:
     """Simulate Skat under configurable house rules and analyse the games."""
 
