@@ -1080,18 +1080,21 @@ def main(argv: list[str] | None = None) -> int:
 
 
 #: Allocations between two collections of the young objects in the console script (:func:`console`).
-YOUNG_OBJECTS = 50_000
+YOUNG_OBJECTS = 500_000
 
 
 def console() -> None:
     """The ``skatsim`` console script and ``python -m skatsim``: :func:`main`, then the process ends.
 
     The collector looks at the young objects after every ``YOUNG_OBJECTS`` allocations instead of
-    Python's 700: a command's imports (numba, polars, the kernels) make a hundred thousand or so
-    objects that live as long as the process, and collecting them again and again took about
-    30 ms of a short command's 0.6 s (``simulate --games 1000``, eight alternated pairs). Before
-    the process ends they are frozen (``gc.freeze``): the interpreter's teardown then skips
-    them, 0.3 s of every command otherwise. (Only here: a caller of :func:`main` goes on.)
+    Python's 700: a command's imports (numba, polars, the kernels) and loading the compiled kernels
+    make about 230,000 objects that live as long as the process. Each collection scans what the last
+    left young, so with Python's 700 they took about 30 ms of a short command's 0.6 s (``simulate
+    --games 1000``, eight alternated pairs); with 50,000, 30 ms of the 0.5 s before a run's first
+    games; with this many, none before the command's own work. Cyclic garbage waits as long: at most a
+    few tens of MB. Before the process ends the objects are frozen (``gc.freeze``): the interpreter's
+    teardown then skips them, 0.3 s of every command otherwise. (Only here: a caller of :func:`main`
+    goes on.)
     """
     gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
     code = main()
