@@ -128,15 +128,12 @@ def _point_ranks8(by_points: np.ndarray, pext8: np.ndarray) -> np.ndarray:
     byte each from the bottom: the five ``pext`` of ``solver_search._point_ranks`` for one byte in one lookup."""
     table = np.zeros((by_points.shape[0], 4, 256), dtype=np.uint64)
     for gt in range(by_points.shape[0]):
-        at_least = np.zeros(len(POINT_VALUES), dtype=np.int64)
+        at_least = 0
         for k in range(len(POINT_VALUES) - 1, 0, -1):
-            at_least[k] = int(by_points[gt, k]) | (at_least[k + 1] if k + 1 < len(POINT_VALUES) else 0)
-        for j in range(4):
-            for b in range(256):
-                e = 0
-                for k in range(1, len(POINT_VALUES)):
-                    e |= int(pext8[b, (at_least[k] >> (8 * j)) & 255]) << (8 * (k - 1))
-                table[gt, j, b] = e
+            at_least |= int(by_points[gt, k])
+            for j in range(4):  # every byte b at once: column (mask byte) of PEXT8
+                packed = pext8[:, (at_least >> (8 * j)) & 255].astype(np.uint64)
+                table[gt, j] |= packed << np.uint64(8 * (k - 1))
     table.flags.writeable = False
     return table
 
