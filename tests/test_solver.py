@@ -29,10 +29,13 @@ from skatsim.engine.scoring import HAND, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED
 from skatsim.engine.solver_eval import GT_SHIFT, close_trick
 from skatsim.engine.solver_tables import (
     FROM_POS,
+    P_BY_POINTS,
     P_GROUP,
     P_GROUP_MASK,
     P_N_RUNS,
+    P_RANKS8,
     P_RUNS,
+    POINT_VALUES,
     TO_POS,
     canonical,
     pext,
@@ -343,6 +346,20 @@ def test_canonical_hands_are_the_plain_definition() -> None:
         x, m = np.uint32(rng.integers(2**32)), np.uint32(rng.integers(2**32))
         bits = [int(x) >> p & 1 for p in range(32) if int(m) >> p & 1]
         assert int(pext(x, m)) == sum(b << i for i, b in enumerate(bits))
+
+
+def test_point_rank_table_is_the_plain_definition() -> None:
+    """``P_RANKS8[gt, j, b]``: for the live cards ``b`` (a byte at byte ``j`` of the positions), in order, whether
+    each is worth at least 2, 3, 4, 10 and 11 points, one byte each from the bottom (the live cards' ranks
+    among the point classes): every entry against the definition done card by card."""
+    for gt in range(N_GAME_TYPES):
+        for k in range(1, len(POINT_VALUES)):
+            worth = {p for p in range(32) if any(int(P_BY_POINTS[gt, v]) >> p & 1 for v in range(k, len(POINT_VALUES)))}
+            for j in range(4):
+                for b in range(256):
+                    live = [8 * j + q for q in range(8) if b >> q & 1]
+                    packed = sum(1 << i for i, p in enumerate(live) if p in worth)
+                    assert int(P_RANKS8[gt, j, b]) >> (8 * (k - 1)) & 255 == packed, (gt, k, j, b)
 
 
 def test_canonical_hands_keep_the_value() -> None:
