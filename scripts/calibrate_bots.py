@@ -149,7 +149,7 @@ def card_play(args: argparse.Namespace) -> None:
             "coefficients": coefficients,
             "outcome_models": outcomes,
             # a shade above the exact maxima, so that rounding never makes them a hair too small
-            "hand_gaps": [round(float(g), 6) + 1e-6 for g in hand_gaps(model, tabulate(model))],
+            "hand_gaps": [round(float(g), 6) + 1e-6 for g in hand_gaps(model, tabulate(model)).ravel()],
         }
     )
     data.pop("partial_fits", None)

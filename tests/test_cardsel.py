@@ -249,3 +249,31 @@ def test_a_suit_game_discards_as_grand_unless_a_discard_is_a_trump(cards: list[i
     for t in range(4):
         if not grand & int(SUIT_MASKS[t]):
             assert int(choose_discard(t, twelve)) == grand
+
+
+@settings(max_examples=1500, derandomize=True, deadline=None)
+@given(st.integers(0, 7), st.lists(st.integers(0, 31), min_size=10, max_size=10, unique=True), st.integers(0, 2))
+def test_hand_log_odds_exceed_the_log_odds_with_the_skat_by_at_most_the_hand_gap(
+    k: int, cards: list[int], seat: int
+) -> None:
+    """The hand gap for the seat and the hand's jacks bounds how far a candidate's hand log-odds exceed
+    its log-odds before the pickup (the bound the heuristic skips hand games by)."""
+    from skatsim.bots.handeval import BEFORE_PICKUP, HAND_GAME
+    from skatsim.bots.heuristic import _CANDIDATE_CLASS, _CANDIDATE_GT
+    from skatsim.bots.winprob import game_logit, hand_gap
+
+    mask = np.uint32(sum(1 << c for c in cards))
+    gt, cls = int(_CANDIDATE_GT[k]), int(_CANDIDATE_CLASS[k])
+    gap = game_logit(cls, HAND_GAME, gt, mask, 0.0, seat) - game_logit(cls, BEFORE_PICKUP, gt, mask, 0.0, seat)
+    assert gap <= hand_gap(cls, mask, seat)
+
+
+def test_the_shipped_hand_gaps_are_those_of_the_shipped_model() -> None:
+    """calibration.json's hand gaps are :func:`hand_gaps` of its own coefficients, a shade above (so that
+    rounding never makes one too small), for every class, seat and set of jacks."""
+    from skatsim.bots.winprob import COEFFICIENTS, HAND_GAPS, TABLES, hand_gaps
+
+    exact = hand_gaps(COEFFICIENTS, TABLES)
+    assert HAND_GAPS.shape == exact.shape == (5, 2, 16)
+    assert np.all(HAND_GAPS >= exact)
+    assert np.all(HAND_GAPS - exact < 2e-6)

@@ -115,7 +115,7 @@ from .slots import (
     V_ZSTAR_PASS,
     V_ZSTAR_RUNGS,
 )
-from .winprob import HAND_GAPS, game_logit, null_logits, outcome_probs, suit_logits, suit_logits_after
+from .winprob import game_logit, hand_gap, null_logits, outcome_probs, suit_logits, suit_logits_after
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate); the last,
 # the reversed game, only where the variant allows it.
@@ -130,10 +130,6 @@ _ANNOUNCEMENTS = np.array(
     [0, SCHNEIDER_ANNOUNCED, SCHNEIDER_ANNOUNCED | SCHWARZ_ANNOUNCED, OUVERT | SCHNEIDER_ANNOUNCED | SCHWARZ_ANNOUNCED],
     dtype=np.int64,
 )
-
-
-#: Per game class, how far hand log-odds can exceed before-pickup log-odds (:func:`winprob.hand_gaps`).
-_HAND_GAP = HAND_GAPS
 
 
 @kernel
@@ -380,7 +376,7 @@ def bid_ceilings(
         cls = _CANDIDATE_CLASS[k]
         ouvert = _CANDIDATE_OUVERT[k] == 1
         least = _least(bot, least_slot(gt, True, ouvert), exact, rung)
-        if bot[V_LOGITS + k] + _HAND_GAP[cls] + _hand_bias(bot, cls) < least:
+        if bot[V_LOGITS + k] + hand_gap(cls, cards, seat) + _hand_bias(bot, cls) < least:
             continue
         if k < 4:
             if not have_suits:
@@ -495,15 +491,16 @@ def _fill_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool
 
 
 @kernel
-def _hand_may_reach(bot: np.ndarray, reversed_ok: bool) -> bool:
+def _hand_may_reach(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> bool:
     """Whether some candidate's hand log-odds may reach the least hand threshold of its game, judged
-    from its log-odds with the skat (``_fill_pickup_logits``) and the largest amount by which a hand's
-    hand log-odds can exceed them (``_HAND_GAP``, an exact maximum over all hands): when none may, the
-    hand log-odds need not be worked out (:func:`_hand_worth_weighing` would skip every one)."""
+    from its log-odds with the skat (``_fill_pickup_logits``) and the largest amount by which the hand
+    log-odds of a hand with these jacks, at this seat, can exceed them (:func:`winprob.hand_gap`, an
+    exact maximum): when none may, the hand log-odds need not be worked out
+    (:func:`_hand_worth_weighing` would skip every one)."""
     for k in range(_candidates(reversed_ok)):
         cls = _CANDIDATE_CLASS[k]
         least = bot[V_ZMIN_PASS + least_slot(_CANDIDATE_GT[k], True, _CANDIDATE_OUVERT[k] == 1)]
-        if bot[V_LOGITS + k] + _HAND_GAP[cls] + _hand_bias(bot, cls) >= least:
+        if bot[V_LOGITS + k] + hand_gap(cls, cards, seat) + _hand_bias(bot, cls) >= least:
             return True
     return False
 
@@ -752,7 +749,7 @@ def declare(
     _fill_pickup_logits(bot, hand, seat, reversed_ok)
     # the hand log-odds only where some may reach a hand threshold (else no hand game is worth
     # weighing unless no game with the skat is, and then they are worked out too)
-    reach = _hand_may_reach(bot, reversed_ok)
+    reach = _hand_may_reach(bot, hand, seat, reversed_ok)
     if reach:
         _fill_hand_logits(bot, hand, seat, reversed_ok)
     else:  # below every least hand threshold: what _hand_worth_weighing needs of them

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import inlined_kernel, kernel
 from ..engine.cards import JACK
 from ..engine.gametypes import GRAND, NULL, REVERSED
 from .handeval import (
@@ -48,6 +48,7 @@ from .handeval import (
     N_SITUATIONS,
     NULL_CLASS,
     NULL_OUVERT_CLASS,
+    REVERSED_CLASS,
     SIDE_FEATURES,
     SUIT_CLASS,
     holding_index,
@@ -182,58 +183,79 @@ def tabulate(coefficients: np.ndarray) -> np.ndarray:
 
 
 def hand_gaps(coefficients: np.ndarray, tables: np.ndarray) -> np.ndarray:
-    """Per game class, the largest amount by which a ten-card hand's hand log-odds can exceed its
-    before-pickup log-odds: an exact maximum over every hand (a dynamic programme over the suits,
-    the cards counted to ten), so that a game whose before-pickup log-odds plus this cannot reach a
-    hand threshold need not be judged hand (:mod:`skatsim.bots.heuristic`). Written into
+    """``gaps[cls, fh, jacks]``: the largest amount by which a ten-card hand's hand log-odds in game class
+    ``cls`` can exceed its before-pickup log-odds, for forehand (``fh`` 1) or not and the hand's four jacks
+    (``jacks`` as :func:`_jack_bits` numbers them; the reversed game's of the mirrored cards, as
+    :func:`game_logit` reads them). An exact maximum over every such hand (a dynamic programme over the
+    suits, the cards counted to ten), so that a game whose before-pickup log-odds plus this cannot
+    reach a hand threshold need not be judged hand (:mod:`skatsim.bots.heuristic`). Per seat and
+    jacks, not one figure per class: the jacks' term is the largest part of the gap, and with the
+    class's largest gap most weak hands' hand log-odds were worked out in vain. Written into
     ``calibration.json`` beside the coefficients (``hand_gaps``) so importing costs nothing."""
-    neg = -1e18
-    plain = [b for b in range(256) if not b & (1 << JACK)]
-    gaps = np.zeros(N_CLASSES)
+    gaps = np.zeros((N_CLASSES, 2, 16))
     for cls in range(N_CLASSES):
         before, hand = cls * N_SITUATIONS + 0, cls * N_SITUATIONS + 1  # BEFORE_PICKUP, HAND_GAME
         d = tables[hand] - tables[before]
         c = coefficients[hand] - coefficients[before]
-        if cls in (NULL_CLASS, NULL_OUVERT_CLASS):
-            states: dict[tuple[int, int], float] = {(0, 0): 0.0}
-            for _ in range(4):
-                nxt: dict[tuple[int, int], float] = {}
-                for (n, worst), v in states.items():
-                    for b in range(256):
-                        k = bin(b).count("1")
-                        key = (n + k, max(worst, int(NULL_WORST[b])))
-                        if n + k <= 10 and v + d[SIDE_Z, b] > nxt.get(key, neg):
-                            nxt[key] = v + d[SIDE_Z, b]
-                states = nxt
-            best = max(v + c[3] * w for (n, w), v in states.items() if n == 10)
-        else:
-            grand = cls != SUIT_CLASS
-            trumps = [(0, 0.0)] if grand else [(int(N_PLAIN[b]), float(d[TRUMP_Z, b])) for b in plain]
-            best = neg
-            for side in sorted(set(SIDE_KIND.tolist())):  # the side suits' weights follow the jacks
-                states = {(0, 0): 0.0}
-                for _ in range(4 if grand else 3):
-                    nxt = {}
-                    for (n, longest), v in states.items():
-                        for b in plain:
-                            k = int(N_PLAIN[b])
-                            key = (n + k, max(longest, k))
-                            if n + k <= 10 and v + d[side, b] > nxt.get(key, neg):
-                                nxt[key] = v + d[side, b]
-                    states = nxt
-                jacks = [(bin(j).count("1"), float(d[JACKS_Z, j])) for j in range(16) if SIDE_KIND[j] == side]
-                for (n, longest), v in states.items():
-                    for kt, vt in trumps:
-                        for kj, vj in jacks:
-                            if n + kt + kj == 10:
-                                best = max(best, v + c[13] * longest + vt + vj)
-        gaps[cls] = c[0] + max(0.0, c[11]) + best
+        for jacks in range(16):
+            if cls in (NULL_CLASS, NULL_OUVERT_CLASS):
+                best = _null_gap(d, c, jacks)
+            else:
+                best = _trump_gap(d, c, jacks, grand=cls != SUIT_CLASS) + d[JACKS_Z, jacks]
+            gaps[cls, 0, jacks] = c[0] + best
+            gaps[cls, 1, jacks] = c[0] + c[11] + best
     return gaps
 
 
+def _most(states: dict[tuple[int, int], float], n: int, other: int, v: float) -> dict[tuple[int, int], float]:
+    """``states`` with the state (``n`` cards so far, ``other``) raised to at least ``v``."""
+    if v > states.get((n, other), -1e18):
+        states[(n, other)] = v
+    return states
+
+
+def _null_gap(d: np.ndarray, c: np.ndarray, jacks: int) -> float:
+    """:func:`hand_gaps` of a Null class for hands with these jacks: the suits' bytes (each with its jack
+    or without, as ``jacks`` says), the cards counted to ten, the worst suit's weight at the end."""
+    states: dict[tuple[int, int], float] = {(0, 0): 0.0}
+    for suit in range(4):
+        nxt: dict[tuple[int, int], float] = {}
+        for b in range(256):
+            if (b >> JACK & 1) != (jacks >> suit & 1):
+                continue
+            k = bin(b).count("1")
+            for (n, worst), v in states.items():
+                if n + k <= 10:
+                    _most(nxt, n + k, max(worst, int(NULL_WORST[b])), v + d[SIDE_Z, b])
+        states = nxt
+    return max(v + c[3] * w for (n, w), v in states.items() if n == 10)
+
+
+def _trump_gap(d: np.ndarray, c: np.ndarray, jacks: int, grand: bool) -> float:
+    """:func:`hand_gaps` of a suit game (``grand`` False: a trump suit and three side suits) or of Grand
+    and the reversed game (four side suits) for hands with these jacks, the jacks' own term left out:
+    the side suits weighed as the jacks make them, the plain cards counted to ten less the jacks, the
+    longest side suit's weight at the end."""
+    plain = [b for b in range(256) if not b & (1 << JACK)]
+    side = int(SIDE_KIND[jacks])
+    states: dict[tuple[int, int], float] = {(0, 0): 0.0}
+    for _ in range(4 if grand else 3):
+        nxt: dict[tuple[int, int], float] = {}
+        for b in plain:
+            k = int(N_PLAIN[b])
+            for (n, longest), v in states.items():
+                if n + k <= 10:
+                    _most(nxt, n + k, max(longest, k), v + d[side, b])
+        states = nxt
+    trumps = [(0, 0.0)] if grand else [(int(N_PLAIN[b]), float(d[TRUMP_Z, b])) for b in plain]
+    want = 10 - bin(jacks).count("1")
+    return max(v + c[13] * longest + vt for (n, longest), v in states.items() for kt, vt in trumps if n + kt == want)
+
+
 def load_hand_gaps(path: Path = CALIBRATION_FILE) -> np.ndarray:
-    """The hand gaps (:func:`hand_gaps`) a calibration file records."""
+    """The hand gaps (:func:`hand_gaps`) a calibration file records, ``[class, fh, jacks]``."""
     gaps = np.array(json.loads(path.read_text(encoding="utf-8"))["hand_gaps"], dtype=np.float64)
+    gaps = gaps.reshape(N_CLASSES, 2, 16)
     gaps.flags.writeable = False
     return gaps
 
@@ -285,6 +307,16 @@ def _jack_bits(cards: np.uint32) -> int:
     """The four jacks of ``cards`` as bits 0 (DJ) .. 3 (CJ)."""
     j = cards >> np.uint32(4)
     return int((j & 1) | (j >> 7 & 2) | (j >> 14 & 4) | (j >> 21 & 8))
+
+
+@inlined_kernel
+def hand_gap(cls: int, cards: np.uint32, seat: int) -> float:
+    """How far the hand log-odds of game class ``cls`` with ``cards`` can exceed their before-pickup
+    log-odds at most (:func:`hand_gaps`): the seat's and the jacks' entry, the reversed game's jacks
+    read from the mirrored cards as :func:`game_logit` reads them."""
+    if cls == REVERSED_CLASS:
+        cards = mirror(cards)
+    return HAND_GAPS[cls, 1 if seat == 0 else 0, _jack_bits(cards)]
 
 
 @kernel
