@@ -464,7 +464,8 @@ def _fill_pickup_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_o
 @kernel
 def _fill_hand_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
     """The player's log-odds of every candidate with these ten cards, hand
-    (``bot[V_LOGITS + N_CANDIDATES + k]``); those the bid ceiling worked out already are taken from it."""
+    (``bot[V_LOGITS + N_CANDIDATES + k]``); those the bid ceiling worked out already are taken from it,
+    and Null's and Null ouvert's share their lookups as the ceiling's do."""
     if _kept(bot, cards, seat, N_CANDIDATES):  # the four suits are worked out together
         for k in range(4):
             bot[V_LOGITS + N_CANDIDATES + k] = bot[V_KEPT_Z + N_CANDIDATES + k]
@@ -472,9 +473,16 @@ def _fill_hand_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok:
         hand_suits = suit_logits(HAND_GAME, cards, seat)
         for k in range(4):
             bot[V_LOGITS + N_CANDIDATES + k] = _suit_z(bot, hand_suits, k, True)
+    hand_nulls = (0.0, 0.0)
+    have_nulls = False
     for k in range(4, _candidates(reversed_ok)):
         if _kept(bot, cards, seat, N_CANDIDATES + k):
             bot[V_LOGITS + N_CANDIDATES + k] = bot[V_KEPT_Z + N_CANDIDATES + k]
+        elif _CANDIDATE_GT[k] == NULL:  # Null and Null ouvert share their lookups
+            if not have_nulls:
+                hand_nulls = null_logits(HAND_GAME, cards, 0.0, seat)
+                have_nulls = True
+            bot[V_LOGITS + N_CANDIDATES + k] = _z_of(bot, k, HAND_GAME, hand_nulls[k - 5])
         else:
             bot[V_LOGITS + N_CANDIDATES + k] = _z(bot, k, HAND_GAME, cards, 0.0, seat)
 
