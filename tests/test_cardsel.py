@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -277,3 +279,49 @@ def test_the_shipped_hand_gaps_are_those_of_the_shipped_model() -> None:
     assert HAND_GAPS.shape == exact.shape == (5, 2, 16)
     assert np.all(HAND_GAPS >= exact)
     assert np.all(HAND_GAPS - exact < 2e-6)
+
+
+@pytest.fixture(scope="module")
+def prepared_rows() -> dict[str, np.ndarray]:
+    """A default heuristic bot's prepared row under the official rules and under a variant with the
+    reversed game (its hand floor bounds by the largest gap over every jacks)."""
+    from skatsim.bots import bot_arrays, parse_bots, seam
+    from skatsim.variant import load_variant
+
+    variants = Path(__file__).resolve().parents[1] / "variants"
+    rows = {}
+    for name in ("official", "saechsische_spitze"):
+        params = load_variant(variants / f"{name}.yaml").variant.params()
+        kinds, bot_params = bot_arrays(parse_bots("heuristic"), params)
+        rows[name] = seam.prepare(kinds, bot_params, params)[0]
+    return rows
+
+
+@settings(max_examples=1500, derandomize=True, deadline=None)
+@given(
+    st.sampled_from(["official", "saechsische_spitze"]),
+    st.integers(0, 7),
+    st.lists(st.integers(0, 31), min_size=10, max_size=10, unique=True),
+    st.integers(0, 2),
+)
+def test_a_hand_floor_bounds_the_hand_log_odds(
+    prepared_rows: dict[str, np.ndarray], variant: str, k: int, cards: list[int], seat: int
+) -> None:
+    """The hand floor of a prepared row is the least hand threshold less the hand bias and the hand gap
+    (for the reversed game, the largest gap over every jacks), so that log-odds with the skat under it
+    leave the hand log-odds, biased as the bot biases them, under that threshold."""
+    from skatsim.bots.expected import hand_bias, hand_floors, least_slot
+    from skatsim.bots.handeval import BEFORE_PICKUP, HAND_GAME, REVERSED_CLASS
+    from skatsim.bots.heuristic import _CANDIDATE_CLASS, _CANDIDATE_GT, _CANDIDATE_OUVERT, _z
+    from skatsim.bots.slots import N_LEAST, V_ZMIN_PASS
+    from skatsim.bots.winprob import HAND_GAPS, hand_gap
+
+    bot = prepared_rows[variant]
+    mask = np.uint32(sum(1 << c for c in cards))
+    gt, cls = int(_CANDIDATE_GT[k]), int(_CANDIDATE_CLASS[k])
+    ls = least_slot(gt, True, bool(_CANDIDATE_OUVERT[k]))
+    floor = bot[hand_floors(mask, seat) + ls - N_LEAST // 2]
+    gap = HAND_GAPS[cls, int(seat == 0)].max() if cls == REVERSED_CLASS else hand_gap(cls, mask, seat)
+    assert floor == bot[V_ZMIN_PASS + ls] - hand_bias(bot, cls) - gap
+    rise = _z(bot, k, HAND_GAME, mask, 0.0, seat) - _z(bot, k, BEFORE_PICKUP, mask, 0.0, seat)
+    assert rise <= bot[V_ZMIN_PASS + ls] - floor

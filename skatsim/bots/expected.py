@@ -47,7 +47,7 @@ from ..engine.scoring import (
     outcome,
     overbid_value,
 )
-from .handeval import BEFORE_PICKUP, HAND_GAME, N_SITUATIONS, class_of
+from .handeval import BEFORE_PICKUP, HAND_GAME, N_SITUATIONS, NULL_CLASS, NULL_OUVERT_CLASS, class_of
 from .slots import (
     CAL_ALL_PASS_MH,
     CAL_ALL_PASS_RH,
@@ -68,11 +68,14 @@ from .slots import (
     N_RAMSCH_FEATURES,
     N_RUNGS,
     N_THRESHOLDS,
+    P_HAND_BIAS,
     P_LOSS_AVERSION,
+    P_NULL_HAND_BIAS,
     V_BONUS_DOUBLES,
     V_BOUND_LOSE,
     V_BOUND_WIN,
     V_DEFENDER_BONUS,
+    V_HAND_FLOOR,
     V_KONTRA,
     V_LOST_MALUS,
     V_OPEN_FLOOR,
@@ -87,7 +90,7 @@ from .slots import (
     V_ZSTAR_PASS,
     V_ZSTAR_RUNGS,
 )
-from .winprob import O_WON, Z_MAX, Z_MIN, outcome_probs, win_probability
+from .winprob import O_WON, Z_MAX, Z_MIN, hand_gap_of_jacks, jack_bits, outcome_probs, win_probability
 
 assert N_KONTRA_SITUATIONS == N_SITUATIONS
 
@@ -135,6 +138,23 @@ def threshold_slot(gt: int, hand: bool, ouvert: bool, mat: int) -> int:
 def least_slot(gt: int, hand: bool, ouvert: bool) -> int:
     """Index (0 .. N_LEAST - 1) of the least bid threshold of a game played hand or with the skat."""
     return 8 * int(hand) + (6 if gt == NULL and ouvert else gt)
+
+
+@kernel
+def hand_bias(bot: np.ndarray, cls: int) -> float:
+    """The player's confidence in playing without the skat: log-odds added to every hand game's
+    estimate (Null apart: people play Null hand rarely, and riskier ones than other hand games)."""
+    if cls == NULL_CLASS or cls == NULL_OUVERT_CLASS:
+        return bot[P_NULL_HAND_BIAS]
+    return bot[P_HAND_BIAS]
+
+
+@kernel
+def hand_floors(cards: np.uint32, seat: int) -> int:
+    """Where the hand floors (``V_HAND_FLOOR``) of ``cards`` at ``seat`` start in a prepared row: the entry
+    of a game played hand is this plus its ``least_slot(gt, True, ouvert) - N_LEAST // 2``. Its log-odds
+    with the skat below the floor, its hand log-odds cannot reach ``V_ZMIN_PASS`` (:func:`_hand_floors`)."""
+    return V_HAND_FLOOR + ((1 if seat == 0 else 0) * 16 + jack_bits(cards)) * (N_LEAST // 2)
 
 
 @kernel
@@ -359,6 +379,25 @@ def _thresholds(bot: np.ndarray, params: np.ndarray, slot: int, least: int, targ
 
 
 @kernel
+def _hand_floors(bot: np.ndarray) -> None:
+    """Fill ``V_HAND_FLOOR`` (:func:`hand_floors`): per forehand or not, jacks and game played hand, its
+    least hand threshold ``V_ZMIN_PASS`` less the bot's hand bias and the hand gap
+    (:func:`skatsim.bots.winprob.hand_gap_of_jacks`). Log-odds with the skat ``z`` under it give
+    ``z + gap + bias`` under the threshold: the bound of the hand log-odds as a single comparison."""
+    half = N_LEAST // 2
+    for row in range(SLOT_GAMES.shape[0]):  # every game played hand (a row per matadors: the same floors)
+        gt, hand, ouvert, _ = SLOT_GAMES[row]
+        if hand == 0:
+            continue
+        ls = least_slot(gt, True, ouvert == 1)
+        cls = class_of(gt, ouvert == 1)
+        least = bot[V_ZMIN_PASS + ls] - hand_bias(bot, cls)
+        for fh in range(2):
+            for jacks in range(16):
+                bot[V_HAND_FLOOR + (fh * 16 + jacks) * half + ls - half] = least - hand_gap_of_jacks(cls, fh, jacks)
+
+
+@kernel
 def win_lose_terms(
     bot: np.ndarray, params: np.ndarray, gt: int, flags: int, mat: int, schneider: bool, schwarz: bool
 ) -> tuple[float, float]:
@@ -464,6 +503,7 @@ def prepare_row(bot: np.ndarray, source: np.ndarray, params: np.ndarray, scratch
             won = outcome(GRAND, flags, 0, np.uint32(0), _POINTS[o], _TRICKS[o], False, True)[0]
             bot[V_WON + ann * N_OUTCOMES + o] = 1.0 if won else 0.0
     _thresholds(bot, params, V_ZSTAR_PASS, V_ZMIN_PASS, bot[V_PASS])
+    _hand_floors(bot)
     _bounds(bot, params)
     _rungs(bot)
     for r in range(N_RUNGS):

@@ -59,6 +59,8 @@ from .expected import (
     bound,
     expected,
     expected_at,
+    hand_bias,
+    hand_floors,
     kontra_fields,
     least_slot,
     open_pass_value,
@@ -89,10 +91,8 @@ from .slots import (
     N_THRESHOLDS,
     P_GRAND_BIAS,
     P_GRAND_BID_BIAS,
-    P_HAND_BIAS,
     P_NULL_BIAS,
     P_NULL_BID_BIAS,
-    P_NULL_HAND_BIAS,
     P_OUVERT_BIAS,
     P_REVERSED_BIAS,
     P_SUIT_BIAS,
@@ -115,7 +115,7 @@ from .slots import (
     V_ZSTAR_PASS,
     V_ZSTAR_RUNGS,
 )
-from .winprob import game_logit, hand_gap, null_logits, outcome_probs, suit_logits, suit_logits_after
+from .winprob import game_logit, null_logits, outcome_probs, suit_logits, suit_logits_after
 
 # Candidate declarations: game type and ouvert flag (Null ouvert is its own candidate); the last,
 # the reversed game, only where the variant allows it.
@@ -147,15 +147,6 @@ def _bias(bot: np.ndarray, cls: int) -> float:
 
 
 @kernel
-def _hand_bias(bot: np.ndarray, cls: int) -> float:
-    """The player's confidence in playing without the skat: log-odds added to every hand game's
-    estimate (Null apart: people play Null hand rarely, and riskier ones than other hand games)."""
-    if cls == NULL_CLASS or cls == NULL_OUVERT_CLASS:
-        return bot[P_NULL_HAND_BIAS]
-    return bot[P_HAND_BIAS]
-
-
-@kernel
 def _z(bot: np.ndarray, k: int, situation: int, cards: np.uint32, skat_points: float, seat: int) -> float:
     """The player's log-odds of winning candidate ``k`` in ``situation`` with ``cards``."""
     cls = _CANDIDATE_CLASS[k]
@@ -169,7 +160,7 @@ def _z_of(bot: np.ndarray, k: int, situation: int, logit: float) -> float:
     cls = _CANDIDATE_CLASS[k]
     z = logit + _bias(bot, cls)
     if situation == HAND_GAME:
-        z += _hand_bias(bot, cls)
+        z += hand_bias(bot, cls)
     return z
 
 
@@ -315,7 +306,7 @@ def _suit_z(bot: np.ndarray, suits: tuple[float, float, float, float], k: int, h
     log-odds the ceiling keeps are the ones declaring would work out, to the bit)."""
     z = suits[k] + _bias(bot, SUIT_CLASS)
     if hand:
-        z += _hand_bias(bot, SUIT_CLASS)
+        z += hand_bias(bot, SUIT_CLASS)
     return z
 
 
@@ -365,19 +356,25 @@ def bid_ceilings(
         limit, opens = _weigh_bid(
             bot, params, cards, k, False, z, _mat(gt, cards), limit, opens, exact, open_value, rung
         )
-    # hand: only games whose hand log-odds can reach a threshold, and (no first bid in question) whose
-    # hand value would raise the ceiling; the four suits' hand log-odds share their lookups
+    # hand: only games whose hand log-odds can reach a threshold (their log-odds with the skat under the
+    # hand floor, raised by as much as the first bid's threshold lies under V_ZMIN_PASS when it is in
+    # question), and (no first bid in question) whose hand value would raise the ceiling; the four
+    # suits' hand log-odds share their lookups
+    floors = hand_floors(cards, seat) - N_LEAST // 2
     hand_suits = (0.0, 0.0, 0.0, 0.0)
     have_suits = False
     hand_nulls = (0.0, 0.0)
     have_nulls = False
     for k in range(n):
         gt = _CANDIDATE_GT[k]
-        cls = _CANDIDATE_CLASS[k]
         ouvert = _CANDIDATE_OUVERT[k] == 1
-        least = _least(bot, least_slot(gt, True, ouvert), exact, rung)
-        if bot[V_LOGITS + k] + hand_gap(cls, cards, seat) + _hand_bias(bot, cls) < least:
+        ls = least_slot(gt, True, ouvert)
+        floor = bot[floors + ls]
+        if exact and not opens:  # once the seat opens, only the ceiling (V_ZMIN_PASS) is in question
+            floor += _least(bot, ls, True, rung) - bot[V_ZMIN_PASS + ls]
+        if bot[V_LOGITS + k] < floor:
             continue
+        least = _least(bot, ls, exact and not opens, rung)
         if k < 4:
             if not have_suits:
                 hand_suits = suit_logits(HAND_GAME, cards, seat)
@@ -467,7 +464,8 @@ def _fill_pickup_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_o
 @kernel
 def _fill_hand_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> None:
     """The player's log-odds of every candidate with these ten cards, hand
-    (``bot[V_LOGITS + N_CANDIDATES + k]``); those the bid ceiling worked out already are taken from it."""
+    (``bot[V_LOGITS + N_CANDIDATES + k]``); those the bid ceiling worked out already are taken from it,
+    and Null's and Null ouvert's share their lookups as the ceiling's do."""
     if _kept(bot, cards, seat, N_CANDIDATES):  # the four suits are worked out together
         for k in range(4):
             bot[V_LOGITS + N_CANDIDATES + k] = bot[V_KEPT_Z + N_CANDIDATES + k]
@@ -475,9 +473,16 @@ def _fill_hand_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok:
         hand_suits = suit_logits(HAND_GAME, cards, seat)
         for k in range(4):
             bot[V_LOGITS + N_CANDIDATES + k] = _suit_z(bot, hand_suits, k, True)
+    hand_nulls = (0.0, 0.0)
+    have_nulls = False
     for k in range(4, _candidates(reversed_ok)):
         if _kept(bot, cards, seat, N_CANDIDATES + k):
             bot[V_LOGITS + N_CANDIDATES + k] = bot[V_KEPT_Z + N_CANDIDATES + k]
+        elif _CANDIDATE_GT[k] == NULL:  # Null and Null ouvert share their lookups
+            if not have_nulls:
+                hand_nulls = null_logits(HAND_GAME, cards, 0.0, seat)
+                have_nulls = True
+            bot[V_LOGITS + N_CANDIDATES + k] = _z_of(bot, k, HAND_GAME, hand_nulls[k - 5])
         else:
             bot[V_LOGITS + N_CANDIDATES + k] = _z(bot, k, HAND_GAME, cards, 0.0, seat)
 
@@ -493,14 +498,13 @@ def _fill_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool
 @kernel
 def _hand_may_reach(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: bool) -> bool:
     """Whether some candidate's hand log-odds may reach the least hand threshold of its game, judged
-    from its log-odds with the skat (``_fill_pickup_logits``) and the largest amount by which the hand
-    log-odds of a hand with these jacks, at this seat, can exceed them (:func:`winprob.hand_gap`, an
-    exact maximum): when none may, the hand log-odds need not be worked out
-    (:func:`_hand_worth_weighing` would skip every one)."""
+    from its log-odds with the skat (``_fill_pickup_logits``) against its hand floor
+    (:func:`skatsim.bots.expected.hand_floors`: that threshold less the hand bias and the largest amount
+    by which the hand log-odds of a hand with these jacks, at this seat, can exceed them): when none
+    may, the hand log-odds need not be worked out (:func:`_hand_worth_weighing` would skip every one)."""
+    floors = hand_floors(cards, seat) - N_LEAST // 2
     for k in range(_candidates(reversed_ok)):
-        cls = _CANDIDATE_CLASS[k]
-        least = bot[V_ZMIN_PASS + least_slot(_CANDIDATE_GT[k], True, _CANDIDATE_OUVERT[k] == 1)]
-        if bot[V_LOGITS + k] + hand_gap(cls, cards, seat) + _hand_bias(bot, cls) >= least:
+        if bot[V_LOGITS + k] >= bot[floors + least_slot(_CANDIDATE_GT[k], True, _CANDIDATE_OUVERT[k] == 1)]:
             return True
     return False
 
@@ -848,7 +852,7 @@ def declared_z(bot: np.ndarray, gt: int, flags: int, hand: np.uint32, skat: np.u
     cls = class_of(gt, (flags & OUVERT) != 0)
     z = _bias(bot, cls)
     if flags & HAND:
-        return z + _hand_bias(bot, cls) + game_logit(cls, HAND_GAME, gt, hand, 0.0, seat)
+        return z + hand_bias(bot, cls) + game_logit(cls, HAND_GAME, gt, hand, 0.0, seat)
     return z + game_logit(cls, AFTER_PICKUP, gt, hand, float(card_points(skat)), seat)
 
 

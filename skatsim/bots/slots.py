@@ -118,11 +118,19 @@ V_RUNGS = V_KEPT_Z + N_KEPT_Z
 V_ZSTAR_RUNGS = V_RUNGS + N_RUNGS
 V_ZMIN_RUNGS = V_ZSTAR_RUNGS + N_RUNGS * N_THRESHOLDS
 
+#: Hand floors (:func:`skatsim.bots.expected.hand_floors`): per forehand or not, the hand's four jacks and
+#: game played hand (``least_slot - N_LEAST // 2``), the log-odds with the skat below which its hand
+#: log-odds cannot reach its least hand threshold ``V_ZMIN_PASS``: that threshold less the bot's hand bias
+#: and the hand gap (:func:`skatsim.bots.winprob.hand_gap`). The test deciding whether a hand game's
+#: hand log-odds are worth working out, as one comparison.
+N_HAND_FLOORS = 2 * 16 * (N_LEAST // 2)
+V_HAND_FLOOR = V_ZMIN_RUNGS + N_RUNGS * N_LEAST
+
 # --- 4. what other bots add (the pimc bot: the heuristic's row, then its worlds) ---------------------
 #: The pimc bot's worlds per card: the parameter :func:`skatsim.bots.bot_arrays` writes after the
 #: calibration (``N_EXTRA`` such parameters), copied here by :func:`skatsim.bots.seam.prepare`.
 N_EXTRA = 1
-X_WORLDS = V_ZMIN_RUNGS + N_RUNGS * N_LEAST
+X_WORLDS = V_HAND_FLOOR + N_HAND_FLOORS
 N_PREPARED = X_WORLDS + N_EXTRA
 
 # --- scratch for bots that search, kept in every deal state (kernels allocate nothing) ---------------

@@ -185,7 +185,7 @@ def tabulate(coefficients: np.ndarray) -> np.ndarray:
 def hand_gaps(coefficients: np.ndarray, tables: np.ndarray) -> np.ndarray:
     """``gaps[cls, fh, jacks]``: the largest amount by which a ten-card hand's hand log-odds in game class
     ``cls`` can exceed its before-pickup log-odds, for forehand (``fh`` 1) or not and the hand's four jacks
-    (``jacks`` as :func:`_jack_bits` numbers them; the reversed game's of the mirrored cards, as
+    (``jacks`` as :func:`jack_bits` numbers them; the reversed game's of the mirrored cards, as
     :func:`game_logit` reads them). An exact maximum over every such hand (a dynamic programme over the
     suits, the cards counted to ten), so that a game whose before-pickup log-odds plus this cannot
     reach a hand threshold need not be judged hand (:mod:`skatsim.bots.heuristic`). Per seat and
@@ -303,7 +303,7 @@ def outcome_probs(row: int, z: float) -> tuple[float, float, float, float, float
 
 
 @kernel
-def _jack_bits(cards: np.uint32) -> int:
+def jack_bits(cards: np.uint32) -> int:
     """The four jacks of ``cards`` as bits 0 (DJ) .. 3 (CJ)."""
     j = cards >> np.uint32(4)
     return int((j & 1) | (j >> 7 & 2) | (j >> 14 & 4) | (j >> 21 & 8))
@@ -316,7 +316,20 @@ def hand_gap(cls: int, cards: np.uint32, seat: int) -> float:
     read from the mirrored cards as :func:`game_logit` reads them."""
     if cls == REVERSED_CLASS:
         cards = mirror(cards)
-    return HAND_GAPS[cls, 1 if seat == 0 else 0, _jack_bits(cards)]
+    return HAND_GAPS[cls, 1 if seat == 0 else 0, jack_bits(cards)]
+
+
+@kernel
+def hand_gap_of_jacks(cls: int, fh: int, jacks: int) -> float:
+    """:func:`hand_gap` of a hand whose jacks are ``jacks`` (as :func:`jack_bits` numbers them), at
+    forehand (``fh`` 1) or not; of the reversed game, whose gap is read from the mirrored cards' jacks,
+    the largest over every jacks (still an upper bound)."""
+    if cls == REVERSED_CLASS:
+        most = HAND_GAPS[cls, fh, 0]
+        for j in range(1, 16):
+            most = max(most, HAND_GAPS[cls, fh, j])
+        return most
+    return HAND_GAPS[cls, fh, jacks]
 
 
 @kernel
@@ -338,7 +351,7 @@ def game_logit(cls: int, situation: int, gt: int, cards: np.uint32, skat_points:
     if gt == REVERSED:
         cards = mirror(cards)
         trump = GRAND
-    jacks = _jack_bits(cards)
+    jacks = jack_bits(cards)
     z += TABLES[row, JACKS_Z, jacks]
     side = SIDE_KIND[jacks]
     longest = 0
@@ -377,7 +390,7 @@ def _four_suits(row: int, z: float, cards: np.uint32) -> tuple[float, float, flo
     """The four suit games' log-odds in model ``row`` from the constant terms ``z``: the jacks, then per
     game the trump suit and the three side suits, then the longest side suit, in :func:`game_logit`'s
     order (so the sums are the same to the bit)."""
-    jacks = _jack_bits(cards)
+    jacks = jack_bits(cards)
     z += TABLES[row, JACKS_Z, jacks]
     side = SIDE_KIND[jacks]
     b0 = cards & _BYTE
