@@ -9,6 +9,11 @@ speed drifts by a third within a minute, best-of runs minutes apart settle nothi
 second apart see the same machine, so the median of the per-round ratios (thread CPU time, a
 worker's own time only) shows differences of a few percent. An A/A pair (one checkout twice) shows
 the noise floor.
+
+A worker process has a speed of its own, beyond its code: in stop 43 two workers of one checkout
+differed by up to 5%, the one started second faster in every pairing. So the pairing runs twice, the
+second time with new workers started in the other order, and the figure is the geometric mean of
+the first pass's median and the inverse of the second's (``--one-order``: the first pass only).
 """
 
 from __future__ import annotations
@@ -76,6 +81,26 @@ def _run(proc: subprocess.Popen[str], first: int, games: int) -> float:
     return float(proc.stdout.readline().split()[1])
 
 
+def _pairing(variant: str, first: tuple[str, str], second: tuple[str, str], rounds: int, games: int) -> float:
+    """Start a worker for ``first`` (tree, cache), then one for ``second``, let them take turns for
+    ``rounds`` rounds and print them; the median of second/first seconds per round."""
+    workers = [_start(variant, *first), _start(variant, *second)]
+    seconds: list[list[float]] = [[], []]
+    for r in range(rounds):
+        for w in (0, 1) if r % 2 == 0 else (1, 0):
+            seconds[w].append(_run(workers[w], (r + 1) * ROUND_START, games))
+    for proc in workers:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait()
+    for name, times in zip((first[0], second[0]), seconds, strict=True):
+        print(f"{name} games/s by round: " + " ".join(f"{games / t / 1e3:.0f}k" for t in times))
+    ratios = [b / a for a, b in zip(*seconds, strict=True)]  # above 1: the second took longer
+    median = statistics.median(ratios)
+    print(f"  median seconds {second[0]} / {first[0]}: {median:.3f}")
+    return median
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variant")
@@ -85,25 +110,18 @@ def main() -> None:
     parser.add_argument("cache_b")
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--games", type=float, default=1e5)
+    parser.add_argument("--one-order", action="store_true", help="start A's worker first only (half the time)")
     args = parser.parse_args()
     games = int(args.games)
-    workers = [_start(args.variant, args.tree_a, args.cache_a), _start(args.variant, args.tree_b, args.cache_b)]
-    seconds: list[list[float]] = [[], []]
-    for r in range(args.rounds):
-        for w in (0, 1) if r % 2 == 0 else (1, 0):
-            seconds[w].append(_run(workers[w], (r + 1) * ROUND_START, games))
-    for proc in workers:
-        assert proc.stdin is not None
-        proc.stdin.close()
-        proc.wait()
-    for name, times in zip("AB", seconds, strict=True):
-        print(f"{name} games/s by round: " + " ".join(f"{games / t / 1e3:.0f}k" for t in times))
-    ratios = [b / a for a, b in zip(*seconds, strict=True)]  # above 1: B took longer than A
-    print("B/A seconds per round: " + " ".join(f"{x:.3f}" for x in ratios))
-    print(
-        f"{args.variant}: median B/A seconds {statistics.median(ratios):.3f}; "
-        f"best A {games / min(seconds[0]):,.0f}, best B {games / min(seconds[1]):,.0f} games/s"
-    )
+    a, b = (args.tree_a, args.cache_a), (args.tree_b, args.cache_b)
+    ab = _pairing(args.variant, a, b, args.rounds, games)
+    if args.one_order:
+        print(f"{args.variant}: median B/A seconds {ab:.3f} (B's worker started second)")
+        return
+    ba = _pairing(args.variant, b, a, args.rounds, games)
+    both = (ab / ba) ** 0.5
+    print(f"{args.variant}: B/A seconds {both:.3f}", end=" ")
+    print(f"(medians {ab:.3f} with B's worker started second, {1 / ba:.3f} first)")
 
 
 if __name__ == "__main__":
