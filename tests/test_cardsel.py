@@ -260,14 +260,15 @@ def test_hand_log_odds_exceed_the_log_odds_with_the_skat_by_at_most_the_hand_gap
 ) -> None:
     """The hand gap for the seat and the hand's jacks bounds how far a candidate's hand log-odds exceed
     its log-odds before the pickup (the bound the heuristic skips hand games by)."""
-    from skatsim.bots.handeval import BEFORE_PICKUP, HAND_GAME
+    from skatsim.bots.handeval import BEFORE_PICKUP, HAND_GAME, REVERSED_CLASS, mirror
     from skatsim.bots.heuristic import _CANDIDATE_CLASS, _CANDIDATE_GT
-    from skatsim.bots.winprob import game_logit, hand_gap
+    from skatsim.bots.winprob import HAND_GAPS, game_logit, jack_bits
 
     mask = np.uint32(sum(1 << c for c in cards))
     gt, cls = int(_CANDIDATE_GT[k]), int(_CANDIDATE_CLASS[k])
     gap = game_logit(cls, HAND_GAME, gt, mask, 0.0, seat) - game_logit(cls, BEFORE_PICKUP, gt, mask, 0.0, seat)
-    assert gap <= hand_gap(cls, mask, seat)
+    jacks = jack_bits(mirror(mask) if cls == REVERSED_CLASS else mask)  # as game_logit reads them
+    assert gap <= HAND_GAPS[cls, int(seat == 0), jacks]
 
 
 def test_the_shipped_hand_gaps_are_those_of_the_shipped_model() -> None:
@@ -314,14 +315,15 @@ def test_a_hand_floor_bounds_the_hand_log_odds(
     from skatsim.bots.handeval import BEFORE_PICKUP, HAND_GAME, REVERSED_CLASS
     from skatsim.bots.heuristic import _CANDIDATE_CLASS, _CANDIDATE_GT, _CANDIDATE_OUVERT, _z
     from skatsim.bots.slots import N_LEAST, V_ZMIN_PASS
-    from skatsim.bots.winprob import HAND_GAPS, hand_gap
+    from skatsim.bots.winprob import HAND_GAPS, jack_bits
 
     bot = prepared_rows[variant]
     mask = np.uint32(sum(1 << c for c in cards))
     gt, cls = int(_CANDIDATE_GT[k]), int(_CANDIDATE_CLASS[k])
     ls = least_slot(gt, True, bool(_CANDIDATE_OUVERT[k]))
     floor = bot[hand_floors(mask, seat) + ls - N_LEAST // 2]
-    gap = HAND_GAPS[cls, int(seat == 0)].max() if cls == REVERSED_CLASS else hand_gap(cls, mask, seat)
+    gaps = HAND_GAPS[cls, int(seat == 0)]
+    gap = gaps.max() if cls == REVERSED_CLASS else gaps[jack_bits(mask)]
     assert floor == bot[V_ZMIN_PASS + ls] - hand_bias(bot, cls) - gap
     rise = _z(bot, k, HAND_GAME, mask, 0.0, seat) - _z(bot, k, BEFORE_PICKUP, mask, 0.0, seat)
     assert rise <= bot[V_ZMIN_PASS + ls] - floor

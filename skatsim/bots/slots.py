@@ -121,7 +121,7 @@ V_ZMIN_RUNGS = V_ZSTAR_RUNGS + N_RUNGS * N_THRESHOLDS
 #: Hand floors (:func:`skatsim.bots.expected.hand_floors`): per forehand or not, the hand's four jacks and
 #: game played hand (``least_slot - N_LEAST // 2``), the log-odds with the skat below which its hand
 #: log-odds cannot reach its least hand threshold ``V_ZMIN_PASS``: that threshold less the bot's hand bias
-#: and the hand gap (:func:`skatsim.bots.winprob.hand_gap`). The test deciding whether a hand game's
+#: and the hand gap (:func:`skatsim.bots.winprob.hand_gap_of_jacks`). The test deciding whether a hand game's
 #: hand log-odds are worth working out, as one comparison.
 N_HAND_FLOORS = 2 * 16 * (N_LEAST // 2)
 V_HAND_FLOOR = V_ZMIN_RUNGS + N_RUNGS * N_LEAST

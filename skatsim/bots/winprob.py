@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._jit import inlined_kernel, kernel
+from .._jit import kernel
 from ..engine.cards import JACK
 from ..engine.gametypes import GRAND, NULL, REVERSED
 from .handeval import (
@@ -207,11 +207,10 @@ def hand_gaps(coefficients: np.ndarray, tables: np.ndarray) -> np.ndarray:
     return gaps
 
 
-def _most(states: dict[tuple[int, int], float], n: int, other: int, v: float) -> dict[tuple[int, int], float]:
-    """``states`` with the state (``n`` cards so far, ``other``) raised to at least ``v``."""
+def _most(states: dict[tuple[int, int], float], n: int, other: int, v: float) -> None:
+    """Raise the state (``n`` cards so far, ``other``) of ``states`` to at least ``v``."""
     if v > states.get((n, other), -1e18):
         states[(n, other)] = v
-    return states
 
 
 def _null_gap(d: np.ndarray, c: np.ndarray, jacks: int) -> float:
@@ -309,19 +308,10 @@ def jack_bits(cards: np.uint32) -> int:
     return int((j & 1) | (j >> 7 & 2) | (j >> 14 & 4) | (j >> 21 & 8))
 
 
-@inlined_kernel
-def hand_gap(cls: int, cards: np.uint32, seat: int) -> float:
-    """How far the hand log-odds of game class ``cls`` with ``cards`` can exceed their before-pickup
-    log-odds at most (:func:`hand_gaps`): the seat's and the jacks' entry, the reversed game's jacks
-    read from the mirrored cards as :func:`game_logit` reads them."""
-    if cls == REVERSED_CLASS:
-        cards = mirror(cards)
-    return HAND_GAPS[cls, 1 if seat == 0 else 0, jack_bits(cards)]
-
-
 @kernel
 def hand_gap_of_jacks(cls: int, fh: int, jacks: int) -> float:
-    """:func:`hand_gap` of a hand whose jacks are ``jacks`` (as :func:`jack_bits` numbers them), at
+    """How far the hand log-odds of game class ``cls`` can exceed their before-pickup log-odds at most
+    (:func:`hand_gaps`) for a hand whose jacks are ``jacks`` (as :func:`jack_bits` numbers them), at
     forehand (``fh`` 1) or not; of the reversed game, whose gap is read from the mirrored cards' jacks,
     the largest over every jacks (still an upper bound)."""
     if cls == REVERSED_CLASS:
