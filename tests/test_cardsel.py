@@ -314,14 +314,14 @@ def test_a_hand_floor_bounds_the_hand_log_odds(
     from skatsim.bots.expected import hand_bias, hand_floors, least_slot
     from skatsim.bots.handeval import BEFORE_PICKUP, HAND_GAME, REVERSED_CLASS
     from skatsim.bots.heuristic import _CANDIDATE_CLASS, _CANDIDATE_GT, _CANDIDATE_OUVERT, _z
-    from skatsim.bots.slots import N_LEAST, V_ZMIN_PASS
+    from skatsim.bots.slots import V_ZMIN_PASS
     from skatsim.bots.winprob import HAND_GAPS, jack_bits
 
     bot = prepared_rows[variant]
     mask = np.uint32(sum(1 << c for c in cards))
     gt, cls = int(_CANDIDATE_GT[k]), int(_CANDIDATE_CLASS[k])
     ls = least_slot(gt, True, bool(_CANDIDATE_OUVERT[k]))
-    floor = bot[hand_floors(mask, seat) + ls - N_LEAST // 2]
+    floor = bot[hand_floors(mask, seat) + ls]
     gaps = HAND_GAPS[cls, int(seat == 0)]
     gap = gaps.max() if cls == REVERSED_CLASS else gaps[jack_bits(mask)]
     assert floor == bot[V_ZMIN_PASS + ls] - hand_bias(bot, cls) - gap

@@ -151,10 +151,18 @@ def hand_bias(bot: np.ndarray, cls: int) -> float:
 
 @kernel
 def hand_floors(cards: np.uint32, seat: int) -> int:
-    """Where the hand floors (``V_HAND_FLOOR``) of ``cards`` at ``seat`` start in a prepared row: the entry
-    of a game played hand is this plus its ``least_slot(gt, True, ouvert) - N_LEAST // 2``. Its log-odds
-    with the skat below the floor, its hand log-odds cannot reach ``V_ZMIN_PASS`` (:func:`_hand_floors`)."""
-    return V_HAND_FLOOR + ((1 if seat == 0 else 0) * 16 + jack_bits(cards)) * (N_LEAST // 2)
+    """Where the hand floors (``V_HAND_FLOOR``) of ``cards`` at ``seat`` lie in a prepared row: the entry
+    of a game played hand is this plus its ``least_slot(gt, True, ouvert)`` (the hand slots are the upper
+    half of ``N_LEAST``). Its log-odds with the skat below the floor, its hand log-odds cannot reach
+    ``V_ZMIN_PASS`` (:func:`_hand_floors`)."""
+    return _hand_floors_of(1 if seat == 0 else 0, jack_bits(cards))
+
+
+@kernel
+def _hand_floors_of(fh: int, jacks: int) -> int:
+    """:func:`hand_floors` of a hand with these jacks, at forehand (``fh`` 1) or not."""
+    half = N_LEAST // 2
+    return V_HAND_FLOOR + (fh * 16 + jacks) * half - half
 
 
 @kernel
@@ -384,7 +392,6 @@ def _hand_floors(bot: np.ndarray) -> None:
     least hand threshold ``V_ZMIN_PASS`` less the bot's hand bias and the hand gap
     (:func:`skatsim.bots.winprob.hand_gap_of_jacks`). Log-odds with the skat ``z`` under it give
     ``z + gap + bias`` under the threshold: the bound of the hand log-odds as a single comparison."""
-    half = N_LEAST // 2
     for row in range(SLOT_GAMES.shape[0]):  # every game played hand (a row per matadors: the same floors)
         gt, hand, ouvert, _ = SLOT_GAMES[row]
         if hand == 0:
@@ -394,7 +401,7 @@ def _hand_floors(bot: np.ndarray) -> None:
         least = bot[V_ZMIN_PASS + ls] - hand_bias(bot, cls)
         for fh in range(2):
             for jacks in range(16):
-                bot[V_HAND_FLOOR + (fh * 16 + jacks) * half + ls - half] = least - hand_gap_of_jacks(cls, fh, jacks)
+                bot[_hand_floors_of(fh, jacks) + ls] = least - hand_gap_of_jacks(cls, fh, jacks)
 
 
 @kernel

@@ -360,7 +360,7 @@ def bid_ceilings(
     # hand floor, raised by as much as the first bid's threshold lies under V_ZMIN_PASS when it is in
     # question), and (no first bid in question) whose hand value would raise the ceiling; the four
     # suits' hand log-odds share their lookups
-    floors = hand_floors(cards, seat) - N_LEAST // 2
+    floors = hand_floors(cards, seat)
     hand_suits = (0.0, 0.0, 0.0, 0.0)
     have_suits = False
     hand_nulls = (0.0, 0.0)
@@ -502,7 +502,7 @@ def _hand_may_reach(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok: b
     (:func:`skatsim.bots.expected.hand_floors`: that threshold less the hand bias and the largest amount
     by which the hand log-odds of a hand with these jacks, at this seat, can exceed them): when none
     may, the hand log-odds need not be worked out (:func:`_hand_worth_weighing` would skip every one)."""
-    floors = hand_floors(cards, seat) - N_LEAST // 2
+    floors = hand_floors(cards, seat)
     for k in range(_candidates(reversed_ok)):
         if bot[V_LOGITS + k] >= bot[floors + least_slot(_CANDIDATE_GT[k], True, _CANDIDATE_OUVERT[k] == 1)]:
             return True
