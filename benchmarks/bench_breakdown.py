@@ -35,7 +35,7 @@ from skatsim.bots import DEFAULT_BOTS, bot_arrays, parse_bots
 from skatsim.engine.block import simulate_block
 from skatsim.engine.layout import LOG_WIDTH, N_COLUMNS
 from skatsim.frames import _narrowed, block_frame
-from skatsim.run.chunks import ZSTD_LEVEL, write_parquet_atomic
+from skatsim.run.chunks import STATISTICS, ZSTD_LEVEL, write_parquet_atomic
 from skatsim.schema import COLUMNS, ENGINE
 from skatsim.variant import official_params
 
@@ -84,7 +84,9 @@ def main() -> None:
             ),
             "columns": cpu(lambda: _narrowed(rows, engine), repeats),
             "typing": cpu(lambda: block_frame(rows, bots, "official", params), repeats),
-            "encoding": cpu(lambda: frame.write_parquet(io.BytesIO(), compression_level=ZSTD_LEVEL), repeats),
+            "encoding": cpu(
+                lambda: frame.write_parquet(io.BytesIO(), compression_level=ZSTD_LEVEL, statistics=STATISTICS), repeats
+            ),
             "file": cpu(lambda: write_parquet_atomic(frame, path), repeats),
         }
     stages["typing"] -= stages["columns"]

@@ -721,6 +721,25 @@ def test_compare_reads_its_runs_chunk_by_chunk_as_the_report_reads_them_by_slice
     assert made.changes["count"].sum() > 0  # the rules differ on some deals: the test compares something
 
 
+def test_a_slice_of_a_run_reads_only_the_chunk_files_that_hold_it(tmp_path: Path) -> None:
+    """Chunk files carry no min/max statistics (``chunks.STATISTICS``): a slice of a run chooses its files by
+    their names. A broken file outside the slice is never opened; inside it, it is."""
+    from skatsim.analysis.sources import find_sources, scan_games
+    from skatsim.run.chunks import STATISTICS
+
+    assert STATISTICS == {"min": False, "max": False, "null_count": True}
+    out = tmp_path / "run"
+    run_simulation(OFFICIAL, 3000, 1, str(out), bots="random", chunk_size=1000, progress=False)
+    (source,) = find_sources([out])
+    (out / chunk_name(2000, 1000)).write_bytes(b"not a parquet file")
+    got = scan_games(source, [source.name], 900, 1999).collect()
+    expected = reference(900, 1100)
+    assert got["game_id"].to_list() == list(range(900, 2000))
+    assert got.select(expected.columns).equals(expected)
+    with pytest.raises(pl.exceptions.PolarsError):
+        scan_games(source, [source.name], 1999, 2000).collect()
+
+
 def test_a_command_compiling_at_first_use_says_so_on_a_terminal(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

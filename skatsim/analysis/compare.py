@@ -30,6 +30,7 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import PurePath
 
 import polars as pl
@@ -50,7 +51,7 @@ from ..run.runner import (
 from ..variant import load_variant
 from .intervals import BOOT_RANGE, LEVEL, N_BOOT
 from .paired import Aggregate, aggregate_pair, aggregate_scans
-from .sources import Source, collect, find_sources, scan_source
+from .sources import Source, collect, find_sources, scan_games, scan_source
 from .summary import mean_differences, outcome_changes, spread_differences
 
 #: Games per slice when two runs are read back deal by deal: a multiple of 36 (lists of
@@ -229,7 +230,7 @@ def paired_runs(
             frame_a, frame_b = (collect(lf) for lf in pair)
             total = total + aggregate_pair(frame_a, frame_b)
     else:
-        total = aggregate_scans(scan_source(a, names), scan_source(b, names), ma.games)
+        total = aggregate_scans(partial(scan_games, a, names), partial(scan_games, b, names), ma.games)
     info = [VariantInfo(m.variant_path, m.variant_name, m.variant_text) for m in (ma, mb)]
     return summarise(total, info[0], info[1], ma.seed, ma.bots, level, n_boot)
 

@@ -40,6 +40,9 @@ SEATS = ("fh", "mh", "rh")
 OFFSET = 2**30
 #: Games read at a time when two runs are paired from their Parquet files (a multiple of 36).
 SLICE = 36 * 1820
+#: A run's games ``first .. last`` (by ``game_id``) as a lazy frame, from the files that hold them
+#: (``functools.partial(skatsim.analysis.sources.scan_games, source, names)``).
+GameSlice = Callable[[int, int], pl.LazyFrame]
 
 #: Metric groups in the order they are shown, each with the unit of its values.
 GROUPS: dict[str, str] = {
@@ -409,7 +412,7 @@ def _aggregate(a: pl.DataFrame, b: pl.DataFrame, metrics: list[Metric], ratios: 
     return Aggregate(a.height, joint, changed, sums)
 
 
-def aggregate_scans(a: pl.LazyFrame, b: pl.LazyFrame, games: int, step: int = SLICE) -> Aggregate:
+def aggregate_scans(a: GameSlice, b: GameSlice, games: int, step: int = SLICE) -> Aggregate:
     """:func:`aggregate_pair` of two runs' games ``0 .. games - 1``, read ``step`` games at a time.
 
     Memory stays bounded by the slice, whatever the number of games; only
@@ -419,20 +422,20 @@ def aggregate_scans(a: pl.LazyFrame, b: pl.LazyFrame, games: int, step: int = SL
 
     total = Aggregate()
     for first in range(0, games, step):
-        in_slice = pl.col("game_id").is_between(first, first + step - 1)
-        fa = collect(a.filter(in_slice).sort("game_id"))
-        fb = collect(b.filter(in_slice).sort("game_id"))
+        last = min(first + step, games) - 1
+        fa = collect(a(first, last).sort("game_id"))
+        fb = collect(b(first, last).sort("game_id"))
         total = total + aggregate_pair(fa, fb)
     return total
 
 
-def aggregate_scan_single(lf: pl.LazyFrame, games: int, other_columns: Iterable[str], step: int = SLICE) -> Aggregate:
+def aggregate_scan_single(run: GameSlice, games: int, other_columns: Iterable[str], step: int = SLICE) -> Aggregate:
     """:func:`aggregate_single` of one run's games ``0 .. games - 1``, read ``step`` games at a time."""
     from .sources import collect
 
     others = list(other_columns)
     total = Aggregate()
     for first in range(0, games, step):
-        part = collect(lf.filter(pl.col("game_id").is_between(first, first + step - 1)).sort("game_id"))
+        part = collect(run(first, min(first + step, games) - 1).sort("game_id"))
         total = total + aggregate_single(part, others)
     return total

@@ -43,6 +43,7 @@ from .sources import (
     columns,
     find_sources,
     naming_damaged,
+    scan_games,
     scan_source,
     scan_sources,
     source_columns,
@@ -162,8 +163,8 @@ def unpaired_differences(a: Source, b: Source, names: Sequence[str], level: floa
     lfa, lfb = scan_source(a, names), scan_source(b, names)
     cols_a, cols_b = columns(lfa), columns(lfb)
     games = [collect(lf.select(pl.col("game_id").max())).item() for lf in (lfa, lfb)]
-    agg_a = aggregate_scan_single(lfa, int(games[0] or 0) + 1, cols_b)
-    agg_b = aggregate_scan_single(lfb, int(games[1] or 0) + 1, cols_a)
+    agg_a = aggregate_scan_single(functools.partial(scan_games, a, names), int(games[0] or 0) + 1, cols_b)
+    agg_b = aggregate_scan_single(functools.partial(scan_games, b, names), int(games[1] or 0) + 1, cols_a)
     return independent_differences(agg_a, agg_b, level)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -186,6 +186,28 @@ def scan_source(source: Source, names: Sequence[str]) -> pl.LazyFrame:
         if f"bot_{seat}" not in schema:
             extra.append(pl.lit(PEOPLE, pl.String).alias(f"bot_{seat}"))
     return lf.with_columns(extra)
+
+
+def scan_games(source: Source, names: Sequence[str], first: int, last: int) -> pl.LazyFrame:
+    """Games ``first .. last`` of ``source`` (by ``game_id``), with the columns of :func:`scan_source`.
+
+    A run's chunk files carry no min/max statistics to skip the others by
+    (``skatsim.run.chunks.STATISTICS``): their names give the games each holds, so
+    only the files holding some of these games are read. An ISS import numbers its
+    games by row across all its files, and other Parquet files may hold any game:
+    those are read whole.
+    """
+    files = source.files
+    if source.kind == "run":
+        files = tuple(f for f in files if _holds(f, first, last)) or files[:1]
+    lf = scan_source(replace(source, files=files), names)
+    return lf.filter(pl.col("game_id").is_between(first, last))
+
+
+def _holds(path: str, first: int, last: int) -> bool:
+    """Whether the file at ``path`` may hold a game of ``first .. last`` (any file not named as a chunk may)."""
+    span = parse_chunk_name(storage.basename(path))
+    return span is None or (span[0] <= last and first < span[0] + span[1])
 
 
 def scan_sources(sources: Sequence[Source]) -> pl.LazyFrame:
