@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel, lowest_bit, popcount
+from .._jit import inlined_kernel, kernel, lowest_bit, popcount
 from ..engine.cards import ACES, CARD_POINTS, JACKS, TENS
 from ..engine.gametypes import BEATERS, GRAND, GROUP, GROUP_MASK, NULL, RAMSCH, TRUMP_GROUP, TRUMPS
 from ..engine.play import (
@@ -634,10 +634,12 @@ def _ramsch_card(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint
     return cheapest(gt, legal)
 
 
-@kernel
+@inlined_kernel
 def choose_card(state: np.ndarray, seat: int, voids: np.ndarray, durchmarsch: bool = False) -> int:
     """The heuristic bot's card for ``seat`` (the seat to move); ``durchmarsch`` tells a Ramsch player
-    whether a Durchmarsch counts (``ramsch.durchmarsch``)."""
+    whether a Durchmarsch counts (``ramsch.durchmarsch``). Compiled into its caller, the bot seam's
+    ``card`` (once a card: no call, and no state and voids arrays built for it; 6% fewer instructions a
+    game, docs/speed.md)."""
     legal = legal_now(state)
     if popcount(legal) == 1:
         return lowest_bit(legal)

@@ -23,7 +23,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from .._jit import allocating_kernel, kernel
+from .._jit import allocating_kernel, inlined_kernel, kernel
 from ..engine import bidding, kontra, play
 from ..engine.gametypes import RAMSCH
 from ..engine.rules import RAMSCH_DURCHMARSCH, REVERSED_ALLOWED, SCHIEBE_JACKS
@@ -116,9 +116,10 @@ def _reversed_ok(st: DealState) -> bool:
     return st.params[REVERSED_ALLOWED] == 1
 
 
-@kernel
+@inlined_kernel
 def bid(st: DealState, seat: int) -> int:
-    """The seat's bidding action at its turn: a bid value, ``bidding.HOLD`` or ``bidding.PASS``."""
+    """The seat's bidding action at its turn: a bid value, ``bidding.HOLD`` or ``bidding.PASS``. Compiled
+    into the auction's loop (its one caller, once a bid)."""
     kind = st.kinds[seat]
     if kind == RANDOM:
         return random_bot.bid_action(st.bidding, st.rng)
