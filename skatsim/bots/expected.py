@@ -189,7 +189,7 @@ def _bonus(bot: np.ndarray, won: bool, multiplier: int) -> float:
     return factor * (bot[V_WON_BONUS] if won else -bot[V_LOST_MALUS])
 
 
-@kernel
+@inlined_kernel
 def expected_at(
     bot: np.ndarray,
     params: np.ndarray,
@@ -203,7 +203,9 @@ def expected_at(
 ) -> float:
     """Expected utility of declaring ``gt`` with ``flags`` (normalised) and ``mat`` matadors (their
     count: ``game_value`` counts with or without alike) at bid ``bid``, when the outcome model row
-    ``row`` gives log-odds ``z`` and the score counts ``multiplier`` times (Kontra 2, Re 4)."""
+    ``row`` gives log-odds ``z`` and the score counts ``multiplier`` times (Kontra 2, Re 4). Compiled
+    into its callers (:func:`expected`, once a declaration weighed, and the declarer's answer to a
+    doubling): no call with three arrays passed (docs/speed.md)."""
     p = outcome_probs(row, z)
     e = 0.0
     ann = announced(flags) * N_OUTCOMES

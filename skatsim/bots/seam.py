@@ -292,9 +292,10 @@ def _search_card_for(st, seat, worlds):  # type: ignore[no-untyped-def]
     return lambda st, seat, worlds: NONE
 
 
-@kernel
+@inlined_kernel
 def card(st: DealState, seat: int) -> int:
-    """The card ``seat`` (the seat to move) plays."""
+    """The card ``seat`` (the seat to move) plays. Compiled into its one caller, the card play's loop
+    (``flow.play_cards``, once a card; docs/speed.md)."""
     kind = st.kinds[seat]
     state = st.play
     if kind == RANDOM:

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import inlined_kernel, kernel
 from ..engine.cards import JACK
 from ..engine.gametypes import GRAND, NULL, REVERSED
 from .handeval import (
@@ -404,10 +404,12 @@ def _four_suits(row: int, z: float, cards: np.uint32) -> tuple[float, float, flo
     )
 
 
-@kernel
+@inlined_kernel
 def suit_logits(situation: int, cards: np.uint32, seat: int) -> tuple[float, float, float, float]:
     """:func:`game_logit` of the four suit games (diamonds .. clubs) with ``cards`` before pickup or
-    hand (no skat points), sharing the lookups: each sum adds the same terms in the same order."""
+    hand (no skat points), sharing the lookups: each sum adds the same terms in the same order.
+    Compiled into its callers (the bid ceilings, twice a seat, and the declaration's log-odds): its
+    four numbers not passed back through memory (docs/speed.md)."""
     row = SUIT_CLASS * N_SITUATIONS + situation
     z = COEFFICIENTS[row, 0]
     if seat == 0:
