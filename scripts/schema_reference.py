@@ -37,8 +37,11 @@ version, the variant file's path, name and full text, bots, seed, number of game
 `chunk_size`, the chunks done as ranges `[start, stop)` of chunk numbers, timestamps,
 `record_play`) and one file per chunk, `chunk-{first game:012d}-{games}.parquet`; chunk *i*
 holds games `i * chunk_size` up to `min((i + 1) * chunk_size, games) - 1`, and its Parquet
-metadata key `skatsim_run_id` holds the run's `run_id`. While a run is written its folder
-also holds `run.lock` (JSON: host, pid, start of the writer). Read a finished run with
+metadata key `skatsim_run_id` holds the run's `run_id`. Chunk files carry each column's null count
+but no min/max statistics (they cost a fifth of the encoding; files of earlier versions have them):
+to read a range of `game_id`s, choose the files by their names, as
+`skatsim.analysis.sources.scan_games` does. While a run is written its folder also holds
+`run.lock` (JSON: host, pid, start of the writer). Read a finished run with
 `skatsim.analysis.scan("DIR")` or `skatsim.run.runner.scan_run("DIR")` (both refuse a run
 still being written, unfinished, or holding a chunk of another run). Rows depend only on
 (seed, `game_id`, variant, bots): never on the chunk size, the number of jobs or whether the
