@@ -637,9 +637,9 @@ def _ramsch_card(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.uint
 @inlined_kernel
 def choose_card(state: np.ndarray, seat: int, voids: np.ndarray, durchmarsch: bool = False) -> int:
     """The heuristic bot's card for ``seat`` (the seat to move); ``durchmarsch`` tells a Ramsch player
-    whether a Durchmarsch counts (``ramsch.durchmarsch``). Compiled into its caller, the bot seam's
+    whether a Durchmarsch counts (``ramsch.durchmarsch``). Compiled into its callers, the bot seam's
     ``card`` (once a card: no call, and no state and voids arrays built for it; 6% fewer instructions a
-    game, docs/speed.md)."""
+    game, docs/speed.md) and ``pimc``'s fallback."""
     legal = legal_now(state)
     if popcount(legal) == 1:
         return lowest_bit(legal)
