@@ -3,11 +3,13 @@
 Usage::
 
     python benchmarks/bench_xskat.py --games 1000000 --xskat-games 200000 [--cold]
+    python benchmarks/bench_xskat.py --games 10000000 --xskat-games 1000000 --jobs 2
 
 xskat (Debian package ``xskat``) plays ``-auto N`` games headless with its own bots,
-single-threaded, as a new process. skatsim is timed two ways in the same run:
+single-threaded, as a new process; with ``--jobs J``, J such processes at once (one a core, their
+games per second summed): the peer of a run on J cores. skatsim is timed two ways in the same run:
 
-* **end to end**: ``skatsim simulate variants/official.yaml --games N --jobs 1`` as a new
+* **end to end**: ``skatsim simulate variants/official.yaml --games N --jobs J`` as a new
   process, Parquet written, warm numba cache: what a user runs. Wall time of the whole
   process (start-up included) and its CPU time (user + system, every thread: one job runs
   one kernel at a time, with the writing of the last chunk on a second thread);
@@ -41,8 +43,9 @@ XSKAT_PATHS = ("xskat", "/usr/games/xskat")
 VARIANT = Path(__file__).resolve().parent.parent / "variants" / "official.yaml"
 
 
-def xskat_rate(games: int, repeats: int) -> float | None:
-    """Games per second of ``xskat -auto``; None when xskat is not installed."""
+def xskat_rate(games: int, repeats: int, processes: int = 1) -> float | None:
+    """Games per second of ``xskat -auto`` (``processes`` at once, ``games`` each, their rates summed:
+    the time of the slowest); None when xskat is not installed."""
     exe = next((p for p in (shutil.which(n) for n in XSKAT_PATHS) if p), None)
     if exe is None:
         return None
@@ -50,26 +53,32 @@ def xskat_rate(games: int, repeats: int) -> float | None:
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as home:  # xskat keeps lists and logs in $HOME
             start = time.perf_counter()
-            subprocess.run(
-                [exe, "-auto", str(games)],
-                env={**os.environ, "HOME": home},
-                check=True,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
+            running = []
+            for k in range(processes):
+                os.makedirs(f"{home}/{k}")
+                running.append(
+                    subprocess.Popen(
+                        [exe, "-auto", str(games)],
+                        env={**os.environ, "HOME": f"{home}/{k}"},
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                )
+            if any(p.wait() != 0 for p in running):
+                raise SystemExit("xskat -auto failed")
             best = min(best, time.perf_counter() - start)
-    return games / best
+    return processes * games / best
 
 
-def end_to_end(games: int, cache: str | None = None) -> tuple[float, float]:
-    """Wall and CPU seconds (the child's user + system) of ``skatsim simulate --jobs 1`` as a new
+def end_to_end(games: int, cache: str | None = None, jobs: int = 1) -> tuple[float, float]:
+    """Wall and CPU seconds (the child's user + system) of ``skatsim simulate --jobs JOBS`` as a new
     process; ``cache`` an empty numba cache folder for a cold run."""
     env = dict(os.environ, **({"NUMBA_CACHE_DIR": cache} if cache else {}))
     with tempfile.TemporaryDirectory() as out:
         command = [sys.executable, "-m", "skatsim", "simulate", str(VARIANT), "--games", str(games)]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run([*command, "--jobs", "1", "--out", f"{out}/run", "--quiet"], env=env, check=True)
+        subprocess.run([*command, "--jobs", str(jobs), "--out", f"{out}/run", "--quiet"], env=env, check=True)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
@@ -81,32 +90,37 @@ def main() -> None:
     parser.add_argument("--xskat-games", type=int, default=200_000, help="xskat games per timing")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--cold", action="store_true", help="also one end-to-end run on an empty numba cache")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="skatsim's jobs, and as many xskat processes at once (default 1)"
+    )
     args = parser.parse_args()
+    jobs = args.jobs
     end_to_end(1000)  # fills the numba cache: the warm runs below load it
     kernel, theirs, walls, cpus = 0.0, None, [], []
     for _ in range(args.repeats):
         kernel = max(kernel, kernel_rate(args.games, parse_bots(DEFAULT_BOTS), official_params(), 1))
-        rate = xskat_rate(args.xskat_games, 1)
+        rate = xskat_rate(args.xskat_games, 1, jobs)
         theirs = None if rate is None else max(theirs or 0.0, rate)
-        wall, cpu = end_to_end(args.games)
+        wall, cpu = end_to_end(args.games, jobs=jobs)
         walls.append(wall)
         cpus.append(cpu)
     wall, cpu = min(walls), min(cpus)
-    print(f"skatsim simulate --jobs 1, {args.games:,} games, end to end (warm cache):")
+    print(f"skatsim simulate --jobs {jobs}, {args.games:,} games, end to end (warm cache):")
     print(f"  wall {wall:.2f} s = {args.games / wall:>10,.0f} games/s")
     print(f"  CPU  {cpu:.2f} s = {args.games / cpu:>10,.0f} games per CPU-second")
     print(f"skatsim kernel, {DEFAULT_BOTS} bots, one core:     {kernel:>10,.0f} games/s")
     if args.cold:
         with tempfile.TemporaryDirectory() as cache:
-            cold, _ = end_to_end(args.games, cache)
+            cold, _ = end_to_end(args.games, cache, jobs)
         print(f"cold start (empty numba cache): {cold:.1f} s, {cold / wall:.1f}x the warm run")
     if theirs is None:
         print("xskat: not installed (apt-get install xskat)")
         return
-    print(f"xskat -auto, one core:                           {theirs:>10,.0f} games/s")
+    cores = "one core" if jobs == 1 else f"{jobs} processes at once"
+    print(f"{'xskat -auto, ' + cores + ':':<49}{theirs:>10,.0f} games/s")
     print(f"ratio end to end (wall) / xskat:                 {args.games / wall / theirs:>10.1f}x")
-    print(f"ratio end to end (CPU) / xskat:                  {args.games / cpu / theirs:>10.1f}x")
-    print(f"ratio kernel / xskat:                            {kernel / theirs:>10.1f}x")
+    print(f"ratio end to end (CPU) / xskat:                  {args.games / cpu * jobs / theirs:>10.1f}x")
+    print(f"ratio kernel / xskat:                            {kernel * jobs / theirs:>10.1f}x")
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ CASES = [
     ("bench_variants.py", ["--games", "3000"], "tournament4"),
     ("bench_whatif.py", ["--deals", "20", "--samples", "10", "--hand-samples", "500", "--repeat", "1"], "rollouts/s"),
     ("bench_xskat.py", ["--games", "20000", "--xskat-games", "2000", "--repeats", "1"], "ratio kernel / xskat"),
+    ("bench_xskat.py", ["--games", "20000", "--xskat-games", "2000", "--repeats", "1", "--jobs", "2"], "2 processes"),
     # last: its two worker processes load what the runs above compiled into the cache, where from an
     # empty cache (CI) they would both compile the same kernels at once
     ("bench_ab.py", ["variants/official.yaml", *[".", KERNEL_CACHE] * 2, "--rounds", "1", "--games", "2e4"], "median"),
