@@ -77,8 +77,9 @@ def test_a_kernel_only_kernels_call_has_no_python_wrapper_and_python_calls_reach
     assert done.stdout.strip() == "ok"
 
 
-#: In a new process: a kernel loaded from the cache, then a new kernel compiled that calls it; prints
-#: whether the first was a cache hit and whether numba's compiler registries were loaded before the second.
+#: In a new process: a kernel loaded from the cache (or compiled), then a kernel of this script compiled
+#: that calls it; prints whether the first was a cache hit, whether numba's compiler registries were loaded
+#: by then, and whether the second was compiled (a new script file each time: its kernels are not cached).
 _LOAD_SCRIPT = """
 import sys
 from skatsim._jit import kernel
@@ -93,22 +94,23 @@ def after_next_bid(x: int) -> int:
     return next_bid(x) + 1
 
 assert after_next_bid(18) == 21
+print("compiled" if after_next_bid._twin.stats.cache_misses else "hit")
 """
 
 
 def test_a_kernel_loads_from_the_cache_without_numbas_compiler_registries(tmp_path: Path) -> None:
     """Numba sets up every typing and lowering registry before each load from its cache (about 0.13 s of a
     run's start); the package's kernels load without them (:class:`skatsim._jit.KernelCache`), and a
-    kernel compiled afterwards in the same process still compiles and runs."""
-    script = tmp_path / "load.py"
-    script.write_text(_LOAD_SCRIPT, encoding="utf-8")
+    kernel compiled afterwards in the same process, calling the one loaded, still compiles and runs."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     outputs = []
-    for _ in range(2):
+    for name in ("first.py", "second.py"):
+        script = tmp_path / name
+        script.write_text(_LOAD_SCRIPT, encoding="utf-8")
         done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stderr
         outputs.append(done.stdout.split())
-    assert outputs == [["compiled", "True"], ["hit", "False"]]
+    assert outputs == [["compiled", "True", "compiled"], ["hit", "False", "compiled"]]
 
 
 #: A kernel called from Python in a new process: prints where numba found it (``hit``) or compiled it.
