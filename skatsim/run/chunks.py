@@ -59,7 +59,8 @@ SEARCHING_CHUNK = {"pimc": 100, "points": 1_000, "won": 5_000}
 #: Upper bound of ``--chunk-size``: a chunk's frame is held in memory before it
 #: is written, so this bounds memory per worker (~55 MB, ~600 MB with records).
 MAX_CHUNK = 1_000_000
-#: Games per ``simulate_block`` call inside a chunk: a 13 MB int64 matrix.
+#: Games per ``simulate_block`` call inside a chunk: a 21 MB int64 matrix (41 slots a game). Smaller
+#: blocks run the kernel no faster and cost the frames more a game (docs/speed.md, stop 45).
 BLOCK = 65_536
 #: Parquet bytes per game, a little above what the shipped variants take (14 to 20 bytes
 #: a game; ~90 to 115 with ``--record-play``), and per chunk file (footer and schema,
