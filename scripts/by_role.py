@@ -1,6 +1,6 @@
 """Where a stronger bot's strength lies: the declarer's win rate by who declares and who defends.
 
-    skatsim simulate variants/official.yaml --games 4000 --seed 11 --bots heuristic --open-hand won --out runs/role/hhh
+    skatsim simulate variants/official.yaml --games 4000 --seed 11 --bots heuristic --out runs/role/hhh
     skatsim simulate variants/official.yaml --games 4000 --seed 11 --bots pimc,heuristic,heuristic --out runs/role/phh
     skatsim simulate variants/official.yaml --games 4000 --seed 11 --bots heuristic,pimc,pimc --out runs/role/hpp
     python scripts/by_role.py runs/role/hhh runs/role/phh runs/role/hpp
