@@ -27,6 +27,7 @@ from itertools import combinations
 import numpy as np
 import polars as pl
 
+from skatsim.analysis.intervals import clt_interval
 from skatsim.errors import SkatsimError
 from skatsim.run.reader import scan_run
 
@@ -39,7 +40,6 @@ CLASSES: dict[str, tuple[str, ...] | None] = {
     "all": None,
 }
 DECLARATION = ("declarer", "game_type", "bid", "hand")
-Z95 = 1.959964
 
 
 def roles(games: pl.LazyFrame) -> pl.DataFrame:
@@ -85,8 +85,8 @@ def compare(a: pl.DataFrame, b: pl.DataFrame) -> list[tuple[str, str, str, int, 
         for (role_a, role_b), group in part.group_by("role", "role_b", maintain_order=True):
             diff = (group["won"] - group["won_b"]).to_numpy().astype(np.float64)
             n = len(diff)
-            half = Z95 * diff.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
             mean = diff.mean()
+            lo, hi = clt_interval(mean, diff.std(ddof=1) if n > 1 else float("nan"), n)
             out.append(
                 (
                     name,
@@ -95,8 +95,8 @@ def compare(a: pl.DataFrame, b: pl.DataFrame) -> list[tuple[str, str, str, int, 
                     n,
                     100 * group["won_b"].mean(),
                     100 * mean,
-                    100 * (mean - half),
-                    100 * (mean + half),
+                    100 * lo,
+                    100 * hi,
                 )
             )
     return out
