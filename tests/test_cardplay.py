@@ -83,6 +83,23 @@ def test_middlehand_ducks_a_trump_lead_with_a_queen_not_a_jack() -> None:
     assert _choice(state) == "DQ"
 
 
+def test_second_to_the_declarers_trump_lead_a_defender_wins_with_his_lowest_winner_not_his_master() -> None:
+    """Hearts, FH declares and leads H8; MH holds CJ (a master) and HK, which beats H8 as surely, since
+    only his partner plays after him. He takes the trick with HK and keeps CJ (before: with CJ, his
+    lowest master; the first place where a pimc defence parts from the heuristic's most often,
+    docs/bots.md, "Measured on rollouts")."""
+    state = _state(
+        HEARTS,
+        FH,
+        "SJ HA HT HQ H8 SA SK DA DK C7",
+        "CJ HK H7 S7 S8 S9 D7 D8 C8 C9",
+        "HJ DJ H9 SQ ST DQ DT CA CT CK",
+        "D9 CQ",
+        "H8",
+    )
+    assert _choice(state) == "HK"
+
+
 def test_a_defender_smears_a_trump_onto_his_partners_trick_but_not_a_jack() -> None:
     """Clubs, FH declares; after DA and HA he leads CQ, MH takes it with HJ and RH, last, must follow
     with CJ C9 C8 C7: the trick is his side's, and he plays C7, not CJ (richest by two points, and a

@@ -38,17 +38,38 @@ def test_the_declarer_second_to_a_side_lead_ruffs_with_his_ten_unless_the_next_d
     assert _choice(state, voids) == "SJ"
 
 
-def test_without_the_ten_the_declarer_ruffs_as_before() -> None:
-    """Hearts, MH declares, void in spades, without HT (RH holds it): the ruff rule is the ten alone
-    (with the ace or the richest trump below the jacks as well, suit games won 84.4% on the same
-    declarations, above people's band: docs/history/bots.md, "The suit declarer's play"). FH leads SA
-    and the declarer ruffs with his lowest sure trump, SJ; last to the trick, after SA S7, with his
-    lowest trump, H7."""
+def test_without_the_ten_the_declarer_ruffs_with_his_richest_trump_below_the_jacks() -> None:
+    """Hearts, MH declares, void in spades, without HT (RH holds it) and HA (FH holds it): FH leads SA
+    and the declarer ruffs with HK, his richest trump below the jacks, keeping CJ and SJ for trump
+    control (before: SJ, his lowest sure trump, a jack spent on a side trick); last to the trick, after
+    SA S7, with HK too (before: H7)."""
     decl = "CJ SJ HK HQ H8 H7 DA DT CA C7"
     other = "SQ S7 HT H9 DK DQ D7 CK CT C8"
     leader = "SA SK S9 HJ DJ HA D9 D8 CQ C9"
-    assert _choice(_state(HEARTS, MH, leader, decl, other, _SKAT, "SA")) == "SJ"
-    assert _choice(_state(HEARTS, RH, leader, other, decl, _SKAT, "SA S7")) == "H7"
+    assert _choice(_state(HEARTS, MH, leader, decl, other, _SKAT, "SA")) == "HK"
+    assert _choice(_state(HEARTS, RH, leader, other, decl, _SKAT, "SA S7")) == "HK"
+
+
+def test_the_declarer_ruffs_with_his_trump_ace_unless_it_is_a_master() -> None:
+    """Hearts, MH declares, void in spades, with HA and without HT: FH leads SA. While a jack is unseen
+    the ace is no master (a jack could take it later), so he ruffs with it and banks 11 card points;
+    holding all four jacks his ace is a master, a trick of its own to come, and he ruffs with HK."""
+    decl = "CJ SJ HA HK HQ H7 DA DT CA C7"
+    other = "SQ S7 HT H9 DK DQ D7 CK CT C8"
+    leader = "SA SK S9 HJ DJ H8 D9 D8 CQ C9"
+    assert _choice(_state(HEARTS, MH, leader, decl, other, _SKAT, "SA")) == "HA"
+    jacks = "CJ SJ HJ DJ HA HK HQ DA CA C7"
+    leader = "SA SK S9 H7 DT H8 D9 D8 CQ C9"
+    assert _choice(_state(HEARTS, MH, leader, jacks, other, _SKAT, "SA")) == "HK"
+
+
+def test_the_declarer_last_to_a_trick_without_card_points_ruffs_only_with_a_ten_or_an_ace() -> None:
+    """Hearts, RH declares, void in spades, without HT and HA: after S9 S8 (no card points) he does not
+    spend a trump on the trick and throws his cheapest card, C7."""
+    decl = "CJ SJ HK HQ H8 H7 DA DT CA C7"
+    leader = "S9 SK SA HJ DJ HA D9 D8 CQ C9"
+    other = "S8 S7 HT H9 DK DQ D7 CK CT C8"
+    assert _choice(_state(HEARTS, RH, leader, other, decl, "ST SQ", "S9 S8")) == "C7"
 
 
 def test_the_declarer_draws_trumps_with_a_jack_rather_than_his_trump_ten() -> None:

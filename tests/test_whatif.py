@@ -483,7 +483,7 @@ def test_could_i_have_won_an_iss_game(capsys: pytest.CaptureFixture[str]) -> Non
         lines[1]
         == "RH won the auction at 20 and declared clubs hand: lost with 56 points, score -96 (as played at the table)"
     )
-    assert lines[4].split() == ["clubs", "hand", "(as", "declared)", "no", "18", "2", "60", "-120"]
+    assert lines[4].split() == ["clubs", "hand", "(as", "declared)", "no", "26", "3", "60", "-120"]
     assert lines[5].split() == ["grand", "yes", "65", "5", "72", "+72"]
     code, out, err = _cli(
         capsys,

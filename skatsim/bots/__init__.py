@@ -86,22 +86,22 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "grand_bias",
-        -0.3,
+        -0.32,
         "log-odds added to the bot's chance in every Grand (> 0: trusts Grand)",
         -10.0,
         10.0,
     ),
-    BotParam("null_bias", 0.59, "log-odds added to the bot's chance in every Null (> 0: trusts Null)", -10.0, 10.0),
+    BotParam("null_bias", 0.55, "log-odds added to the bot's chance in every Null (> 0: trusts Null)", -10.0, 10.0),
     BotParam(
         "suit_bias",
-        -0.21,
+        -0.27,
         "log-odds added to the bot's chance in every suit game (> 0: trusts suit games)",
         -10.0,
         10.0,
     ),
     BotParam(
         "ouvert_bias",
-        -0.56,
+        -0.52,
         "log-odds added to the bot's chance in Null ouvert, on top of null_bias",
         -10.0,
         10.0,
@@ -115,7 +115,7 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "grand_bid_bias",
-        -0.54,
+        -0.14,
         "log-odds added to Grand estimates when deciding how high to bid (< 0: bid up to a Grand's "
         "value only with a safer hand, so fewer auctions end in a Grand the hand cannot carry)",
         -10.0,
@@ -123,14 +123,14 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "null_hand_bias",
-        -0.76,
+        -0.81,
         "log-odds added to the bot's chance in Null hand and Null ouvert hand (on top of null_bias and ouvert_bias)",
         -10.0,
         10.0,
     ),
     BotParam(
         "null_bid_bias",
-        -0.12,
+        -0.16,
         "log-odds added to Null estimates when deciding how high to bid (> 0: bid a Null's value on "
         "hopes, and play the Null the auction leaves, hand if it must)",
         -10.0,

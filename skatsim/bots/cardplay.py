@@ -4,8 +4,11 @@ What a player knows: his hand, every card played, his own skat if declarer,
 and which seats have shown a void in which group (``voids[seat]`` bit per
 group, kept by the simulator as cards fall). Plays are the habits of club
 players: the declarer pulls trumps while he holds the top one and cashes
-aces and tens once they are masters; defenders cash their aces, smear points
-onto a trick the partner has won, trump in only when it pays and lead
+aces and tens once they are masters; void in a led side suit he ruffs with his trump ten, else his
+trump ace while it is no master, else his richest trump below the jacks, keeping the jacks for trump
+control; defenders cash their aces, smear points
+onto a trick the partner has won, trump in only when it pays (second to the
+declarer's lead, with the lowest card that beats it: only the partner plays after him) and lead
 through the declarer; a defender with no master to cash and no ruff to give his partner forces the
 declarer to trump, leading a low card (no ace or ten) of a suit the declarer is known void in, and
 against Grand does not lead a suit the declarer led or has played two cards of (``voids[declarer]``
@@ -213,13 +216,26 @@ def _take_or_duck(
 
 
 @kernel
-def _ruff_card(gt: int, lg: int, win: np.uint32) -> np.uint32:
-    """The trump (a one-card mask) with which the declarer ruffs a led side group, or none (then
-    :func:`_declarer_follow` as before): his trump ten, which banks 10 card points a defender's jack
-    would otherwise catch. A trump among his winners ``win`` means he is void in that group."""
+def _ruff_card(gt: int, lg: int, win: np.uint32, unseen: np.uint32, pts: int, last: bool) -> np.uint32:
+    """The trump (a one-card mask) with which the declarer, void in a led side group, ruffs it, or none
+    (then :func:`_declarer_follow` plays on by its other rules): his trump ten, which banks 10 card
+    points a defender's jack would otherwise catch; else his trump ace unless it is a master (a master
+    takes a trick of its own later); else his richest trump below the jacks (king, queen, then the low
+    ones), keeping the jacks for trump control, but not last to a trick without card points (there he
+    throws a card). A trump among his winners ``win`` means he is void in that group."""
     if lg == TRUMP_GROUP:
         return np.uint32(0)
-    return win & TRUMPS[gt] & np.uint32(TENS)
+    mine = win & TRUMPS[gt]
+    ten = mine & np.uint32(TENS)
+    if ten:
+        return ten
+    ace = mine & np.uint32(ACES) & ~_masters(gt, mine & np.uint32(ACES), unseen)
+    if ace:
+        return ace
+    low = mine & ~np.uint32(JACKS | ACES)
+    if low and (pts > 0 or not last):
+        return bit(richest(gt, low))
+    return np.uint32(0)
 
 
 @kernel
@@ -232,8 +248,8 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
     nxt = seat + 1 if seat < 2 else 0
     behind_void = (voids[nxt] >> lg) & 1  # the defender behind him has shown a void in the led group
     if win:
-        # ruff with the ten: last, or second with the defender behind him not known void (he could overruff)
-        ruff = _ruff_card(gt, lg, win)
+        # ruff (_ruff_card): last, or second with the defender behind him not known void (he could overruff)
+        ruff = _ruff_card(gt, lg, win, unseen, pts, last)
         if ruff and (last or not behind_void):
             return lowest_bit(ruff)
     if last:
@@ -376,13 +392,8 @@ def _defender_follow(
                 return richest(gt, sure)
         return _shed(gt, legal)
     if win:
-        if last:
-            return lowest(gt, win)
-        safe = _masters(gt, win, unseen)
-        if safe:
-            return lowest(gt, safe)
-        if pts >= 10:
-            return lowest(gt, win)
+        if last or pts >= 10 or _masters(gt, win, unseen):
+            return lowest(gt, win)  # only the partner plays after him: the lowest winner is as sure
     if not last and _for_31(state, seat, declarer):
         plain = _partner_smear(gt, legal, lg, best, unseen, voids[3 - seat - declarer])
         if plain:
