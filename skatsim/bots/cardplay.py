@@ -229,8 +229,8 @@ def _ruff_card(gt: int, lg: int, win: np.uint32, unseen: np.uint32, pts: int, la
     ten = mine & np.uint32(TENS)
     if ten:
         return ten
-    ace = mine & np.uint32(ACES) & ~_masters(gt, mine & np.uint32(ACES), unseen)
-    if ace:
+    ace = mine & np.uint32(ACES)
+    if ace and not _masters(gt, ace, unseen):
         return ace
     low = mine & ~np.uint32(JACKS | ACES)
     if low and (pts > 0 or not last):
