@@ -136,6 +136,21 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
         -10.0,
         10.0,
     ),
+    BotParam(
+        "ouvert_hand_bias",
+        0.0,
+        "log-odds added to the bot's chance in Null ouvert hand, on top of null_bias, ouvert_bias and null_hand_bias",
+        -10.0,
+        10.0,
+    ),
+    BotParam(
+        "null_hand_spread",
+        0.0,
+        "how far the bot misjudges a Null hand (not ouvert): log-odds added to its chance, an amount "
+        "fixed for the ten cards, triangular between -spread and +spread (0: judges it as every game)",
+        0.0,
+        10.0,
+    ),
 )
 
 #: Where the pimc bot's ``worlds`` stands among its parameters: after the heuristic's (in a
