@@ -2,10 +2,11 @@
 
     python scripts/tune_bots.py --games 200000
 
-Levenberg-Marquardt over the heuristic bot's confidence in each class of game (the log-odds it
-adds to its estimates), minimising the squared deviations of simulated statistics from the
-published figures of games played by people (:mod:`skatsim.analysis.realism`), each deviation
-in units of half its band; the Jacobian by finite differences of ``--delta`` log-odds. The
+Levenberg-Marquardt over the heuristic bot's attitudes (its confidence in each class of game: the
+log-odds it adds to its estimates; how far it misjudges a Null hand), minimising the squared
+deviations of simulated statistics from the published figures of games played by people
+(:mod:`skatsim.analysis.realism`), each deviation in units of half its band; the Jacobian by finite
+differences of ``--delta`` log-odds. The
 people played tournaments under Seeger-Fabian scoring, so the bots play
 ``variants/tournament.yaml`` (``--variant``) and decide by its scoring: the +50 a won game
 earns is the variant's own, no parameter stands in for it. Every evaluation plays the same

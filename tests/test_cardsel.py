@@ -285,22 +285,27 @@ def test_the_shipped_hand_gaps_are_those_of_the_shipped_model() -> None:
 @pytest.fixture(scope="module")
 def prepared_rows() -> dict[str, np.ndarray]:
     """A default heuristic bot's prepared row under the official rules and under a variant with the
-    reversed game (its hand floor bounds by the largest gap over every jacks)."""
+    reversed game (its hand floor bounds by the largest gap over every jacks), and one that misjudges
+    Null hands."""
     from skatsim.bots import bot_arrays, parse_bots, seam
     from skatsim.variant import load_variant
 
     variants = Path(__file__).resolve().parents[1] / "variants"
     rows = {}
-    for name in ("official", "saechsische_spitze"):
+    for name, bots in (
+        ("official", "heuristic"),
+        ("saechsische_spitze", "heuristic"),
+        ("official", "heuristic:null_hand_spread=1.5:ouvert_hand_bias=0.4"),
+    ):
         params = load_variant(variants / f"{name}.yaml").variant.params()
-        kinds, bot_params = bot_arrays(parse_bots("heuristic"), params)
-        rows[name] = seam.prepare(kinds, bot_params, params)[0]
+        kinds, bot_params = bot_arrays(parse_bots(bots), params)
+        rows[name if bots == "heuristic" else "misjudging"] = seam.prepare(kinds, bot_params, params)[0]
     return rows
 
 
 @settings(max_examples=1500, derandomize=True, deadline=None)
 @given(
-    st.sampled_from(["official", "saechsische_spitze"]),
+    st.sampled_from(["official", "saechsische_spitze", "misjudging"]),
     st.integers(0, 7),
     st.lists(st.integers(0, 31), min_size=10, max_size=10, unique=True),
     st.integers(0, 2),
@@ -308,13 +313,14 @@ def prepared_rows() -> dict[str, np.ndarray]:
 def test_a_hand_floor_bounds_the_hand_log_odds(
     prepared_rows: dict[str, np.ndarray], variant: str, k: int, cards: list[int], seat: int
 ) -> None:
-    """The hand floor of a prepared row is the least hand threshold less the hand bias and the hand gap
-    (for the reversed game, the largest gap over every jacks), so that log-odds with the skat under it
-    leave the hand log-odds, biased as the bot biases them, under that threshold."""
+    """The hand floor of a prepared row is the least hand threshold less the hand bias, the hand gap
+    (for the reversed game, the largest gap over every jacks) and for Null hand the spread of its
+    misjudgement, so that log-odds with the skat under it leave the hand log-odds, biased and misjudged
+    as the bot biases and misjudges them, under that threshold."""
     from skatsim.bots.expected import hand_bias, hand_floors, least_slot
-    from skatsim.bots.handeval import BEFORE_PICKUP, HAND_GAME, REVERSED_CLASS
+    from skatsim.bots.handeval import BEFORE_PICKUP, HAND_GAME, NULL_CLASS, REVERSED_CLASS
     from skatsim.bots.heuristic import _CANDIDATE_CLASS, _CANDIDATE_GT, _CANDIDATE_OUVERT, _z
-    from skatsim.bots.slots import V_ZMIN_PASS
+    from skatsim.bots.slots import P_NULL_HAND_SPREAD, V_ZMIN_PASS
     from skatsim.bots.winprob import HAND_GAPS, jack_bits
 
     bot = prepared_rows[variant]
@@ -324,6 +330,7 @@ def test_a_hand_floor_bounds_the_hand_log_odds(
     floor = bot[hand_floors(mask, seat) + ls]
     gaps = HAND_GAPS[cls, int(seat == 0)]
     gap = gaps.max() if cls == REVERSED_CLASS else gaps[jack_bits(mask)]
-    assert floor == bot[V_ZMIN_PASS + ls] - hand_bias(bot, cls) - gap
+    spread = bot[P_NULL_HAND_SPREAD] if cls == NULL_CLASS else 0.0
+    assert floor == bot[V_ZMIN_PASS + ls] - hand_bias(bot, cls) - spread - gap
     rise = _z(bot, k, HAND_GAME, mask, 0.0, seat) - _z(bot, k, BEFORE_PICKUP, mask, 0.0, seat)
     assert rise <= bot[V_ZMIN_PASS + ls] - floor

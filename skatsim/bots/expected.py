@@ -31,6 +31,7 @@ import math
 import numpy as np
 
 from .._jit import allocating_kernel, inlined_kernel, kernel
+from ..engine.deal import mix64
 from ..engine.declaration import normalise_flags
 from ..engine.gametypes import GRAND, NULL, REVERSED
 from ..engine.kontra import max_level
@@ -71,6 +72,8 @@ from .slots import (
     P_HAND_BIAS,
     P_LOSS_AVERSION,
     P_NULL_HAND_BIAS,
+    P_NULL_HAND_SPREAD,
+    P_OUVERT_HAND_BIAS,
     V_BONUS_DOUBLES,
     V_BOUND_LOSE,
     V_BOUND_WIN,
@@ -143,10 +146,33 @@ def least_slot(gt: int, hand: bool, ouvert: bool) -> int:
 @kernel
 def hand_bias(bot: np.ndarray, cls: int) -> float:
     """The player's confidence in playing without the skat: log-odds added to every hand game's
-    estimate (Null apart: people play Null hand rarely, and riskier ones than other hand games)."""
-    if cls == NULL_CLASS or cls == NULL_OUVERT_CLASS:
+    estimate (Null apart: people play Null hand rarely, and riskier ones than other hand games; Null
+    ouvert hand has a term of its own besides)."""
+    if cls == NULL_CLASS:
         return bot[P_NULL_HAND_BIAS]
+    if cls == NULL_OUVERT_CLASS:
+        return bot[P_NULL_HAND_BIAS] + bot[P_OUVERT_HAND_BIAS]
     return bot[P_HAND_BIAS]
+
+
+#: 1 / 2**32: a 32-bit draw as a fraction of 1.
+_PER_32 = 1.0 / 4294967296.0
+
+
+@kernel
+def null_hand_misjudgement(bot: np.ndarray, cards: np.uint32) -> float:
+    """How far the player misjudges a Null hand (not ouvert) with these ten ``cards``: log-odds added
+    to its estimate, triangular between -``null_hand_spread`` and +``null_hand_spread`` and fixed for
+    the hand (a pure function of the cards, so the same whenever he judges it: bidding, declaring,
+    a what-if rollout). People misjudge the Null hand, the game they play least, both ways: they win
+    fewer of them than a player who judges every hand alike would at their share (docs/bots.md)."""
+    spread = bot[P_NULL_HAND_SPREAD]
+    if spread == 0.0:
+        return 0.0
+    h = mix64(np.uint64(cards) + np.uint64(0x9E3779B97F4A7C15))
+    low = float(h & np.uint64(0xFFFFFFFF)) * _PER_32
+    high = float(h >> np.uint64(32)) * _PER_32
+    return spread * (low + high - 1.0)
 
 
 @kernel
@@ -391,9 +417,11 @@ def _thresholds(bot: np.ndarray, params: np.ndarray, slot: int, least: int, targ
 @kernel
 def _hand_floors(bot: np.ndarray) -> None:
     """Fill ``V_HAND_FLOOR`` (:func:`hand_floors`): per forehand or not, jacks and game played hand, its
-    least hand threshold ``V_ZMIN_PASS`` less the bot's hand bias and the hand gap
-    (:func:`skatsim.bots.winprob.hand_gap_of_jacks`). Log-odds with the skat ``z`` under it give
-    ``z + gap + bias`` under the threshold: the bound of the hand log-odds as a single comparison."""
+    least hand threshold ``V_ZMIN_PASS`` less the bot's hand bias, the hand gap
+    (:func:`skatsim.bots.winprob.hand_gap_of_jacks`) and, for Null hand, the most it may be misjudged
+    upwards (:func:`null_hand_misjudgement`). Log-odds with the skat ``z`` under it give
+    ``z + gap + bias (+ misjudgement)`` under the threshold: the bound of the hand log-odds as a single
+    comparison."""
     for row in range(SLOT_GAMES.shape[0]):  # every game played hand (a row per matadors: the same floors)
         gt, hand, ouvert, _ = SLOT_GAMES[row]
         if hand == 0:
@@ -401,6 +429,8 @@ def _hand_floors(bot: np.ndarray) -> None:
         ls = least_slot(gt, True, ouvert == 1)
         cls = class_of(gt, ouvert == 1)
         least = bot[V_ZMIN_PASS + ls] - hand_bias(bot, cls)
+        if cls == NULL_CLASS:
+            least -= bot[P_NULL_HAND_SPREAD]
         for fh in range(2):
             for jacks in range(16):
                 bot[_hand_floors_of(fh, jacks) + ls] = least - hand_gap_of_jacks(cls, fh, jacks)

@@ -63,6 +63,7 @@ from .expected import (
     hand_floors,
     kontra_fields,
     least_slot,
+    null_hand_misjudgement,
     open_pass_value,
     sigmoid,
     threshold_slot,
@@ -150,17 +151,20 @@ def _bias(bot: np.ndarray, cls: int) -> float:
 def _z(bot: np.ndarray, k: int, situation: int, cards: np.uint32, skat_points: float, seat: int) -> float:
     """The player's log-odds of winning candidate ``k`` in ``situation`` with ``cards``."""
     cls = _CANDIDATE_CLASS[k]
-    return _z_of(bot, k, situation, game_logit(cls, situation, _CANDIDATE_GT[k], cards, skat_points, seat))
+    return _z_of(bot, k, situation, game_logit(cls, situation, _CANDIDATE_GT[k], cards, skat_points, seat), cards)
 
 
 @kernel
-def _z_of(bot: np.ndarray, k: int, situation: int, logit: float) -> float:
-    """:func:`_z` from the model's log-odds ``logit`` of candidate ``k`` (:func:`game_logit`, or a kernel
-    that shares its lookups: :func:`null_logits`): the bot's confidence added."""
+def _z_of(bot: np.ndarray, k: int, situation: int, logit: float, cards: np.uint32) -> float:
+    """:func:`_z` from the model's log-odds ``logit`` of candidate ``k`` with ``cards`` (:func:`game_logit`,
+    or a kernel that shares its lookups: :func:`null_logits`): the bot's confidence added, and for
+    Null hand its misjudgement of the hand."""
     cls = _CANDIDATE_CLASS[k]
     z = logit + _bias(bot, cls)
     if situation == HAND_GAME:
         z += hand_bias(bot, cls)
+        if cls == NULL_CLASS:
+            z += null_hand_misjudgement(bot, cards)
     return z
 
 
@@ -344,7 +348,7 @@ def bid_ceilings(
             bot[V_KEPT_Z + k] = z
         else:
             if gt == NULL:  # Null and Null ouvert share their lookups
-                z = _z_of(bot, k, BEFORE_PICKUP, nulls[k - 5])
+                z = _z_of(bot, k, BEFORE_PICKUP, nulls[k - 5], cards)
             else:
                 z = _z(bot, k, BEFORE_PICKUP, cards, 0.0, seat)
             bot[V_KEPT_Z + k] = z
@@ -387,7 +391,7 @@ def bid_ceilings(
                 if not have_nulls:
                     hand_nulls = null_logits(HAND_GAME, cards, 0.0, seat)
                     have_nulls = True
-                z = _z_of(bot, k, HAND_GAME, hand_nulls[k - 5])
+                z = _z_of(bot, k, HAND_GAME, hand_nulls[k - 5], cards)
             else:
                 z = _z(bot, k, HAND_GAME, cards, 0.0, seat)
             bot[V_KEPT_Z + N_CANDIDATES + k] = z
@@ -482,7 +486,7 @@ def _fill_hand_logits(bot: np.ndarray, cards: np.uint32, seat: int, reversed_ok:
             if not have_nulls:
                 hand_nulls = null_logits(HAND_GAME, cards, 0.0, seat)
                 have_nulls = True
-            bot[V_LOGITS + N_CANDIDATES + k] = _z_of(bot, k, HAND_GAME, hand_nulls[k - 5])
+            bot[V_LOGITS + N_CANDIDATES + k] = _z_of(bot, k, HAND_GAME, hand_nulls[k - 5], cards)
         else:
             bot[V_LOGITS + N_CANDIDATES + k] = _z(bot, k, HAND_GAME, cards, 0.0, seat)
 
@@ -724,7 +728,7 @@ def declare_after_pickup(
         elif gt == NULL:  # Null and Null ouvert: the same discards, the lookups shared
             if _CANDIDATE_OUVERT[k] == 0:
                 nulls = null_logits(AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
-            bot[V_LOGITS + k] = _z_of(bot, k, AFTER_PICKUP, nulls[k - 5])
+            bot[V_LOGITS + k] = _z_of(bot, k, AFTER_PICKUP, nulls[k - 5], twelve & ~discard)
         else:
             bot[V_LOGITS + k] = _z(bot, k, AFTER_PICKUP, twelve & ~discard, float(card_points(discard)), seat)
         bot[V_LOGITS + N_CANDIDATES + k] = discard
@@ -852,7 +856,8 @@ def declared_z(bot: np.ndarray, gt: int, flags: int, hand: np.uint32, skat: np.u
     cls = class_of(gt, (flags & OUVERT) != 0)
     z = _bias(bot, cls)
     if flags & HAND:
-        return z + hand_bias(bot, cls) + game_logit(cls, HAND_GAME, gt, hand, 0.0, seat)
+        z += hand_bias(bot, cls) + game_logit(cls, HAND_GAME, gt, hand, 0.0, seat)
+        return z + null_hand_misjudgement(bot, hand) if cls == NULL_CLASS else z
     return z + game_logit(cls, AFTER_PICKUP, gt, hand, float(card_points(skat)), seat)
 
 

@@ -27,7 +27,9 @@ P_REVERSED_BIAS = 6
 P_GRAND_BID_BIAS = 7
 P_NULL_HAND_BIAS = 8
 P_NULL_BID_BIAS = 9
-N_BOT_PARAMS = 10
+P_OUVERT_HAND_BIAS = 10
+P_NULL_HAND_SPREAD = 11
+N_BOT_PARAMS = 12
 
 # --- 2. the variant's calibration (skatsim.bots.variantcal writes it; zeros: nothing learnt) --------
 CAL0 = N_BOT_PARAMS
