@@ -292,14 +292,14 @@ def prepared_rows() -> dict[str, np.ndarray]:
 
     variants = Path(__file__).resolve().parents[1] / "variants"
     rows = {}
-    for name, bots in (
-        ("official", "heuristic"),
-        ("saechsische_spitze", "heuristic"),
-        ("official", "heuristic:null_hand_spread=1.5:ouvert_hand_bias=0.4"),
+    for key, name, bots in (
+        ("official", "official", "heuristic"),
+        ("saechsische_spitze", "saechsische_spitze", "heuristic"),
+        ("misjudging", "official", "heuristic:null_hand_spread=1.5:ouvert_hand_bias=0.4"),
     ):
         params = load_variant(variants / f"{name}.yaml").variant.params()
         kinds, bot_params = bot_arrays(parse_bots(bots), params)
-        rows[name if bots == "heuristic" else "misjudging"] = seam.prepare(kinds, bot_params, params)[0]
+        rows[key] = seam.prepare(kinds, bot_params, params)[0]
     return rows
 
 

@@ -856,7 +856,7 @@ def declared_z(bot: np.ndarray, gt: int, flags: int, hand: np.uint32, skat: np.u
     cls = class_of(gt, (flags & OUVERT) != 0)
     z = _bias(bot, cls)
     if flags & HAND:
-        z += hand_bias(bot, cls) + game_logit(cls, HAND_GAME, gt, hand, 0.0, seat)
+        z = z + hand_bias(bot, cls) + game_logit(cls, HAND_GAME, gt, hand, 0.0, seat)
         return z + null_hand_misjudgement(bot, hand) if cls == NULL_CLASS else z
     return z + game_logit(cls, AFTER_PICKUP, gt, hand, float(card_points(skat)), seat)
 
