@@ -88,11 +88,16 @@ def rollout_rows(
     seed: int,
     bots: str = DEFAULT_BOTS,
     worlds: Worlds = "uniform",
+    missing_ok: bool = False,
 ) -> np.ndarray:
     """Engine rows ``(samples, len(decisions), N_COLUMNS)``: every decision played out by the ``bots`` on
     the same ``samples`` worlds of ``seed`` (common random numbers), the cards the decider has not seen
-    dealt at random (``uniform`` worlds) or consistent with the auction too (``consistent``)."""
-    return w.plan(start, decisions, params, bots, samples=samples, seed=seed, worlds=worlds).block(0, samples)[0]
+    dealt at random (``uniform`` worlds) or consistent with the auction too (``consistent``). With
+    ``missing_ok`` a rollout that finds no consistent world is left out (for every decision alike), so
+    fewer than ``samples`` rows may come back; without it, it is an error."""
+    query = w.plan(start, decisions, params, bots, samples=samples, seed=seed, worlds=worlds)
+    rows, _, tries = query.block(0, samples, missing_ok=missing_ok)
+    return rows[tries > 0] if missing_ok else rows
 
 
 def _score_column(params: np.ndarray) -> int:
@@ -134,9 +139,11 @@ def _regret(sets: list[np.ndarray]) -> tuple[int, float, bool]:
     return best, float(sets[1][best] - sets[1][-1]), bool(sets[0][-1] >= sets[0][best])
 
 
-def declaration_points(args: argparse.Namespace, params: np.ndarray) -> tuple[list[float], Sources, int]:
+def declaration_points(args: argparse.Namespace, params: np.ndarray) -> tuple[list[float], Sources, int, list[int]]:
     """Regret at the declaration: after the auction, every declaration the variant allows, picking up to
-    choose the game after seeing the skat, and the bot's own choice."""
+    choose the game after seeing the skat, and the bot's own choice. On consistent worlds a rollout
+    that finds none (an auction the bots' own policies make very unlikely) is left out for every
+    alternative, and a point with a set left empty is skipped: both counted (the last item)."""
     rows, logs = self_play(params, 4 * args.points, args.seed, args.bots)
     decisions: list = [w.Declare(gt, flags) for gt, flags in declarations(params)]
     decisions.append(w.Pickup(False))
@@ -144,27 +151,31 @@ def declaration_points(args: argparse.Namespace, params: np.ndarray) -> tuple[li
     regrets: list[float] = []
     sources: Sources = defaultdict(list)
     chose_best = 0
+    missed = [0, 0]  # rollouts without a world, points skipped
     for i in range(rows.shape[0]):
         if len(regrets) == args.points:
             break
         if rows[i, COL_GAME_TYPE] < 0 or rows[i, COL_GAME_TYPE] == RAMSCH:
             continue
         start = w.from_record(record_from_log(rows[i], logs[i]))
-        sets = [
-            declarer_scores(
-                rollout_rows(start, decisions, params, args.samples, set_seed(i, part), args.bots, args.worlds), params
-            ).mean(axis=0)
+        played = [
+            rollout_rows(start, decisions, params, args.samples, set_seed(i, part), args.bots, args.worlds, True)
             for part in range(2)
         ]
+        missed[0] += sum(args.samples - len(p) for p in played)
+        if any(len(p) == 0 for p in played):
+            missed[1] += 1
+            continue
+        sets = [declarer_scores(p, params).mean(axis=0) for p in played]
         best, regret, was_best = _regret(sets)
         regrets.append(regret)
         chose_best += was_best
         own = declaration_label(int(rows[i, COL_GAME_TYPE]), HAND if rows[i, COL_HAND] else 0)
         sources[(own, label(decisions[best]))].append(regret)
-    return regrets, sources, chose_best
+    return regrets, sources, chose_best, missed
 
 
-def bid_points(args: argparse.Namespace, params: np.ndarray) -> tuple[list[float], Sources, int]:
+def bid_points(args: argparse.Namespace, params: np.ndarray) -> tuple[list[float], Sources, int, list[int]]:
     """Regret at the bid ceiling: a seat's hand (the three seats of each deal of ``--seed`` in turn), how
     high it bids: passing, every bid value up to the highest a game without announcements could be
     worth with its ten cards, and the bot's own ceiling, each played out from the start of the auction
@@ -203,7 +214,7 @@ def bid_points(args: argparse.Namespace, params: np.ndarray) -> tuple[list[float
         else:
             side = "bot bids less" if top_level > bot else "bot bids more"
         sources[(side, "pass" if top_level == 0 else "best bids")].append(regret)
-    return regrets, sources, chose_best
+    return regrets, sources, chose_best, [0, 0]
 
 
 def main() -> None:
@@ -235,7 +246,7 @@ def main() -> None:
     params = loaded.params()
     start_time = time.perf_counter()
     measure = bid_points if args.point == "bid" else declaration_points
-    regrets, sources, chose_best = measure(args, params)
+    regrets, sources, chose_best, missed = measure(args, params)
     r = np.array(regrets)
     half = 1.96 * r.std(ddof=1) / math.sqrt(r.size)
     what = "bid ceilings" if args.point == "bid" else "declarations"
@@ -246,6 +257,11 @@ def main() -> None:
         f"the bot's choice was the best on the first set in {100 * chose_best / r.size:.1f}%; "
         f"{time.perf_counter() - start_time:.0f} s"
     )
+    if missed[0]:
+        print(
+            f"rollouts without a consistent world (left out): {missed[0]:,} of "
+            f"{2 * args.samples * (r.size + missed[1]):,}; points skipped for it: {missed[1]:,}"
+        )
     if args.breakdown:
         print("\nshare of the mean | points | decisions | the bot played | the best alternative")
         ranked = sorted(sources.items(), key=lambda item: -sum(item[1]))[: args.breakdown]

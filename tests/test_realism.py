@@ -97,3 +97,22 @@ def test_the_model_based_break_even_is_of_the_bots_given() -> None:
     default, averse = _break_even(), _break_even("--bots", "heuristic:loss_aversion=2")
     assert len(default) == len(averse) == 6
     assert all(float(a.rstrip("%")) > float(d.rstrip("%")) for d, a in zip(default, averse, strict=True))
+
+
+def test_the_tune_holds_the_grand_bid_confidence_it_is_given() -> None:
+    """``scripts/tune_bots.py --grand-bid-total T`` sets ``grand_bid_bias`` to ``T - grand_bias`` at every
+    step, so the search moves what the bots declare, not how high they bid a Grand; without a total the
+    values pass unchanged."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "tune_bots.py"
+    spec = importlib.util.spec_from_file_location("tune_bots", path)
+    assert spec is not None and spec.loader is not None
+    tune = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tune)
+    values = {"grand_bias": -0.45, "grand_bid_bias": 0.0, "suit_bias": -0.3}
+    tied = tune.tied(values, -0.25)
+    assert tied["grand_bid_bias"] == pytest.approx(0.2)
+    assert tied["grand_bias"] + tied["grand_bid_bias"] == pytest.approx(-0.25)
+    assert tied["suit_bias"] == -0.3 and values["grand_bid_bias"] == 0.0  # the rest kept, the input untouched
+    assert tune.tied(values, None) == values
