@@ -161,6 +161,7 @@ def _measure(
     from skatsim.engine.layout import COL_WON
     from skatsim.whatif.hand import declarations
     from skatsim.whatif.kernels import bid_limits
+    from skatsim.whatif.rollouts import MAX_TRIES
 
     params = load_variant(Path(TOURNAMENT).with_name(f"{name}.yaml")).variant.params()
     kinds, bot_params = bot_arrays(parse_bots(bots), params)
@@ -173,26 +174,23 @@ def _measure(
     cost = {v: [0, 0, 0, 0, 0] for v in LEVELS}
 
     def rows_found(start: w.Start, chosen: list, n: int, rseed: int, low: int | None) -> np.ndarray:
-        """The rows of the rollouts that found a world (all of them without ``low``); adds to the level's cost."""
+        """The rows of the rollouts that found a world (with ``low``, none after the first four if they
+        found none); adds to the level's cost."""
         v = start.bid
-        if low is None:
-            rows, _, tries = w.plan(start, chosen, params, bots, samples=n, seed=rseed, worlds="consistent").block(0, n)
-            parts = [(rows, tries)]
-        else:
-            query = w.plan(
-                start, chosen, params, bots, samples=n, seed=rseed, worlds="consistent", max_tries=REACH_TRIES
-            )
-            rows, _, tries = query.block(0, min(4, n), missing_ok=True)
-            parts = [(rows, tries)]
-            if (tries > 0).any() and n > 4:
-                rows, _, tries = query.block(4, n - 4, missing_ok=True)
-                parts.append((rows, tries))
+        cap = MAX_TRIES if low is None else REACH_TRIES
+        query = w.plan(start, chosen, params, bots, samples=n, seed=rseed, worlds="consistent", max_tries=cap)
+        first = n if low is None else min(4, n)
+        rows, _, tries = query.block(0, first, missing_ok=True)
+        parts = [(rows, tries)]
+        if first < n and (tries > 0).any():
+            rows, _, tries = query.block(first, n - first, missing_ok=True)
+            parts.append((rows, tries))
         rows = np.concatenate([p[0] for p in parts])
         tries = np.concatenate([p[1] for p in parts])
         missed = int((tries == 0).sum())
         cost[v][2] += n
         cost[v][3] += missed + n - tries.size
-        cost[v][4] += int(tries.sum()) + missed * REACH_TRIES
+        cost[v][4] += int(tries.sum()) + missed * cap
         return rows[tries > 0]
 
     for h in range(hands):
