@@ -144,8 +144,8 @@ def _measure(
     name: str, hands: int, seed: int, pick: int, samples: int, worlds: str = "reached", bots: str = DEFAULT_BOTS
 ) -> tuple[dict[int, np.ndarray], dict[int, tuple[int, ...]]]:
     """Per level, one row per hand counted there: win probability on ``samples`` rollouts, the same on
-    the first half of them, whether the ceiling reaches the level, the bots' value of passing; and the
-    rejection cost per level (hands tried, hands without a world, rollouts asked for, rollouts that
+    the first half of them, whether the ceiling reaches the level, the bots' value of passing, the
+    seat; and the rejection cost per level (hands tried, hands without a world, rollouts asked for, rollouts that
     found no world or were not run, worlds drawn in all).
     ``worlds`` ``"uniform"``: the other 22 cards at random, one set of picking rollouts for every
     level, each declaration at its own bid value; ``"consistent"``: per level ``v``, worlds in which
@@ -161,6 +161,7 @@ def _measure(
     from skatsim.engine.layout import COL_WON
     from skatsim.whatif.hand import declarations
     from skatsim.whatif.kernels import bid_limits
+    from skatsim.whatif.rollouts import MAX_TRIES
 
     params = load_variant(Path(TOURNAMENT).with_name(f"{name}.yaml")).variant.params()
     kinds, bot_params = bot_arrays(parse_bots(bots), params)
@@ -169,30 +170,27 @@ def _measure(
     ceilings = np.zeros(deals.shape, dtype=np.int64)
     bid_limits(params, kinds, prepared, deals, ceilings)
     decisions: list = [w.Declare(gt, flags) for gt, flags in declarations(params)]
-    out: dict[int, list[tuple[float, float, bool, float]]] = {v: [] for v in LEVELS}
+    out: dict[int, list[tuple[float, float, bool, float, int]]] = {v: [] for v in LEVELS}
     cost = {v: [0, 0, 0, 0, 0] for v in LEVELS}
 
     def rows_found(start: w.Start, chosen: list, n: int, rseed: int, low: int | None) -> np.ndarray:
-        """The rows of the rollouts that found a world (all of them without ``low``); adds to the level's cost."""
+        """The rows of the rollouts that found a world (with ``low``, none after the first four if they
+        found none); adds to the level's cost."""
         v = start.bid
-        if low is None:
-            rows, _, tries = w.plan(start, chosen, params, bots, samples=n, seed=rseed, worlds="consistent").block(0, n)
-            parts = [(rows, tries)]
-        else:
-            query = w.plan(
-                start, chosen, params, bots, samples=n, seed=rseed, worlds="consistent", max_tries=REACH_TRIES
-            )
-            rows, _, tries = query.block(0, min(4, n), missing_ok=True)
-            parts = [(rows, tries)]
-            if (tries > 0).any() and n > 4:
-                rows, _, tries = query.block(4, n - 4, missing_ok=True)
-                parts.append((rows, tries))
+        cap = MAX_TRIES if low is None else REACH_TRIES
+        query = w.plan(start, chosen, params, bots, samples=n, seed=rseed, worlds="consistent", max_tries=cap)
+        first = n if low is None else min(4, n)
+        rows, _, tries = query.block(0, first, missing_ok=True)
+        parts = [(rows, tries)]
+        if first < n and (tries > 0).any():
+            rows, _, tries = query.block(first, n - first, missing_ok=True)
+            parts.append((rows, tries))
         rows = np.concatenate([p[0] for p in parts])
         tries = np.concatenate([p[1] for p in parts])
         missed = int((tries == 0).sum())
         cost[v][2] += n
         cost[v][3] += missed + n - tries.size
-        cost[v][4] += int(tries.sum()) + missed * REACH_TRIES
+        cost[v][4] += int(tries.sum()) + missed * cap
         return rows[tries > 0]
 
     for h in range(hands):
@@ -239,8 +237,8 @@ def _measure(
             passing = pass_value(prepared[seat], np.uint32(mask), seat, v > LEVELS[0])
             if v == LEVELS[0]:  # the first bid: reached by beating either value of passing
                 passing = min(passing, pass_value(prepared[seat], np.uint32(mask), seat, True))
-            out[v].append((won.mean(), won[: won.size // 2].mean(), ceilings[h // 3, seat] >= v, passing))
-    measured = {v: np.array(rows, dtype=np.float64).reshape(-1, 4) for v, rows in out.items()}
+            out[v].append((won.mean(), won[: won.size // 2].mean(), ceilings[h // 3, seat] >= v, passing, seat))
+    measured = {v: np.array(rows, dtype=np.float64).reshape(-1, 5) for v, rows in out.items()}
     return measured, {v: tuple(c) for v, c in cost.items()}
 
 
@@ -285,6 +283,7 @@ def break_even_rollouts(
         f"{samples} others; worlds {worlds} ({drawn}); bots {bots}\n"
     )
     summary = []
+    by_seat = []
     costs = []
     for name in BREAK_EVEN_VARIANTS:
         measured, cost = _measure(name, hands, seed, pick, samples, worlds, bots)
@@ -305,12 +304,14 @@ def break_even_rollouts(
             print(f"| {5 * b}-{5 * b + 5}% | " + " | ".join(cells) + " |")
         print()
         for v in LEVELS:
-            p, half, reach, passing = measured[v].T
+            p, half, reach, passing, seats = measured[v].T
             fifty = _fifty(p, reach)
             lo, hi = _fifty_interval(p, reach, seed) if p.size else (math.nan, math.nan)
             published = published_break_even(name, v)
             adjusted = float(np.mean([published_break_even(name, v, x) for x in passing])) if p.size else math.nan
             summary.append((name, v, p.size, fifty, lo, hi, _fifty(half, reach), published, passing, adjusted))
+            seat_fifties = [_fifty(p[seats == s], reach[seats == s]) for s in range(3)]
+            by_seat.append((name, v, seat_fifties, np.bincount(seats.astype(int), minlength=3)))
     print(
         "| variant | level | hands | measured 50% point [95% interval] | half the rollouts | published | "
         "bots' value of passing | with it | measured - published | measured - with it |"
@@ -324,6 +325,15 @@ def break_even_rollouts(
             f"| {name} | {v} | {n:,} | {_pct(fifty)} [{_pct(lo)}, {_pct(hi)}] | {_pct(half_fifty)} | "
             f"{_pct(published)} | {pass_mean} | {_pct(adjusted)} | {d1} | {d2} |"
         )
+    print(
+        "\nBy seat (the tie rule differs: forehand wins the auction at 18 against seats that bid 18, "
+        "rearhand only against two passes)\n"
+    )
+    print("| variant | level | forehand (hands) | middlehand (hands) | rearhand (hands) |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, v, fifties, counts in by_seat:
+        cells = [f"{_pct(f)} ({n:,})" for f, n in zip(fifties, counts, strict=True)]
+        print(f"| {name} | {v} | " + " | ".join(cells) + " |")
     if worlds == "uniform":
         return
     print(

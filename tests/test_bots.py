@@ -433,3 +433,37 @@ def test_declaring_with_the_log_odds_the_bid_ceiling_kept_is_declaring_without_t
         assert heuristic.declare(kept, params, hand, skat, seat, bid) == heuristic.declare(
             fresh, params, hand, skat, seat, bid
         )
+
+
+@pytest.mark.parametrize("name", ["official", "tournament", "ramsch"])
+def test_the_first_bid_bias_moves_the_first_bid_alone(name: str) -> None:
+    """``first_bid_bias`` b moves only the question whether to make the first bid: the seat opens as a
+    bot b more confident in suit games and Grand would (``suit_bias`` and ``grand_bias`` + b, Null
+    untouched), while how high it bids, and its ceiling once someone has bid, stay the default bot's."""
+    params = load_variant(VARIANTS / f"{name}.yaml").variant.params()
+    b = 0.5
+    kinds, rows = bot_arrays(
+        (
+            "heuristic",
+            f"heuristic:first_bid_bias={b}",
+            f"heuristic:suit_bias={-0.3 + b}:grand_bias={-0.45 + b}",
+        ),
+        params,
+    )
+    assert rows[0, slots.P_SUIT_BIAS] == -0.3 and rows[0, slots.P_GRAND_BIAS] == -0.45  # the defaults
+    plain, bold, confident = seam.prepare(kinds, rows, params)
+    rng = np.random.default_rng(11)
+    moved = 0
+    for _ in range(1500):
+        hand = np.uint32(sum(1 << int(c) for c in rng.permutation(32)[:10]))
+        seat = int(rng.integers(3))
+        limit, opens = heuristic.bid_ceilings(plain, params, hand, seat, False, True)
+        bold_limit, bold_opens = heuristic.bid_ceilings(bold, params, hand, seat, False, True)
+        assert bold_limit == limit
+        assert bold_opens == heuristic.bid_ceilings(confident, params, hand, seat, False, True)[1]
+        assert heuristic.contested_ceiling(bold, params, hand, seat) == heuristic.contested_ceiling(
+            plain, params, hand, seat
+        )
+        assert bold_opens >= opens
+        moved += bold_opens > opens
+    assert moved > 0

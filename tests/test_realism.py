@@ -65,18 +65,18 @@ def test_people_are_at_distance_zero_and_the_table_marks_the_bands() -> None:
 
 def test_the_rollout_break_even_prints_a_row_per_variant_and_level() -> None:
     """``scripts/realism.py --break-even-rollouts`` runs on a tiny sample and its summary table has one row
-    per variant and bid level, each with the published break-even of that level."""
+    per variant and bid level, each with the published break-even of that level; so has the table by
+    seat, whose hands add up to the summary's."""
     script = Path(__file__).resolve().parents[1] / "scripts" / "realism.py"
     args = ["--break-even-rollouts", "--hands", "24", "--pick-samples", "4", "--samples", "8"]
     out = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, check=True).stdout
     lines = [line.split(" | ") for line in out.splitlines() if line.startswith(("| tournament |", "| official |"))]
-    rows, costs = lines[:6], lines[6:]  # the summary, then the reached worlds' rejection cost
-    assert [(r[0], r[1]) for r in costs] == [
-        (f"| {name}", str(v)) for name in ("tournament", "official") for v in (18, 48, 96)
-    ]
-    assert [(r[0], r[1]) for r in rows] == [
-        (f"| {name}", str(v)) for name in ("tournament", "official") for v in (18, 48, 96)
-    ]
+    rows, seats, costs = lines[:6], lines[6:12], lines[12:]  # the summary, by seat, the rejection cost
+    levels = [(f"| {name}", str(v)) for name in ("tournament", "official") for v in (18, 48, 96)]
+    assert [(r[0], r[1]) for r in rows] == [(r[0], r[1]) for r in seats] == [(r[0], r[1]) for r in costs] == levels
+    for row, by_seat in zip(rows, seats, strict=True):
+        counts = [int(cell.split("(")[1].split(")")[0].replace(",", "")) for cell in by_seat[2:5]]
+        assert sum(counts) == int(row[2].replace(",", ""))
     published = [r[5] for r in rows]
     assert published == ["55.8%", "59.8%", "62.4%", "66.7%", "66.7%", "66.7%"]
     assert out.count("| 95-100% |") == 2  # a bin table per variant

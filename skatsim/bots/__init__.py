@@ -151,6 +151,15 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
         0.0,
         10.0,
     ),
+    BotParam(
+        "first_bid_bias",
+        0.0,
+        "log-odds added to every estimate but Null's when deciding whether to make the first bid (> 0: "
+        "counts on the others' weakness where a first bid wins the auction; 0.3 meets the published "
+        "break-even at 18, with far fewer deals all passed than people's)",
+        -10.0,
+        10.0,
+    ),
 )
 
 #: Where the pimc bot's ``worlds`` stands among its parameters: after the heuristic's (in a

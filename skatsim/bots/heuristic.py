@@ -90,6 +90,7 @@ from .slots import (
     N_LEAST,
     N_RUNGS,
     N_THRESHOLDS,
+    P_FIRST_BID_BIAS,
     P_GRAND_BIAS,
     P_GRAND_BID_BIAS,
     P_NULL_BIAS,
@@ -221,6 +222,17 @@ def _bid_caution(bot: np.ndarray, gt: int) -> float:
     return 0.0
 
 
+@kernel
+def _first_bid_shift(bot: np.ndarray, gt: int) -> float:
+    """What the player adds to his estimate of every game but Null when deciding whether to make the first
+    bid (``first_bid_bias``): a first bid wins the auction only where the others hold weak cards, and
+    there those games win more often than the model, judging over every auction, says; a Null's chance
+    need not rise with the others' weakness."""
+    if gt == NULL:
+        return 0.0
+    return bot[P_FIRST_BID_BIAS]
+
+
 @inlined_kernel
 def _weigh_bid(
     bot: np.ndarray,
@@ -243,10 +255,12 @@ def _weigh_bid(
     slot = threshold_slot(gt, hand, ouvert, mat)
     if z >= bot[V_ZSTAR_PASS + slot]:
         limit = max(limit, _value(gt, mat, hand, ouvert))
+    zo = z + _first_bid_shift(bot, gt)
+    if zo >= bot[V_ZSTAR_PASS + slot]:
         opens |= open_value <= bot[V_PASS]
     # most candidates are below their rung's threshold: that first test of _worth_opening, here inline
-    if exact and not opens and (rung < 0 or z >= bot[V_ZSTAR_RUNGS + rung * N_THRESHOLDS + slot] - BELOW_THRESHOLD):
-        opens = _worth_opening(bot, params, k, hand, z, mat, slot, open_value, rung)
+    if exact and not opens and (rung < 0 or zo >= bot[V_ZSTAR_RUNGS + rung * N_THRESHOLDS + slot] - BELOW_THRESHOLD):
+        opens = _worth_opening(bot, params, k, hand, zo, mat, slot, open_value, rung)
     return limit, opens
 
 
@@ -261,14 +275,15 @@ def _rung_of(bot: np.ndarray, open_value: float) -> int:
 
 
 @kernel
-def _least(bot: np.ndarray, ls: int, exact: bool, rung: int) -> float:
+def _least(bot: np.ndarray, ls: int, exact: bool, rung: int, shift: float = 0.0) -> float:
     """The log-odds below which a candidate of least slot ``ls`` neither raises the ceiling nor, when the
-    first bid is in question (``exact``), is worth opening at the value of passing of ``rung``."""
+    first bid is in question (``exact``), is worth opening at the value of passing of ``rung``
+    (``shift``: the first bid's, when in question, :func:`_first_bid_shift`)."""
     if not exact:
-        return bot[V_ZMIN_PASS + ls]
+        return bot[V_ZMIN_PASS + ls] - max(shift, 0.0)
     if rung < 0:
         return -math.inf
-    return min(bot[V_ZMIN_PASS + ls], bot[V_ZMIN_RUNGS + rung * N_LEAST + ls] - BELOW_THRESHOLD)
+    return min(bot[V_ZMIN_PASS + ls], bot[V_ZMIN_RUNGS + rung * N_LEAST + ls] - BELOW_THRESHOLD - shift)
 
 
 @kernel
@@ -325,9 +340,9 @@ def bid_ceilings(
     beats what the seat expects as a defender: its log-odds reach the block's threshold for that
     game and matadors (``V_ZSTAR_PASS``), with the skat or hand (one multiplier more); Grand estimates
     move by ``grand_bid_bias`` here, Null estimates by ``null_bid_bias``. The first bid is made when
-    some game is worth more than passing before anyone has bid (:func:`pass_value`): read off the
-    block's thresholds against a ladder of such values where they settle it, else worked out exactly
-    (:func:`_worth_opening`).
+    some game, its estimate moved by :func:`_first_bid_shift`, is worth more than passing before anyone
+    has bid (:func:`pass_value`): read off the block's thresholds against a ladder of such values where
+    they settle it, else worked out exactly (:func:`_worth_opening`).
     """
     limit = 0
     opens = False
@@ -355,7 +370,8 @@ def bid_ceilings(
             z += _bid_caution(bot, gt)
         bot[V_LOGITS + k] = z
         ouvert = _CANDIDATE_OUVERT[k] == 1
-        if z < _least(bot, least_slot(gt, False, ouvert), exact, rung):
+        shift = _first_bid_shift(bot, gt) if first_word and not opens else 0.0
+        if z < _least(bot, least_slot(gt, False, ouvert), exact, rung, shift):
             continue
         limit, opens = _weigh_bid(
             bot, params, cards, k, False, z, _mat(gt, cards), limit, opens, exact, open_value, rung
@@ -374,11 +390,12 @@ def bid_ceilings(
         ouvert = _CANDIDATE_OUVERT[k] == 1
         ls = least_slot(gt, True, ouvert)
         floor = bot[floors + ls]
-        if exact and not opens:  # once the seat opens, only the ceiling (V_ZMIN_PASS) is in question
-            floor += _least(bot, ls, True, rung) - bot[V_ZMIN_PASS + ls]
+        shift = _first_bid_shift(bot, gt) if first_word and not opens else 0.0
+        if first_word and not opens:  # once the seat opens, only the ceiling (V_ZMIN_PASS) is in question
+            floor += _least(bot, ls, exact, rung, shift) - bot[V_ZMIN_PASS + ls]
         if bot[V_LOGITS + k] < floor:
             continue
-        least = _least(bot, ls, exact and not opens, rung)
+        least = _least(bot, ls, exact and not opens, rung, shift)
         if k < 4:
             if not have_suits:
                 hand_suits = suit_logits(HAND_GAME, cards, seat)

@@ -29,7 +29,8 @@ P_NULL_HAND_BIAS = 8
 P_NULL_BID_BIAS = 9
 P_OUVERT_HAND_BIAS = 10
 P_NULL_HAND_SPREAD = 11
-N_BOT_PARAMS = 12
+P_FIRST_BID_BIAS = 12
+N_BOT_PARAMS = 13
 
 # --- 2. the variant's calibration (skatsim.bots.variantcal writes it; zeros: nothing learnt) --------
 CAL0 = N_BOT_PARAMS
