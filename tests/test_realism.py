@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -116,3 +117,38 @@ def test_the_tune_holds_the_grand_bid_confidence_it_is_given() -> None:
     assert tied["grand_bias"] + tied["grand_bid_bias"] == pytest.approx(-0.25)
     assert tied["suit_bias"] == -0.3 and values["grand_bid_bias"] == 0.0  # the rest kept, the input untouched
     assert tune.tied(values, None) == values
+
+
+def test_the_auction_check_compares_each_picked_up_game_with_the_models_chance() -> None:
+    """``scripts/auction_check.py``: one row per suit game or Grand declared with the skat in the self-play
+    games, with the declarer's seat, final bid and result as played, and the model's chance before the
+    pickup for his ten cards (no confidence added: a hand the model gives 0.5 is a coin toss)."""
+    import importlib.util
+
+    from skatsim.bots.handeval import BEFORE_PICKUP, GRAND_CLASS
+    from skatsim.bots.winprob import game_logit
+    from skatsim.engine.deal import unpack_deal
+    from skatsim.run.chunks import simulate_frame
+    from skatsim.variant import load_variant
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "auction_check.py"
+    spec = importlib.util.spec_from_file_location("auction_check", path)
+    assert spec is not None and spec.loader is not None
+    check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check)
+    rows = check.declarations(600, 3, check.TOURNAMENT, "heuristic")
+    variant = load_variant(check.TOURNAMENT).variant
+    frame = simulate_frame(3, 0, 600, variant.params(), ("heuristic",) * 3, variant.name)
+    gt = frame["game_type"].cast(str)
+    picked = frame.filter(gt.is_in(["diamonds", "hearts", "spades", "clubs", "grand"]) & ~frame["hand"])
+    assert rows.shape == (picked.height, 5) and picked.height > 300
+    assert rows[:, 1].tolist() == picked["declarer"].to_list() and rows[:, 2].tolist() == picked["bid"].to_list()
+    assert rows[:, 3].tolist() == [float(w) for w in picked["won"]]
+    assert rows[:, 0].sum() == (picked["game_type"].cast(str) == "grand").sum()
+    assert ((rows[:, 4] > 0) & (rows[:, 4] < 1)).all()
+    first = int(np.flatnonzero(rows[:, 0] == 1)[0])
+    hands = np.zeros(3, dtype=np.uint32)
+    unpack_deal(np.int64(picked["deal"][first]), hands)
+    seat = int(rows[first, 1])
+    z = game_logit(GRAND_CLASS, BEFORE_PICKUP, 4, np.uint32(hands[seat]), 0.0, seat)
+    assert rows[first, 4] == pytest.approx(1 / (1 + np.exp(-z)))
