@@ -18,18 +18,21 @@ middlehand meets (docs/bots.md, Break-even, by seat).
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from skatsim.bots import DEFAULT_BOTS, parse_bots
+from skatsim.bots import parse_bots
 from skatsim.bots.handeval import BEFORE_PICKUP, GRAND_CLASS, SUIT_CLASS
 from skatsim.bots.winprob import game_logit
 from skatsim.engine.deal import unpack_deal
 from skatsim.run.chunks import simulate_frame
 from skatsim.variant import load_variant
 
-TOURNAMENT = str(Path(__file__).resolve().parents[1] / "variants" / "tournament.yaml")
+sys.path.insert(0, str(Path(__file__).parent))
+from realism import add_self_play_options  # noqa: E402  (a script beside this one)
+
 GAME_TYPES = {"diamonds": 0, "hearts": 1, "spades": 2, "clubs": 3, "grand": 4}
 #: Final bids, grouped: the cheapest auction, the rest of the suit games' range, up to 48, and above.
 BIDS = ((18, 18), (20, 33), (35, 47), (48, 59), (60, 264))
@@ -58,10 +61,7 @@ def declarations(games: int, seed: int, variant_path: str, bots: str) -> np.ndar
 def main() -> None:
     """Print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1_000_000)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--bots", default=DEFAULT_BOTS)
-    parser.add_argument("--variant", default=TOURNAMENT)
+    add_self_play_options(parser)
     args = parser.parse_args()
     grand, seat, bid, won, chance = declarations(args.games, args.seed, args.variant, args.bots).T
     print(

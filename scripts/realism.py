@@ -401,12 +401,18 @@ def worlds_check(name: str, games: int, seed: int, samples: int = 100, per_level
         )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_self_play_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a self-play run, shared with ``scripts/auction_check.py``: ``--games``, ``--seed``,
+    ``--bots`` and ``--variant`` (the tournament rules people played)."""
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--bots", default=DEFAULT_BOTS)
     parser.add_argument("--variant", default=TOURNAMENT)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_self_play_options(parser)
     parser.add_argument(
         "--break-even", action="store_true", help="print the bots' model-based break-even per bid level"
     )

@@ -136,8 +136,9 @@ def test_the_auction_check_compares_each_picked_up_game_with_the_models_chance()
     assert spec is not None and spec.loader is not None
     check = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(check)
-    rows = check.declarations(600, 3, check.TOURNAMENT, "heuristic")
-    variant = load_variant(check.TOURNAMENT).variant
+    tournament = str(path.parents[1] / "variants" / "tournament.yaml")
+    rows = check.declarations(600, 3, tournament, "heuristic")
+    variant = load_variant(tournament).variant
     frame = simulate_frame(3, 0, 600, variant.params(), ("heuristic",) * 3, variant.name)
     gt = frame["game_type"].cast(str)
     picked = frame.filter(gt.is_in(["diamonds", "hearts", "spades", "clubs", "grand"]) & ~frame["hand"])
