@@ -62,7 +62,10 @@ with the bots' value of passing (``heuristic.pass_value``: at 18 the value of pa
 anyone has bid, which depends on the seat; above, a defender's expectation), under
 ``tournament.yaml`` and ``official.yaml``. A binned estimate of a win probability is noisy (its
 standard error is about 50 / sqrt(samples) points), which flattens the fit; the column "half the
-rollouts" repeats the fit with half of them, to show how far that moves the 50% point.
+rollouts" repeats the fit with half of them, to show how far that moves the 50% point. A second
+table gives the 50% points by seat: the tie rule makes the auctions a seat wins differ (rearhand
+wins only by outbidding), and the model tells forehand from the others but not middlehand from
+rearhand (docs/bots.md, Break-even, by seat).
 
 ``--worlds-check`` says how far the rollouts' worlds read a declarer's chance from self-play:
 declarers of 30,000 self-play games (seed 5) who won the auction at 18 with diamonds or at 48 with
