@@ -247,15 +247,17 @@ def _weigh_bid(
     exact: bool,
     open_value: float,
     rung: int,
+    shift: float,
 ) -> tuple[int, bool]:
     """Candidate ``k`` (hand or not, log-odds ``z``, ``mat`` matadors) against the ceiling so far and
-    the first-bid question (:func:`bid_ceilings`; ``rung``: :func:`_rung_of` ``open_value``)."""
+    the first-bid question (:func:`bid_ceilings`; ``rung``: :func:`_rung_of` ``open_value``; ``shift``:
+    :func:`_first_bid_shift` while the first bid is in question, else 0)."""
     gt = _CANDIDATE_GT[k]
     ouvert = _CANDIDATE_OUVERT[k] == 1
     slot = threshold_slot(gt, hand, ouvert, mat)
     if z >= bot[V_ZSTAR_PASS + slot]:
         limit = max(limit, _value(gt, mat, hand, ouvert))
-    zo = z + _first_bid_shift(bot, gt)
+    zo = z + shift
     if zo >= bot[V_ZSTAR_PASS + slot]:
         opens |= open_value <= bot[V_PASS]
     # most candidates are below their rung's threshold: that first test of _worth_opening, here inline
@@ -374,7 +376,7 @@ def bid_ceilings(
         if z < _least(bot, least_slot(gt, False, ouvert), exact, rung, shift):
             continue
         limit, opens = _weigh_bid(
-            bot, params, cards, k, False, z, _mat(gt, cards), limit, opens, exact, open_value, rung
+            bot, params, cards, k, False, z, _mat(gt, cards), limit, opens, exact, open_value, rung, shift
         )
     # hand: only games whose hand log-odds can reach a threshold (their log-odds with the skat under the
     # hand floor, raised by as much as the first bid's threshold lies under V_ZMIN_PASS when it is in
@@ -418,7 +420,7 @@ def bid_ceilings(
         mat = _mat(gt, cards)
         if not (exact and not opens) and _value(gt, mat, True, ouvert) <= limit:
             continue
-        limit, opens = _weigh_bid(bot, params, cards, k, True, z, mat, limit, opens, exact, open_value, rung)
+        limit, opens = _weigh_bid(bot, params, cards, k, True, z, mat, limit, opens, exact, open_value, rung, shift)
     return limit, opens and first_word
 
 
