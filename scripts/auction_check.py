@@ -27,13 +27,15 @@ from skatsim.bots import parse_bots
 from skatsim.bots.handeval import BEFORE_PICKUP, GRAND_CLASS, SUIT_CLASS
 from skatsim.bots.winprob import game_logit
 from skatsim.engine.deal import unpack_deal
+from skatsim.engine.gametypes import GAME_TYPE_NAMES, GRAND
 from skatsim.run.chunks import simulate_frame
 from skatsim.variant import load_variant
 
 sys.path.insert(0, str(Path(__file__).parent))
 from realism import add_self_play_options  # noqa: E402  (a script beside this one)
 
-GAME_TYPES = {"diamonds": 0, "hearts": 1, "spades": 2, "clubs": 3, "grand": 4}
+#: The games counted (the four suits and Grand), by their names in the rows.
+GAME_TYPES = {name: gt for gt, name in enumerate(GAME_TYPE_NAMES[: GRAND + 1])}
 #: Final bids, grouped: the cheapest auction, the rest of the suit games' range, up to 48, and above.
 BIDS = ((18, 18), (20, 33), (35, 47), (48, 59), (60, 264))
 SEATS = ("forehand", "middlehand", "rearhand")
@@ -52,9 +54,9 @@ def declarations(games: int, seed: int, variant_path: str, bots: str) -> np.ndar
     for game, seat, bid, won, deal in picked_up.select(["game_type", "declarer", "bid", "won", "deal"]).iter_rows():
         unpack_deal(np.int64(deal), hands)
         gt = GAME_TYPES[game]
-        cls = GRAND_CLASS if gt == 4 else SUIT_CLASS
+        cls = GRAND_CLASS if gt == GRAND else SUIT_CLASS
         z = game_logit(cls, BEFORE_PICKUP, gt, np.uint32(hands[seat]), 0.0, seat)
-        rows.append((gt == 4, seat, bid, won, 1.0 / (1.0 + np.exp(-z))))
+        rows.append((gt == GRAND, seat, bid, won, 1.0 / (1.0 + np.exp(-z))))
     return np.array(rows, dtype=np.float64).reshape(-1, 5)
 
 

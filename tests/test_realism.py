@@ -128,6 +128,7 @@ def test_the_auction_check_compares_each_picked_up_game_with_the_models_chance()
     from skatsim.bots.handeval import BEFORE_PICKUP, GRAND_CLASS
     from skatsim.bots.winprob import game_logit
     from skatsim.engine.deal import unpack_deal
+    from skatsim.engine.gametypes import GRAND
     from skatsim.run.chunks import simulate_frame
     from skatsim.variant import load_variant
 
@@ -151,5 +152,5 @@ def test_the_auction_check_compares_each_picked_up_game_with_the_models_chance()
     hands = np.zeros(3, dtype=np.uint32)
     unpack_deal(np.int64(picked["deal"][first]), hands)
     seat = int(rows[first, 1])
-    z = game_logit(GRAND_CLASS, BEFORE_PICKUP, 4, np.uint32(hands[seat]), 0.0, seat)
+    z = game_logit(GRAND_CLASS, BEFORE_PICKUP, GRAND, np.uint32(hands[seat]), 0.0, seat)
     assert rows[first, 4] == pytest.approx(1 / (1 + np.exp(-z)))
