@@ -101,7 +101,7 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "ouvert_bias",
-        -0.55,
+        -0.52,
         "log-odds added to the bot's chance in Null ouvert, on top of null_bias",
         -10.0,
         10.0,
