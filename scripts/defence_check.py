@@ -241,7 +241,7 @@ def describe(state: np.ndarray, seat: int) -> str:
     )
     trick = [int(state[play.TRICK0 + k]) for k in range(int(state[play.N_IN_TRICK]))]
     skat = format_cards(int(state[play.SKAT]))
-    so_far = format_cards(trick) if trick else "(leads)"
+    so_far = " ".join(format_cards([c]) for c in trick) if trick else "(leads)"  # in the order played
     return f"{GAME_TYPE_NAMES[gt]}, trick {int(state[play.TRICK_NO]) + 1}, {hands}; skat {skat}; trick so far: {so_far}"
 
 
