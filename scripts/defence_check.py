@@ -22,8 +22,9 @@ is solved as if every card were seen), so the losses are an upper bound of what 
 their ranking by situation is the point. Decisions with one class of legal cards are not counted.
 
 Prints Markdown tables by game class, seat in the trick, trick number, the led card, following or not,
-and who wins the trick so far (each table's rows add up to every decision), the situations that lose the
-most per game, and the largest single losses with their positions.
+and who wins the trick so far (each table's rows add up to every decision), the situations and the pairs
+of cards (the heuristic's -> the best, by kind) that lose the most per game, and the largest single
+losses with their positions.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from skatsim.bots.cardplay import choose_card, note_voids
 from skatsim.bots.pimc import _declarer_wins, _group_cards, _representative, _settled, deal_hidden
 from skatsim.engine import play
 from skatsim.engine.block import simulate_block
-from skatsim.engine.cards import format_cards
+from skatsim.engine.cards import ACE, JACK, NINE, QUEEN, TEN, format_cards
 from skatsim.engine.deal import STREAM_WORLD, stream_key
 from skatsim.engine.gametypes import GAME_TYPE_NAMES, GRAND, GROUP, NULL, RAMSCH, TRUMP_GROUP
 from skatsim.engine.layout import COL_GAME_TYPE, LOG_WIDTH, N_COLUMNS
@@ -60,7 +61,8 @@ from skatsim.variant import load_variant
 SEATS = ("defence", "declarer", "all")
 FULL = 0xFFFFFFFF
 SEAT_NAMES = ("FH", "MH", "RH")
-#: The situation's fields, in the order the tables come.
+#: The situation's fields, in the order the tables come (a decision also has ``cards``: the kinds of the
+#: heuristic's card and the best card, see :func:`kind`).
 FIELDS = ("class", "role", "seat in trick", "trick", "led", "follows", "winning")
 
 
@@ -195,6 +197,22 @@ class Judge:
         return out
 
 
+def kind(state: np.ndarray, voids: np.ndarray, c: int) -> str:
+    """A card's kind, for the table of card pairs: a jack or another trump; a plain card by rank (in Null
+    by Null rank), marked when the declarer has shown void in its suit (he ruffs it, or in Grand and Null
+    throws off)."""
+    gt, d = int(state[play.GT]), int(state[play.DECLARER])
+    g = int(GROUP[gt, c])
+    if g == TRUMP_GROUP and gt != NULL:
+        return "jack" if c % 8 == JACK else "trump"
+    rank = c % 8
+    if gt == NULL:
+        name = "7-9" if rank <= NINE else "T-J" if rank <= JACK else "Q-A"
+    else:
+        name = "A" if rank == ACE else "T" if rank == TEN else "K/Q" if rank >= QUEEN else "7-9"
+    return name + (" (declarer void)" if int(voids[d]) >> g & 1 else "")
+
+
 def situation(state: np.ndarray, seat: int) -> dict[str, str]:
     """The decision's situation (see :data:`FIELDS`)."""
     gt, d = int(state[play.GT]), int(state[play.DECLARER])
@@ -293,7 +311,7 @@ def decide(
     b2, h2 = two[:, 0], two[:, -1]
     return Decision(
         game=game,
-        situation=situation(state, seat),
+        situation=situation(state, seat) | {"cards": f"{kind(state, voids, heuristic)} -> {kind(state, voids, best)}"},
         heuristic=heuristic,
         best=best,
         set1=(int(won1[cands.index(best)]), int(won1[cands.index(fb)])),
@@ -346,6 +364,8 @@ def report(decisions: list[Decision], declared: int, header: str, biggest: int =
             out += table(decisions, ("role", field), declared) + [""]
     out += ["Situations losing the most per game:", ""]
     out += table(decisions, ("role", "class", "seat in trick", "led", "follows", "winning"), declared, top=15) + [""]
+    out += ["Card pairs losing the most per game (the heuristic's card -> the best card, by kind):", ""]
+    out += table(decisions, ("role", "class", "seat in trick", "cards"), declared, top=15) + [""]
     out += [f"The {biggest} largest single losses:", ""]
     out += ["| loss | game | position (* declarer, > to move) | heuristic | best | set 1 best/heur | set 2 best/heur |"]
     out += ["| ---: | ---: | --- | --- | --- | --- | --- |"]
