@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
+from script_module import load_script
 
 from skatsim.run.runner import run_simulation
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "by_role.py"
 VARIANT = ROOT / "variants" / "official.yaml"
-_spec = importlib.util.spec_from_file_location("by_role", SCRIPT)
-assert _spec is not None and _spec.loader is not None
-by_role = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(by_role)
+by_role = load_script("by_role")
 
 
 def _run(bots: list[tuple[str, str, str]], won: list[bool], declarer: list[int | None]) -> pl.LazyFrame:

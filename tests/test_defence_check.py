@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from script_module import load_script
 
 from skatsim.bots import PIMC
 from skatsim.bots.pimc import choose_card
@@ -17,11 +16,7 @@ from skatsim.variant import load_variant
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "defence_check.py"
 VARIANT = ROOT / "variants" / "official.yaml"
-_spec = importlib.util.spec_from_file_location("defence_check", SCRIPT)
-assert _spec is not None and _spec.loader is not None
-defence_check = importlib.util.module_from_spec(_spec)
-sys.modules["defence_check"] = defence_check  # its dataclass looks its module up
-_spec.loader.exec_module(defence_check)
+defence_check = load_script("defence_check")
 
 
 def test_the_best_card_is_pimcs_on_set_one_and_the_tables_add_up() -> None:

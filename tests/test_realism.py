@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from script_module import load_script
 
 from skatsim.analysis.realism import PEOPLE, bot_figures, distance, realism_table
 
@@ -104,13 +105,7 @@ def test_the_tune_holds_the_grand_bid_confidence_it_is_given() -> None:
     """``scripts/tune_bots.py --grand-bid-total T`` sets ``grand_bid_bias`` to ``T - grand_bias`` at every
     step, so the search moves what the bots declare, not how high they bid a Grand; without a total the
     values pass unchanged."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "scripts" / "tune_bots.py"
-    spec = importlib.util.spec_from_file_location("tune_bots", path)
-    assert spec is not None and spec.loader is not None
-    tune = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tune)
+    tune = load_script("tune_bots")
     values = {"grand_bias": -0.45, "grand_bid_bias": 0.0, "suit_bias": -0.3}
     tied = tune.tied(values, -0.25)
     assert tied["grand_bid_bias"] == pytest.approx(0.2)
@@ -123,8 +118,6 @@ def test_the_auction_check_compares_each_picked_up_game_with_the_models_chance()
     """``scripts/auction_check.py``: one row per suit game or Grand declared with the skat in the self-play
     games, with the declarer's seat, final bid and result as played, and the model's chance before the
     pickup for his ten cards (no confidence added: a hand the model gives 0.5 is a coin toss)."""
-    import importlib.util
-
     from skatsim.bots.handeval import BEFORE_PICKUP, GRAND_CLASS
     from skatsim.bots.winprob import game_logit
     from skatsim.engine.deal import unpack_deal
@@ -132,12 +125,8 @@ def test_the_auction_check_compares_each_picked_up_game_with_the_models_chance()
     from skatsim.run.chunks import simulate_frame
     from skatsim.variant import load_variant
 
-    path = Path(__file__).resolve().parents[1] / "scripts" / "auction_check.py"
-    spec = importlib.util.spec_from_file_location("auction_check", path)
-    assert spec is not None and spec.loader is not None
-    check = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(check)
-    tournament = str(path.parents[1] / "variants" / "tournament.yaml")
+    check = load_script("auction_check")
+    tournament = str(Path(__file__).resolve().parents[1] / "variants" / "tournament.yaml")
     rows = check.declarations(600, 3, tournament, "heuristic")
     variant = load_variant(tournament).variant
     frame = simulate_frame(3, 0, 600, variant.params(), ("heuristic",) * 3, variant.name)

@@ -7,7 +7,6 @@ which needs a run long enough to be interrupted mid-way.
 from __future__ import annotations
 
 import gc
-import importlib.util
 import json
 import os
 import re
@@ -25,6 +24,7 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from script_module import load_script
 
 from skatsim import __version__
 from skatsim.cli import main
@@ -225,10 +225,7 @@ def test_every_column_is_documented_with_its_type(variant: str) -> None:
 
 def test_schema_page_is_generated_from_the_schema() -> None:
     """docs/schema.md is what scripts/schema_reference.py makes of skatsim/columns.toml (run it after a change)."""
-    spec = importlib.util.spec_from_file_location("schema_reference", ROOT / "scripts" / "schema_reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("schema_reference")
     assert DOCS.read_text(encoding="utf-8") == module.render()
 
 

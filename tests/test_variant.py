@@ -6,13 +6,13 @@ must give exit code 2 and exactly one stderr line ``FILE:LINE: ...`` with no tra
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import get_args
 
 import numpy as np
 import pytest
 from pydantic import ValidationError
+from script_module import load_script
 
 from skatsim.cli import main
 from skatsim.engine import rules
@@ -528,10 +528,7 @@ def test_tournament_list_length_wins_over_bock(tmp_path: Path) -> None:
 
 def test_reference_page_is_up_to_date() -> None:
     """docs/variants.md is what scripts/variant_reference.py makes from the models (run it after a change)."""
-    spec = importlib.util.spec_from_file_location("variant_reference", ROOT / "scripts" / "variant_reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("variant_reference")
     assert (ROOT / "docs" / "variants.md").read_text(encoding="utf-8") == module.render()
 
 
