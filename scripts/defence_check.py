@@ -35,6 +35,7 @@ import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -59,6 +60,7 @@ from skatsim.solve import position
 from skatsim.variant import load_variant
 
 SEATS = ("defence", "declarer", "all")
+OFFICIAL = str(Path(__file__).resolve().parents[1] / "variants" / "official.yaml")
 FULL = 0xFFFFFFFF
 SEAT_NAMES = ("FH", "MH", "RH")
 #: The situation's fields, in the order the tables come (a decision also has ``cards``: the kinds of the
@@ -401,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--worlds", type=int, default=20, help="worlds per set (two sets per decision)")
-    parser.add_argument("--variant", default="variants/official.yaml")
+    parser.add_argument("--variant", default=OFFICIAL, help="variant file (default: the official rules)")
     parser.add_argument("--seats", choices=SEATS, default="defence", help="whose cards are checked")
     args = parser.parse_args(argv)
     if args.games < 1:
