@@ -84,7 +84,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--delta", type=float, default=0.15)
     parser.add_argument("--start", default="heuristic", help="the setting to start from (default: the defaults)")
-    parser.add_argument("--fix", default=",".join(sorted(FIXED)), help="parameters kept at their defaults")
+    parser.add_argument(
+        "--fix",
+        default=",".join(sorted(FIXED)),
+        help="parameters kept at their defaults (default: %(default)s; a list given replaces it, so name these too)",
+    )
     parser.add_argument(
         "--grand-bid-total",
         type=float,
