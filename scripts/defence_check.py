@@ -248,7 +248,7 @@ def situation(state: np.ndarray, seat: int) -> dict[str, str]:
     else:
         c1 = int(state[play.TRICK0 + 1])
         top = (leader + trick_winner(gt, led, c1, c1)) % 3  # the second card against the first
-    out["winning"] = "declarer" if top == d else "me" if top == seat else "partner"
+    out["winning"] = "declarer" if top == d else "a defender" if seat == d else "partner"
     return out
 
 

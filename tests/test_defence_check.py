@@ -41,6 +41,9 @@ def test_the_best_card_is_pimcs_on_set_one_and_the_tables_add_up() -> None:
         pimc_card = choose_card(st, seat, x.worlds)
         assert defence_check.candidates(x.state, seat, pimc_card)[1] == x.best
     assert sum(x.set1[0] > x.set1[1] for x in decisions) >= 3  # decisions where the cards differ
+    for x in decisions:  # who wins the trick so far, from the mover's side (he has not played to it)
+        allowed = {"-", "a defender"} if x.situation["role"] == "declarer" else {"-", "declarer", "partner"}
+        assert x.situation["winning"] in allowed
     for field in defence_check.FIELDS:
         groups = defence_check.grouped(decisions, (field,))
         assert sum(len(g) for g in groups.values()) == len(decisions)
