@@ -42,17 +42,16 @@ import numpy as np
 from skatsim.analysis.intervals import clt_interval
 from skatsim.bots import DEFAULT_BOTS, SEARCH_TABLE_LOG2, bot_arrays, parse_bots
 from skatsim.bots.cardplay import choose_card, note_voids
-from skatsim.bots.pimc import _declarer_wins, _group_cards, _representative, _settled, deal_hidden
+from skatsim.bots.pimc import _declarer_wins, _settled, card_classes, deal_world, world_constraints
 from skatsim.engine import play
 from skatsim.engine.block import simulate_block
 from skatsim.engine.cards import ACE, JACK, NINE, QUEEN, TEN, format_cards
 from skatsim.engine.deal import STREAM_WORLD, stream_key
 from skatsim.engine.gametypes import GAME_TYPE_NAMES, GRAND, GROUP, NULL, RAMSCH, TRUMP_GROUP
 from skatsim.engine.layout import COL_GAME_TYPE, LOG_WIDTH, N_COLUMNS
-from skatsim.engine.scoring import HAND, OUVERT, SCHWARZ_ANNOUNCED
 from skatsim.engine.solver import new_table, new_work
 from skatsim.engine.solver_search import ROOT_FIRST, ROOT_HIGH, ROOT_LOW
-from skatsim.engine.solver_tables import FROM_POS, TO_POS, to_positions
+from skatsim.engine.solver_tables import TO_POS
 from skatsim.engine.tricks import trick_winner
 from skatsim.errors import SkatsimError
 from skatsim.records.record import record_from_log
@@ -61,7 +60,6 @@ from skatsim.variant import load_variant
 
 SEATS = ("defence", "declarer", "all")
 OFFICIAL = str(Path(__file__).resolve().parents[1] / "variants" / "official.yaml")
-FULL = 0xFFFFFFFF
 SEAT_NAMES = ("FH", "MH", "RH")
 #: The situation's fields, in the order the tables come (a decision also has ``cards``: the kinds of the
 #: heuristic's card and the best card, see :func:`kind`).
@@ -106,22 +104,10 @@ def self_play(params: np.ndarray, games: int, seed: int) -> tuple[np.ndarray, np
 
 
 def candidates(state: np.ndarray, seat: int, card: int) -> tuple[list[int], int]:
-    """One legal card per class of equivalent cards (pimc's classes: its lowest card stands for it), and
-    the one standing for ``card``'s class."""
-    gt = int(state[play.GT])
-    tricks_only = gt == NULL or bool(state[play.FLAGS] & SCHWARZ_ANNOUNCED)
-    in_trick = 0
-    for k in range(int(state[play.N_IN_TRICK])):
-        in_trick |= 1 << int(state[play.TRICK0 + k])
-    gone = np.uint32(int(state[play.PLAYED]) & ~in_trick)
-    pmine = to_positions(gt, play.hand_of(state, seat))
-    pgone = to_positions(gt, gone)
-    out = []
-    pl = int(to_positions(gt, play.legal_now(state)))
-    for p in range(32):
-        if pl >> p & 1 and _representative(gt, p, pmine, pgone, tricks_only) == p:
-            out.append(int(FROM_POS[gt, p]))
-    return out, int(FROM_POS[gt, _representative(gt, int(TO_POS[gt, card]), pmine, pgone, tricks_only)])
+    """One legal card per class of equivalent cards (pimc's classes, :func:`skatsim.bots.pimc.card_classes`),
+    and the one standing for ``card``'s class."""
+    classes, rep = card_classes(state, seat, play.legal_now(state), card)
+    return [c for c in range(32) if int(classes) >> c & 1], int(rep)
 
 
 def world_rng(seed: int, game: int, k: int, part: int) -> np.ndarray:
@@ -133,34 +119,17 @@ def world_rng(seed: int, game: int, k: int, part: int) -> np.ndarray:
 
 def worlds(state: np.ndarray, seat: int, voids: np.ndarray, rng: np.ndarray, n: int) -> list[np.ndarray]:
     """``n`` play states of the real position with the cards ``seat`` cannot see dealt anew, consistent
-    with what it has seen: pimc's constraints (``skatsim.bots.pimc.choose_card``) and its sampler."""
-    gt, flags, d = int(state[play.GT]), int(state[play.FLAGS]), int(state[play.DECLARER])
-    a = (seat + 1) % 3
-    b = (seat + 2) % 3
-    known = int(play.hand_of(state, seat)) | int(state[play.PLAYED])
-    skat_hidden = seat != d or bool(flags & HAND)
-    if not skat_hidden:
-        known |= int(state[play.SKAT])
-    open_seat = d if seat != d and flags & OUVERT else -1
-    if open_seat >= 0:
-        known |= int(play.hand_of(state, d))
-    hidden = np.uint32(~known & FULL)
-    # masks as Python ints, handed to the kernels as uint32
-    allow = [0 if open_seat == s else FULL & ~int(_group_cards(gt, int(voids[s]))) for s in (a, b)]
-    allow_s = FULL if skat_hidden else 0
-    need = [0 if open_seat == s else int(play.hand_of(state, s)).bit_count() for s in (a, b)]
-    need_s = 2 if skat_hidden else 0
+    with what it has seen, as pimc deals them (:func:`skatsim.bots.pimc.world_constraints`)."""
+    known = world_constraints(state, seat, voids)
+    a, b = (seat + 1) % 3, (seat + 2) % 3
     out = []
     deal = np.zeros(3, dtype=np.int64)
     for _ in range(n):
-        if not deal_hidden(rng, hidden, *map(np.uint32, (*allow, allow_s)), *need, need_s, deal):
-            # the voids contradict each other (never in a real game): deal ignoring them, as pimc
-            free = [0 if open_seat == s else FULL for s in (a, b)]
-            deal_hidden(rng, hidden, *map(np.uint32, (*free, allow_s)), *need, need_s, deal)
+        deal_world(rng, known, deal)
         world = state.copy()
-        for s, held in zip((a, b, None), deal, strict=True):
+        for field, held in zip((play.HAND0 + a, play.HAND0 + b, play.SKAT), deal, strict=True):
             if held:
-                world[play.SKAT if s is None else play.HAND0 + s] = held
+                world[field] = held
         out.append(world)
     return out
 

@@ -238,6 +238,76 @@ def _settled(work: np.ndarray, gt: int, candidates: np.uint32, is_declarer: bool
 
 
 @kernel
+def card_classes(state: np.ndarray, seat: int, legal: np.uint32, card: int) -> tuple[np.uint32, int]:
+    """One legal card per class of equivalent cards (its lowest position stands for it: the search treats
+    the class as one move), and the card standing for ``card``'s class."""
+    gt = state[GT]
+    tricks_only = gt == NULL or (state[FLAGS] & SCHWARZ_ANNOUNCED) != 0
+    in_trick = np.uint32(0)
+    for k in range(state[N_IN_TRICK]):
+        in_trick |= _ONE << np.uint32(state[TRICK0 + k])
+    gone = np.uint32(state[PLAYED]) & ~in_trick
+    pmine = to_positions(gt, hand_of(state, seat))
+    pgone = to_positions(gt, gone)
+    classes = np.uint32(0)
+    rep_of_card = -1
+    m = to_positions(gt, legal)
+    while m:
+        p = lowest_bit(m)
+        m &= m - _ONE
+        rep = _representative(gt, p, pmine, pgone, tricks_only)
+        if rep == p:
+            classes |= _ONE << np.uint32(FROM_POS[gt, p])
+        if FROM_POS[gt, p] == card:
+            rep_of_card = FROM_POS[gt, rep]
+    return classes, rep_of_card
+
+
+@kernel
+def world_constraints(
+    state: np.ndarray, seat: int, voids: np.ndarray
+) -> tuple[np.uint32, np.uint32, np.uint32, np.uint32, np.uint32, np.uint32, int, int, int]:
+    """What ``seat`` knows of the cards it cannot see, for :func:`deal_world`: the hidden cards; where
+    each may lie (the next seat, the one after, the skat: a shown void excludes its group, an open hand
+    and a skat the seat has seen take none); where, the voids left aside; and how many each holds. The
+    seat knows its hand, the cards played, its skat (declarer after a pickup), an open hand."""
+    d = state[DECLARER]
+    flags = state[FLAGS]
+    a = seat + 1 if seat < 2 else 0
+    b = a + 1 if a < 2 else 0
+    known = hand_of(state, seat) | np.uint32(state[PLAYED])
+    skat_hidden = seat != d or (flags & HAND) != 0
+    if not skat_hidden:
+        known |= np.uint32(state[SKAT])
+    open_seat = -1
+    if seat != d and flags & OUVERT:
+        open_seat = d
+        known |= hand_of(state, d)
+    free_a = _ALL if open_seat != a else np.uint32(0)
+    free_b = _ALL if open_seat != b else np.uint32(0)
+    allow_a = free_a & ~_group_cards(state[GT], voids[a])
+    allow_b = free_b & ~_group_cards(state[GT], voids[b])
+    allow_s = _ALL if skat_hidden else np.uint32(0)
+    need_a = 0 if open_seat == a else popcount(hand_of(state, a))
+    need_b = 0 if open_seat == b else popcount(hand_of(state, b))
+    need_s = 2 if skat_hidden else 0
+    return _ALL & ~known, allow_a, allow_b, allow_s, free_a, free_b, need_a, need_b, need_s
+
+
+@kernel
+def deal_world(
+    rng: np.ndarray,
+    known: tuple[np.uint32, np.uint32, np.uint32, np.uint32, np.uint32, np.uint32, int, int, int],
+    out: np.ndarray,
+) -> None:
+    """Deal the hidden cards of :func:`world_constraints` ``known`` into ``out`` (the next seat, the one
+    after, the skat), ignoring the shown voids where they contradict each other (never in a real game)."""
+    hidden, allow_a, allow_b, allow_s, free_a, free_b, need_a, need_b, need_s = known
+    if not deal_hidden(rng, hidden, allow_a, allow_b, allow_s, need_a, need_b, need_s, out):
+        deal_hidden(rng, hidden, free_a, free_b, allow_s, need_a, need_b, need_s, out)
+
+
+@kernel
 def choose_card(st: DealState, seat: int, worlds: int) -> int:
     """The pimc bot's card for ``seat`` (the seat to move) in a declared game."""
     state = st.play
@@ -249,50 +319,10 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
     if d < 0:
         return fallback
     gt = state[GT]
-    flags = state[FLAGS]
-    tricks_only = gt == NULL or (flags & SCHWARZ_ANNOUNCED) != 0
-    mine = hand_of(state, seat)
-    in_trick = np.uint32(0)
-    for k in range(state[N_IN_TRICK]):
-        in_trick |= _ONE << np.uint32(state[TRICK0 + k])
-    gone = np.uint32(state[PLAYED]) & ~in_trick
-    pmine = to_positions(gt, mine)
-    pgone = to_positions(gt, gone)
-    # candidates: one card per class of equivalent legal cards, the heuristic's class marked
-    candidates = np.uint32(0)
-    fb_rep = -1
-    pl = to_positions(gt, legal)
-    m = pl
-    while m:
-        p = lowest_bit(m)
-        m &= m - _ONE
-        rep = _representative(gt, p, pmine, pgone, tricks_only)
-        if rep == p:
-            candidates |= _ONE << np.uint32(FROM_POS[gt, p])
-        if FROM_POS[gt, p] == fallback:
-            fb_rep = FROM_POS[gt, rep]
+    candidates, fb_rep = card_classes(state, seat, legal, fallback)
     if popcount(candidates) == 1:
         return fallback
-    # what the seat knows: its hand, the cards played, its skat (declarer after a pickup), an open hand
-    a = seat + 1 if seat < 2 else 0
-    b = a + 1 if a < 2 else 0
-    known = mine | np.uint32(state[PLAYED])
-    skat_hidden = seat != d or (flags & HAND) != 0
-    if not skat_hidden:
-        known |= np.uint32(state[SKAT])
-    open_seat = -1
-    if seat != d and flags & OUVERT:
-        open_seat = d
-        known |= hand_of(state, d)
-    hidden = _ALL & ~known
-    allow_a = _ALL if open_seat != a else np.uint32(0)
-    allow_b = _ALL if open_seat != b else np.uint32(0)
-    allow_a &= ~_group_cards(gt, st.voids[a])
-    allow_b &= ~_group_cards(gt, st.voids[b])
-    allow_s = _ALL if skat_hidden else np.uint32(0)
-    need_a = 0 if open_seat == a else popcount(hand_of(state, a))
-    need_b = 0 if open_seat == b else popcount(hand_of(state, b))
-    need_s = 2 if skat_hidden else 0
+    known = world_constraints(state, seat, st.voids)
     search = st.search
     tt = st.search_tt
     work = st.search_work
@@ -306,12 +336,7 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
     best = 0
     for w in range(n_worlds):
         base = _DEALS + 3 * w
-        deal = search[base : base + 3]
-        if not deal_hidden(st.rng, hidden, allow_a, allow_b, allow_s, need_a, need_b, need_s, deal):
-            # the voids contradict each other (never in a real game): deal ignoring them
-            free_a = np.uint32(0) if open_seat == a else _ALL
-            free_b = np.uint32(0) if open_seat == b else _ALL
-            deal_hidden(st.rng, hidden, free_a, free_b, allow_s, need_a, need_b, need_s, deal)
+        deal_world(st.rng, known, search[base : base + 3])
         _set_world(st, w, seat, _WORLD)
         work[ROOT_FIRST] = TO_POS[gt, fb_rep] + 1
         work[ROOT_HIGH] = 0
