@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from handmade import mask as _mask
 
-from skatsim.bots import bot_arrays, heuristic, seam, slots
+from skatsim.bots import HEURISTIC_PARAMS, bot_arrays, heuristic, seam, slots
 from skatsim.bots import variantcal as vc
 from skatsim.bots.expected import expected, expected_at, kontra_fields, kontra_probability, threshold_slot
 from skatsim.bots.handeval import AFTER_PICKUP, BEFORE_PICKUP, GRAND_CLASS, HAND_GAME, N_SITUATIONS, SUIT_CLASS
@@ -442,15 +442,13 @@ def test_the_first_bid_bias_moves_the_first_bid_alone(name: str) -> None:
     untouched), while how high it bids, and its ceiling once someone has bid, stay the default bot's."""
     params = load_variant(VARIANTS / f"{name}.yaml").variant.params()
     b = 0.5
+    default = {p.name: p.default for p in HEURISTIC_PARAMS}
+    suit, grand = default["suit_bias"], default["grand_bias"]
     kinds, rows = bot_arrays(
-        (
-            "heuristic",
-            f"heuristic:first_bid_bias={b}",
-            f"heuristic:suit_bias={-0.3 + b}:grand_bias={-0.45 + b}",
-        ),
+        ("heuristic", f"heuristic:first_bid_bias={b}", f"heuristic:suit_bias={suit + b}:grand_bias={grand + b}"),
         params,
     )
-    assert rows[0, slots.P_SUIT_BIAS] == -0.3 and rows[0, slots.P_GRAND_BIAS] == -0.45  # the defaults
+    assert rows[0, slots.P_SUIT_BIAS] == suit and rows[0, slots.P_GRAND_BIAS] == grand
     plain, bold, confident = seam.prepare(kinds, rows, params)
     rng = np.random.default_rng(11)
     moved = 0
