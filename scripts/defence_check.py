@@ -42,7 +42,7 @@ import numpy as np
 from skatsim.analysis.intervals import clt_interval
 from skatsim.bots import DEFAULT_BOTS, SEARCH_TABLE_LOG2, bot_arrays, parse_bots
 from skatsim.bots.cardplay import choose_card, note_voids
-from skatsim.bots.pimc import card_classes, deal_world, declarer_wins, settled_record, world_constraints
+from skatsim.bots.pimc import card_classes, deal_world, declarer_wins, search_root, world_constraints
 from skatsim.engine import play
 from skatsim.engine.block import simulate_block
 from skatsim.engine.cards import ACE, JACK, NINE, QUEEN, TEN, format_cards
@@ -50,8 +50,6 @@ from skatsim.engine.deal import STREAM_WORLD, stream_key
 from skatsim.engine.gametypes import GAME_TYPE_NAMES, GRAND, GROUP, NULL, RAMSCH, TRUMP_GROUP
 from skatsim.engine.layout import COL_GAME_TYPE, LOG_WIDTH, N_COLUMNS
 from skatsim.engine.solver import new_table, new_work
-from skatsim.engine.solver_search import ROOT_FIRST, ROOT_HIGH, ROOT_LOW
-from skatsim.engine.solver_tables import TO_POS
 from skatsim.engine.tricks import trick_winner
 from skatsim.errors import SkatsimError
 from skatsim.records.record import record_from_log
@@ -144,19 +142,13 @@ class Judge:
     def wins(self, states: list[np.ndarray], seat: int, cards: list[int], first: int) -> np.ndarray:
         """``(len(states), len(cards))``: 1 where the mover's side wins the world after the card. As pimc:
         one root search per world, ``first`` tried first, keeps every card it settles; the rest alone."""
-        gt = int(states[0][play.GT])
         is_declarer = seat == int(states[0][play.DECLARER])
         mask = np.uint32(sum(1 << c for c in cards))
-        order = sorted(cards)  # settled_record's bit i is the i-th lowest candidate
+        order = sorted(cards)  # a record's bit i is the i-th lowest candidate
         out = np.zeros((len(states), len(cards)), dtype=np.int64)
         work = self.work
         for w, world in enumerate(states):
-            work[ROOT_FIRST] = TO_POS[gt, first] + 1
-            work[ROOT_HIGH] = 0
-            work[ROOT_LOW] = 0
-            win = bool(declarer_wins(world, self.tt, work)) == is_declarer
-            work[ROOT_FIRST] = 0
-            rec = int(settled_record(work, gt, mask, is_declarer, win))
+            rec = int(search_root(world, self.tt, work, first, mask, is_declarer))
             for j, c in enumerate(cards):
                 i = order.index(c)
                 if rec >> i & 1:

@@ -308,6 +308,22 @@ def deal_world(
 
 
 @kernel
+def search_root(
+    world: np.ndarray, tt: np.ndarray, work: np.ndarray, first: int, candidates: np.uint32, is_declarer: bool
+) -> int:
+    """One search of ``world``'s root for the mover (can any card win?), the candidate ``first`` tried
+    first: its record (see :data:`_LOSE_BIT`; :func:`settled_record` keeps every candidate the search
+    settled on the way)."""
+    gt = world[GT]
+    work[ROOT_FIRST] = TO_POS[gt, first] + 1
+    work[ROOT_HIGH] = 0
+    work[ROOT_LOW] = 0
+    win = declarer_wins(world, tt, work) == is_declarer
+    work[ROOT_FIRST] = 0
+    return settled_record(work, gt, candidates, is_declarer, win)
+
+
+@kernel
 def choose_card(st: DealState, seat: int, worlds: int) -> int:
     """The pimc bot's card for ``seat`` (the seat to move) in a declared game."""
     state = st.play
@@ -318,7 +334,6 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
     d = state[DECLARER]
     if d < 0:
         return fallback
-    gt = state[GT]
     candidates, fb_rep = card_classes(state, seat, legal, fallback)
     if popcount(candidates) == 1:
         return fallback
@@ -338,12 +353,8 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
         base = _DEALS + 3 * w
         deal_world(st.rng, known, search[base : base + 3])
         _set_world(st, w, seat, _WORLD)
-        work[ROOT_FIRST] = TO_POS[gt, fb_rep] + 1
-        work[ROOT_HIGH] = 0
-        work[ROOT_LOW] = 0
-        win = declarer_wins(search[_WORLD : _WORLD + N_FIELDS], tt, work) == is_declarer
-        work[ROOT_FIRST] = 0
-        rec = settled_record(work, gt, candidates, is_declarer, win)
+        rec = search_root(search[_WORLD : _WORLD + N_FIELDS], tt, work, fb_rep, candidates, is_declarer)
+        win = rec & _WINNABLE_BIT != 0
         if win and (rec >> fb_index) & _LOSE_BIT == 0:
             _set_world(st, w, seat, _CHILD)
             child = search[_CHILD : _CHILD + N_FIELDS]
