@@ -324,10 +324,11 @@ def _defender_lead(
         if force:
             return cheapest(gt, force)
     if gt == GRAND and side and not unseen & trumps:
-        # no jack left unseen: lead into the declarer's shown void, where he can only discard
+        # no jack left unseen: lead into the declarer's shown void (its shortest suit), where he can
+        # only discard
         into = side & _GROUP_SET_CARDS[gt, voids[declarer] & 0xF]
         if into:
-            return cheapest(gt, into)
+            return cheapest(gt, _shortest_suit(gt, into))
     if side:
         # against Grand, not a group the declarer led or has played two cards of (his long one)
         shown = _declarer_long(voids, declarer) if gt == GRAND else 0
