@@ -123,7 +123,7 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "null_hand_bias",
-        -2.64,
+        -2.45,
         "log-odds added to the bot's chance in Null hand and Null ouvert hand (on top of null_bias and ouvert_bias)",
         -10.0,
         10.0,
