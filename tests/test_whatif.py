@@ -474,9 +474,8 @@ def test_too_many_samples_for_memory_are_one_line(capsys: pytest.CaptureFixture[
 
 def test_could_i_have_won_an_iss_game(capsys: pytest.CaptureFixture[str]) -> None:
     """ISS game 9: RH played clubs hand and lost with 56 points; with the real cards the bots lose the
-    same declaration and a Grand with the skat too, by 45 points (before stop 52's defence rules the
-    Grand was won with 65: against Grand a defender now leads into the declarer's void once the jacks
-    are out and keeps his plain masters when he smears)."""
+    same declaration and a Grand with the skat too, with 45 points (won with 65 before stop 52's
+    defence rules and the models learnt with them)."""
     code, out, err = _cli(capsys, "--iss", ISS, "--line", 2, "--declare", "grand")
     assert (code, err) == (0, "")
     lines = out.splitlines()
