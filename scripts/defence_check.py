@@ -42,7 +42,7 @@ import numpy as np
 from skatsim.analysis.intervals import clt_interval
 from skatsim.bots import DEFAULT_BOTS, SEARCH_TABLE_LOG2, bot_arrays, parse_bots
 from skatsim.bots.cardplay import choose_card, note_voids
-from skatsim.bots.pimc import _declarer_wins, _settled, card_classes, deal_world, world_constraints
+from skatsim.bots.pimc import card_classes, deal_world, declarer_wins, settled_record, world_constraints
 from skatsim.engine import play
 from skatsim.engine.block import simulate_block
 from skatsim.engine.cards import ACE, JACK, NINE, QUEEN, TEN, format_cards
@@ -147,16 +147,16 @@ class Judge:
         gt = int(states[0][play.GT])
         is_declarer = seat == int(states[0][play.DECLARER])
         mask = np.uint32(sum(1 << c for c in cards))
-        order = sorted(cards)  # _settled's bit i is the i-th lowest candidate
+        order = sorted(cards)  # settled_record's bit i is the i-th lowest candidate
         out = np.zeros((len(states), len(cards)), dtype=np.int64)
         work = self.work
         for w, world in enumerate(states):
             work[ROOT_FIRST] = TO_POS[gt, first] + 1
             work[ROOT_HIGH] = 0
             work[ROOT_LOW] = 0
-            win = bool(_declarer_wins(world, self.tt, work)) == is_declarer
+            win = bool(declarer_wins(world, self.tt, work)) == is_declarer
             work[ROOT_FIRST] = 0
-            rec = int(_settled(work, gt, mask, is_declarer, win))
+            rec = int(settled_record(work, gt, mask, is_declarer, win))
             for j, c in enumerate(cards):
                 i = order.index(c)
                 if rec >> i & 1:
@@ -164,7 +164,7 @@ class Judge:
                 elif not rec >> (16 + i) & 1:
                     child = world.copy()
                     play.apply_card(child, seat, c)
-                    out[w, j] = bool(_declarer_wins(child, self.tt, work)) == is_declarer
+                    out[w, j] = bool(declarer_wins(child, self.tt, work)) == is_declarer
         return out
 
 

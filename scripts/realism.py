@@ -21,7 +21,9 @@ not how they bid on real hands.
 
 ``--break-even-rollouts`` measures it instead (issue 13, item 4). ``--hands`` hands are dealt (each
 seat's ten cards of ``--hands / 3`` deals of ``--seed``; every seat keeps its own seat). For each
-hand and each bid level ``v`` (18, 48, 96):
+hand and each bid level ``v`` (18, 48, 96, or those of ``--levels``; under the tournament and the
+official scoring, or those of ``--scorings``: a level's figures are the same whichever others are
+measured beside it, so the 18s alone, a tenth of the time, or one scoring per core may be run):
 
 * **the best game worth at least v**: among the declarations the variant allows whose bid value
   counted from the ten cards (matadors, hand, announcements) is at least ``v``, the one with the
@@ -144,7 +146,14 @@ REACH_TRIES = 2000
 
 
 def _measure(
-    name: str, hands: int, seed: int, pick: int, samples: int, worlds: str = "reached", bots: str = DEFAULT_BOTS
+    name: str,
+    hands: int,
+    seed: int,
+    pick: int,
+    samples: int,
+    worlds: str = "reached",
+    bots: str = DEFAULT_BOTS,
+    levels: tuple[int, ...] = LEVELS,
 ) -> tuple[dict[int, np.ndarray], dict[int, tuple[int, ...]]]:
     """Per level, one row per hand counted there: win probability on ``samples`` rollouts, the same on
     the first half of them, whether the ceiling reaches the level, the bots' value of passing, the
@@ -173,8 +182,8 @@ def _measure(
     ceilings = np.zeros(deals.shape, dtype=np.int64)
     bid_limits(params, kinds, prepared, deals, ceilings)
     decisions: list = [w.Declare(gt, flags) for gt, flags in declarations(params)]
-    out: dict[int, list[tuple[float, float, bool, float, int]]] = {v: [] for v in LEVELS}
-    cost = {v: [0, 0, 0, 0, 0] for v in LEVELS}
+    out: dict[int, list[tuple[float, float, bool, float, int]]] = {v: [] for v in levels}
+    cost = {v: [0, 0, 0, 0, 0] for v in levels}
 
     def rows_found(start: w.Start, chosen: list, n: int, rseed: int, low: int | None) -> np.ndarray:
         """The rows of the rollouts that found a world (with ``low``, none after the first four if they
@@ -208,7 +217,7 @@ def _measure(
                 axis=0
             )
             best = {}
-            for v in LEVELS:
+            for v in levels:
                 k = int(np.argmax(np.where(values >= v, means, -np.inf)))
                 if values[k] == v:
                     best[v] = k
@@ -218,7 +227,7 @@ def _measure(
                 for v, k in best.items():
                     won_at[v] = rows[:, chosen.index(k), COL_WON] == 1
         else:
-            for v in LEVELS:
+            for v in levels:
                 if not (values == v).any():  # no game worth exactly v: the best worth at least v is worth more
                     continue
                 eligible = np.flatnonzero(values >= v)
@@ -270,9 +279,17 @@ def _pct(x: float) -> str:
 
 
 def break_even_rollouts(
-    hands: int, seed: int, pick: int, samples: int, worlds: str = "reached", bots: str = DEFAULT_BOTS
+    hands: int,
+    seed: int,
+    pick: int,
+    samples: int,
+    worlds: str = "reached",
+    bots: str = DEFAULT_BOTS,
+    levels: tuple[int, ...] = LEVELS,
+    scorings: tuple[str, ...] = BREAK_EVEN_VARIANTS,
 ) -> None:
-    """The measured break-even per bid level (see the module doc), under tournament and official scoring."""
+    """The measured break-even per bid level of ``levels`` (see the module doc), under the scorings of
+    ``scorings`` (tournament, official). A level's figures do not depend on which others are measured."""
     drawn = {
         "reached": "the others push the hand to the level and it wins the auction there: one of their ceilings "
         f"reaches {', '.join(f'{lo}..{v}' for v, lo in REACHED.items())} as the tie rule implies for its seat, "
@@ -288,25 +305,25 @@ def break_even_rollouts(
     summary = []
     by_seat = []
     costs = []
-    for name in BREAK_EVEN_VARIANTS:
-        measured, cost = _measure(name, hands, seed, pick, samples, worlds, bots)
-        costs.extend((name, v, *cost[v]) for v in LEVELS)
+    for name in scorings:
+        measured, cost = _measure(name, hands, seed, pick, samples, worlds, bots, levels)
+        costs.extend((name, v, *cost[v]) for v in levels)
         print(
             f"{name}: share of hands whose bid ceiling reaches the level (hands), by the win probability of "
             "their best game worth exactly the level\n"
         )
-        print("| win probability | " + " | ".join(f"reaches {v}" for v in LEVELS) + " |")
-        print("| --- |" + " ---: |" * len(LEVELS))
+        print("| win probability | " + " | ".join(f"reaches {v}" for v in levels) + " |")
+        print("| --- |" + " ---: |" * len(levels))
         for b in range(20):
             cells = []
-            for v in LEVELS:
+            for v in levels:
                 p, reach = measured[v][:, 0], measured[v][:, 2]
                 inside = (p >= b / 20) & ((p < (b + 1) / 20) | (b == 19))
                 n = int(inside.sum())
                 cells.append(f"{100 * reach[inside].mean():.0f}% ({n})" if n else "-")
             print(f"| {5 * b}-{5 * b + 5}% | " + " | ".join(cells) + " |")
         print()
-        for v in LEVELS:
+        for v in levels:
             p, half, reach, passing, seats = measured[v].T
             fifty = _fifty(p, reach)
             lo, hi = _fifty_interval(p, reach, seed) if p.size else (math.nan, math.nan)
@@ -404,6 +421,19 @@ def worlds_check(name: str, games: int, seed: int, samples: int = 100, per_level
         )
 
 
+def _choose(parser: argparse.ArgumentParser, option: str, text: str, allowed: tuple, kind: type) -> tuple:
+    """The comma-separated ``text`` of ``option`` as a tuple of ``allowed`` values in their order, or one
+    line naming what is not allowed."""
+    try:
+        chosen = {kind(x.strip()) for x in text.split(",") if x.strip()}
+    except ValueError:
+        chosen = {text}
+    unknown = chosen - set(allowed)
+    if unknown or not chosen:
+        parser.error(f"{option} takes some of {','.join(map(str, allowed))}, not {text!r}")
+    return tuple(x for x in allowed if x in chosen)
+
+
 def add_self_play_options(parser: argparse.ArgumentParser) -> None:
     """The options of a self-play run, shared with ``scripts/auction_check.py``: ``--games``, ``--seed``,
     ``--bots`` and ``--variant`` (the tournament rules people played)."""
@@ -423,6 +453,17 @@ def main() -> None:
         "--break-even-rollouts", action="store_true", help="print the break-even measured on what-if rollouts"
     )
     parser.add_argument("--hands", type=int, default=9000, help="hands dealt per variant (--break-even-rollouts)")
+    parser.add_argument(
+        "--levels",
+        default=",".join(map(str, LEVELS)),
+        help="--break-even-rollouts: the bid levels to measure, of 18,48,96 (the 18s alone take a tenth of the time)",
+    )
+    parser.add_argument(
+        "--scorings",
+        default=",".join(BREAK_EVEN_VARIANTS),
+        help="--break-even-rollouts: the scorings to measure under, of tournament,official (one each on two "
+        "cores halves the wait)",
+    )
     parser.add_argument("--pick-samples", type=int, default=32, help="rollouts per declaration picking the best game")
     parser.add_argument("--samples", type=int, default=400, help="rollouts measuring the best game's win probability")
     parser.add_argument(
@@ -455,7 +496,16 @@ def main() -> None:
         break_even(args.bots)
         return
     if args.break_even_rollouts:
-        break_even_rollouts(args.hands, args.seed, args.pick_samples, args.samples, args.worlds, args.bots)
+        break_even_rollouts(
+            args.hands,
+            args.seed,
+            args.pick_samples,
+            args.samples,
+            args.worlds,
+            args.bots,
+            _choose(parser, "--levels", args.levels, LEVELS, int),
+            _choose(parser, "--scorings", args.scorings, BREAK_EVEN_VARIANTS, str),
+        )
         return
     seats = parse_bots(args.bots)
     variant = load_variant(args.variant).variant

@@ -87,7 +87,8 @@ def main() -> None:
     parser.add_argument(
         "--fix",
         default=",".join(sorted(FIXED)),
-        help="parameters kept at their defaults (default: %(default)s; a list given replaces it, so name these too)",
+        help="parameters not tuned: kept at their values in --start, the defaults unless it sets them "
+        "(default: %(default)s; a list given replaces it, so name these too)",
     )
     parser.add_argument(
         "--grand-bid-total",

@@ -83,6 +83,30 @@ def test_the_rollout_break_even_prints_a_row_per_variant_and_level() -> None:
     assert published == ["55.8%", "59.8%", "62.4%", "66.7%", "66.7%", "66.7%"]
     assert out.count("| 95-100% |") == 2  # a bin table per variant
     assert "worlds reached (the others push the hand to the level" in out  # the default yardstick
+    # one level under one scoring: the same row as measured beside the others
+    alone = subprocess.run(
+        [sys.executable, str(script), *args, "--levels", "48", "--scorings", "official"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    only = [line for line in alone.splitlines() if line.startswith(("| tournament |", "| official |"))]
+    assert only == [" | ".join(r) for r in (rows[4], seats[4], costs[4])]
+
+
+def test_the_rollout_break_even_refuses_a_level_it_does_not_measure() -> None:
+    """A level or scoring outside the measured ones is one line and exit 2, not a traceback."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "realism.py"
+    for option, value in (("--levels", "18,50"), ("--scorings", "ramsch"), ("--levels", "x")):
+        done = subprocess.run(
+            [sys.executable, str(script), "--break-even-rollouts", option, value], capture_output=True, text=True
+        )
+        assert done.returncode == 2
+        assert done.stderr.splitlines()[-1].endswith(
+            f"{option} takes some of "
+            + ("18,48,96" if option == "--levels" else "tournament,official")
+            + f", not {value!r}"
+        )
 
 
 def _break_even(*bots: str) -> list[str]:

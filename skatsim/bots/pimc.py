@@ -150,7 +150,7 @@ def deal_hidden(
 
 
 @kernel
-def _declarer_wins(state: np.ndarray, tt: np.ndarray, work: np.ndarray) -> bool:
+def declarer_wins(state: np.ndarray, tt: np.ndarray, work: np.ndarray) -> bool:
     """Whether the declarer wins the game's yes/no question from ``state`` with open hands."""
     flags = state[FLAGS]
     if state[GT] == NULL:
@@ -213,7 +213,7 @@ def _index(candidates: np.uint32, c: int) -> int:
 
 
 @kernel
-def _settled(work: np.ndarray, gt: int, candidates: np.uint32, is_declarer: bool, win: bool) -> int:
+def settled_record(work: np.ndarray, gt: int, candidates: np.uint32, is_declarer: bool, win: bool) -> int:
     """A world's record (see :data:`_LOSE_BIT`) from the root search just made there: whether the mover
     can win it, and the candidates whose outcome that search proved on the way (the solver's
     ``ROOT_HIGH`` / ``ROOT_LOW``: the root moves proven to reach / to miss the declarer's target). In a
@@ -330,7 +330,7 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
     n_worlds = min(max(worlds, 1), MAX_WORLDS)
     fb_index = _index(candidates, fb_rep)
     # Per world one search of the root (can any card win there?) with the heuristic's card tried first;
-    # every root card it settles on the way is kept (see _settled), the heuristic's card searched alone
+    # every root card it settles on the way is kept (see settled_record), the heuristic's card searched alone
     # only where the root search did not settle it.
     winnable = 0
     best = 0
@@ -341,14 +341,14 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
         work[ROOT_FIRST] = TO_POS[gt, fb_rep] + 1
         work[ROOT_HIGH] = 0
         work[ROOT_LOW] = 0
-        win = _declarer_wins(search[_WORLD : _WORLD + N_FIELDS], tt, work) == is_declarer
+        win = declarer_wins(search[_WORLD : _WORLD + N_FIELDS], tt, work) == is_declarer
         work[ROOT_FIRST] = 0
-        rec = _settled(work, gt, candidates, is_declarer, win)
+        rec = settled_record(work, gt, candidates, is_declarer, win)
         if win and (rec >> fb_index) & _LOSE_BIT == 0:
             _set_world(st, w, seat, _CHILD)
             child = search[_CHILD : _CHILD + N_FIELDS]
             apply_card(child, seat, fb_rep)
-            if _declarer_wins(child, tt, work) == is_declarer:
+            if declarer_wins(child, tt, work) == is_declarer:
                 rec |= 1 << fb_index
             else:
                 rec |= _LOSE_BIT << fb_index
@@ -400,7 +400,7 @@ def choose_card(st: DealState, seat: int, worlds: int) -> int:
             _set_world(st, w, seat, _CHILD)
             child = search[_CHILD : _CHILD + N_FIELDS]
             apply_card(child, seat, c)
-            if _declarer_wins(child, tt, work) == is_declarer:
+            if declarer_wins(child, tt, work) == is_declarer:
                 hits += 1
             else:
                 misses += 1
