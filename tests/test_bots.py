@@ -445,7 +445,11 @@ def test_the_first_bid_bias_moves_the_first_bid_alone(name: str) -> None:
     default = {p.name: p.default for p in HEURISTIC_PARAMS}
     suit, grand = default["suit_bias"], default["grand_bias"]
     kinds, rows = bot_arrays(
-        ("heuristic", f"heuristic:first_bid_bias={b}", f"heuristic:suit_bias={suit + b}:grand_bias={grand + b}"),
+        (
+            "heuristic",
+            f"heuristic:first_bid_bias={b}",
+            f"heuristic:suit_bias={suit + b}:grand_bias={grand + b}:first_bid_bias=0",
+        ),
         params,
     )
     assert rows[0, slots.P_SUIT_BIAS] == suit and rows[0, slots.P_GRAND_BIAS] == grand
