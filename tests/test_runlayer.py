@@ -539,6 +539,36 @@ def test_a_second_ctrl_c_ends_the_process_at_once_wherever_it_lands(tmp_path: Pa
     assert not (tmp_path / LOCK).exists()  # released on the way out
 
 
+class _ProcessEnded(Exception):
+    """Stands in for ``os._exit`` in :func:`test_a_second_ctrl_c_inside_the_locks_release_still_removes_it`."""
+
+
+def test_a_second_ctrl_c_inside_the_locks_release_still_removes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first Ctrl-C's unwinding releases the lock; a second that lands inside that release runs
+    :func:`release_held` and ends the process. A CI run of stop 52 left the lock behind so (the resumed
+    run said "taking over the lock of pid ..."): the lock counted as released before its file was gone."""
+    from skatsim.run import lock as lock_module
+
+    held = lock_module.RunLock(str(tmp_path)).acquire()
+    read_lock = lock_module.read_lock
+    landed = []
+
+    def second_ctrl_c_lands(folder: str) -> lock_module.LockHolder | None:
+        if not landed:  # as the signal's handler would: release what is held, then the process ends
+            landed.append(True)
+            lock_module.release_held()
+            raise _ProcessEnded
+        return read_lock(folder)
+
+    monkeypatch.setattr(lock_module, "read_lock", second_ctrl_c_lands)
+    with pytest.raises(_ProcessEnded):
+        held.release()
+    assert not (tmp_path / LOCK).exists()
+    assert held not in lock_module._HELD
+
+
 _COMMAND_CTRL_C_SCRIPT = """
 import os, signal, sys
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as a command line starts (see the test)

@@ -191,14 +191,18 @@ class RunLock:
         raise SkatsimError(f"{self.path}: cannot take the run's lock (other writers keep taking it); try again")
 
     def release(self) -> None:
-        """Remove the lock file if it is still this writer's; never fails."""
+        """Remove the lock file if it is still this writer's; never fails.
+
+        The file goes before the lock counts as released: a second Ctrl-C may land inside this call, and
+        its :func:`release_held` must still find the lock and remove the file before the process ends."""
         if not self.held:
             return
-        self.held = False
-        _HELD.remove(self)
         current = read_lock(self.folder)
         if current is not None and current.token == self.holder.token:
             storage.remove_quietly(self.path)
+        self.held = False
+        if self in _HELD:
+            _HELD.remove(self)
 
 
 def _remove_stale(path: str, raw: bytes) -> None:
