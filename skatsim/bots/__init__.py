@@ -155,8 +155,8 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
         "first_bid_bias",
         0.1,
         "log-odds added to every estimate but Null's when deciding whether to make the first bid (> 0: "
-        "counts on the others' weakness where a first bid wins the auction; 0.3 meets the published "
-        "break-even at 18, with far fewer deals all passed than people's)",
+        "counts on the others' weakness where a first bid wins the auction; about 0.25 meets the "
+        "published break-even at 18, with fewer deals all passed than people's)",
         -10.0,
         10.0,
     ),
