@@ -212,20 +212,20 @@ def test_a_hand_game_under_pre1999_scoring_is_a_pickup_under_the_official_rules(
 
 
 def test_an_anticipated_kontra_turns_a_marginal_game_into_a_pass() -> None:
-    """Rearhand with the heart jack, three aces and the club king: worth bidding (to 36) under the
-    official rules; where the defenders may double (kontra_re.yaml; a redeal after an all-pass there
-    too, and a defender expects 0 either way) the Kontra it would draw makes a loss cost four times
-    the value, and the hand passes. The expected score of a thin game (its log-odds up to 1.125: a
-    win chance up to 75%; 78% before the stronger lead) is lower where Kontra is anticipated, at the
-    same log-odds. (A strong game's may be higher: the Kontra it seldom draws is answered with Re.)
-    Played out on 4,000 worlds, bidding up to the official ceiling gains 1.65 +- 1.36 points against
-    passing under the official rules and loses 2.76 +- 1.86 under Kontra/Re. Bidding only to 18 would
-    gain there too (+1.86 +- 1.37): a hand that wins a cheap auction meets defenders who double less,
-    which one ceiling per hand does not weigh (docs/bots.md, Limits). (Before stop 49's Grand bid
-    confidence the hand was "D7 DJ DA H7 HK S7 SJ C9 CT CQ", before the suit declarer ruffed with his
-    ten "D7 D8 DK H7 HA S9 SJ C7 CJ CK", before the defenders' stronger lead "D8 D9 DT DJ DA HJ HK SK
-    C7 C9".)"""
-    hand = _mask("DA H7 HJ HA S9 SQ SA C7 C8 CK")
+    """Rearhand with the diamond jack, four hearts to the ace and the spade ace: worth bidding (to 40)
+    under the official rules; where the defenders may double (kontra_re.yaml; a redeal after an
+    all-pass there too, and a defender expects 0 either way) the Kontra it would draw makes a loss cost
+    four times the value, and the hand passes. The expected score of a thin game (its log-odds up to
+    1.125: a win chance up to 75%; 78% before the stronger lead) is lower where Kontra is anticipated,
+    at the same log-odds. (A strong game's may be higher: the Kontra it seldom draws is answered with
+    Re.) Played out on 4,000 worlds, bidding up to the official ceiling gains 2.17 +- 1.38 points
+    against passing under the official rules and loses 2.42 +- 1.98 under Kontra/Re. Bidding only to
+    18 would gain there too (+3.20 +- 1.05): a hand that wins a cheap auction meets defenders who
+    double less, which one ceiling per hand does not weigh (docs/bots.md, Limits). (Before stop 52's
+    defence rules the hand was "DA H7 HJ HA S9 SQ SA C7 C8 CK", before stop 49's Grand bid confidence
+    "D7 DJ DA H7 HK S7 SJ C9 CT CQ", before the suit declarer ruffed with his ten "D7 D8 DK H7 HA S9 SJ
+    C7 CJ CK", before the defenders' stronger lead "D8 D9 DT DJ DA HJ HK SK C7 C9".)"""
+    hand = _mask("D9 DJ DK H8 HT HQ HA SA C8 C9")
     official, oparams = _prepared("official")
     kontra, kparams = _prepared("kontra_re")
     assert heuristic.ceiling(official, oparams, hand, RH, False) >= 18

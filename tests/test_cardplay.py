@@ -248,3 +248,49 @@ def test_the_declarers_plain_cards_are_noted_above_the_void_bits() -> None:
     assert voids[FH] & 0xFF == 0 and voids[MH] == 0 and voids[RH] == 0
     assert cardplay._declarer_long(voids, FH) == 1 << g
     assert voids[FH] >> (cardplay._SHOWN + 4 * g) & 0xF == 1
+
+
+def test_against_grand_with_no_jack_unseen_a_defender_leads_into_the_declarers_void() -> None:
+    """Grand, RH declares (void in spades shown) and FH, on lead, holds the four jacks: no trump is
+    left for the declarer, so a spade lets him only discard. FH leads S7 (of his shortest suit among
+    the declarer's voids) instead of his shortest suit (D7). Without the void known he leads D7."""
+    voids = np.zeros(3, dtype=np.int64)
+    voids[RH] = 1 << int(GROUP[GRAND, parse_card("S7")])
+    state = _state(
+        GRAND,
+        RH,
+        "CJ SJ HJ DJ S9 S8 S7 H8 H7 D7",
+        "HA HQ H9 CT CQ C9 DK DQ CA CK",
+        "SA ST SK SQ HT HK DA DT D9 D8",
+        "C8 C7",
+    )
+    assert _choice(state) == "D7"
+    assert _choice(state, voids) == "S7"
+
+
+# FH leads SA; MH, void in spades, smears onto his partner's trick (the declarer, RH, plays last).
+_SMEAR = ("SA S9 S8 H8 H7 D9 D8 D7 C8 C7", "HA HQ H9 CT CQ C9 DK DQ DJ CK", "CJ SJ HJ ST SK SQ S7 HT HK CA", "DA DT")
+
+
+def test_against_grand_a_defender_smears_a_ten_and_keeps_his_master_ace() -> None:
+    """Grand: MH smears CT (CA is unseen: no trick to come) and keeps HA, a trick to come. In a suit
+    game (diamonds) he smears HA: the declarer would ruff it later."""
+    assert _choice(_state(GRAND, RH, *_SMEAR, "SA")) == "CT"
+    assert _choice(_state(DIAMONDS, RH, *_SMEAR, "SA")) == "HA"
+
+
+def test_in_a_suit_game_a_defender_draws_the_trumps_when_his_masters_nearly_suffice() -> None:
+    """Hearts, RH declares and has ruffed a club and a spade (voids shown); every heart is out. MH,
+    on lead with CJ (a master) and DJ, sees two trumps unseen (SJ, HJ), at most his masters and one:
+    he leads CJ, drawing a jack, instead of forcing the declarer with a low club or spade."""
+    state, voids = _watched(
+        HEARTS,
+        RH,
+        "C9 CT DQ CK SQ SK D7 C8 H8 DT",
+        "S8 ST HA CJ HT DK CA C7 SA DJ",
+        "D9 DA H7 HK HJ S9 H9 D8 SJ HQ",
+        "S7 CQ",
+        "SQ SA S9 CA HK C8 H7 H8 HA ST HQ SK H9 DT HT",
+    )
+    assert int(play.to_move(state)) == MH
+    assert _choice(state, voids) == "CJ"

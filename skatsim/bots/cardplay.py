@@ -313,11 +313,22 @@ def _defender_lead(
     if ruff:
         return cheapest(gt, ruff)
     if unseen & trumps:
+        # in a suit game, draw the trumps when the masters nearly suffice: the declarer's last
+        # trump then falls to them or to the partner's
+        top = _masters(gt, hand & trumps, unseen) if gt != GRAND else np.uint32(0)
+        if top and side and popcount(unseen & trumps) <= popcount(top) + 1:
+            return cheapest(gt, top)
         # force the declarer to trump: a low card (no ace or ten) of a group he is void in, while a
         # trump is left unseen for him to ruff with
         force = side & ~_ACES_TENS & _GROUP_SET_CARDS[gt, dv & 0xF]
         if force:
             return cheapest(gt, force)
+    if gt == GRAND and side and not unseen & trumps:
+        # no jack left unseen: lead into the declarer's shown void (its shortest suit), where he can
+        # only discard
+        into = side & _GROUP_SET_CARDS[gt, voids[declarer] & 0xF]
+        if into:
+            return cheapest(gt, _shortest_suit(gt, into))
     if side:
         # against Grand, not a group the declarer led or has played two cards of (his long one)
         shown = _declarer_long(voids, declarer) if gt == GRAND else 0
@@ -345,10 +356,15 @@ def _shed(gt: int, legal: np.uint32) -> int:
 
 
 @kernel
-def _smear(gt: int, legal: np.uint32) -> int:
+def _smear(gt: int, legal: np.uint32, unseen: np.uint32) -> int:
     """A defender's card to a trick his side has won: the richest, but not a jack (two points for
-    a trick to come) while he has another card."""
+    a trick to come) while he has another card, and against Grand not a plain master while he has
+    another plain card (in a suit game the declarer ruffs a kept ace later: smearing it pays more)."""
     other = legal & ~_JACKS
+    # against Grand a plain master is a trick to come: smear another card while one is left
+    spare = other & ~_masters(gt, other & ~TRUMPS[gt], unseen)
+    if gt == GRAND and spare:
+        return richest(gt, spare)
     return richest(gt, other if other else legal)
 
 
@@ -382,7 +398,7 @@ def _defender_follow(
             not above(gt, best, unseen) and not (lg != TRUMP_GROUP and GROUP[gt, best] != TRUMP_GROUP and void)
         )
         if secure:
-            return _smear(gt, legal)
+            return _smear(gt, legal, unseen)
         if win and _for_31(state, seat, declarer):
             # the declarer is still to play: take the trick with a card he cannot beat
             sure = _masters(gt, win, unseen)
