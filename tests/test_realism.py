@@ -167,3 +167,29 @@ def test_the_auction_check_compares_each_picked_up_game_with_the_models_chance()
     seat = int(rows[first, 1])
     z = game_logit(GRAND_CLASS, BEFORE_PICKUP, GRAND, np.uint32(hands[seat]), 0.0, seat)
     assert rows[first, 4] == pytest.approx(1 / (1 + np.exp(-z)))
+
+
+def _script_rows(name: str, args: list[str], start: str) -> list[list[str]]:
+    script = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    out = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, check=True).stdout
+    return [line.split(" | ") for line in out.splitlines() if line.startswith(start)]
+
+
+def test_the_first_bid_by_kind_of_game_holds_the_break_evens_hands_at_18() -> None:
+    """``scripts/first_bid.py`` takes every hand at the first bid on the worlds and rollouts of
+    ``realism.py``'s 18: its hands whose best game is worth exactly 18 are those hands, with the same
+    50% point; the kinds of game add up to all hands, and two jobs give the figures of one."""
+    sample = ["--hands", "90", "--pick-samples", "4", "--samples", "8"]
+    (at_18,) = _script_rows(
+        "realism", [*sample, "--break-even-rollouts", "--levels", "18", "--scorings", "tournament"], "| tournament |"
+    )[:1]
+    rows = _script_rows("first_bid", sample, "| ")[2:]
+    kinds = {row[0].lstrip("| "): row for row in rows}
+    assert list(kinds) == ["diamonds, worth 18", "a suit worth 20 to 24", "a suit worth more", "Grand", "Null", "all"]
+    diamonds = kinds["diamonds, worth 18"]
+    assert int(diamonds[1]) > 0
+    assert (diamonds[1], diamonds[3], diamonds[5]) == (at_18[2], at_18[3], at_18[7])  # hands, 50% point, with it
+    assert diamonds[4] == "55.8%"  # the published break-even at 18
+    count = [int(row[1].replace(",", "")) for row in rows]
+    assert sum(count[:-1]) == count[-1] > 0
+    assert _script_rows("first_bid", [*sample, "--jobs", "2"], "| ")[2:] == rows
