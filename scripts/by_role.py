@@ -4,6 +4,10 @@
     skatsim simulate variants/official.yaml --games 4000 --seed 11 --bots pimc,heuristic,heuristic --out runs/role/phh
     skatsim simulate variants/official.yaml --games 4000 --seed 11 --bots heuristic,pimc,pimc --out runs/role/hpp
     python scripts/by_role.py runs/role/hhh runs/role/phh runs/role/hpp
+    python scripts/by_role.py runs/role/hhh runs/role/phh runs/role/hpp --bid 18
+
+``--bid 18`` compares only the games declared at a final bid of 18: the games of the first bid, where a
+stronger defence moves the break-even the bots bid by (docs/bots.md, Break-even).
 
 The runs play the same deals (one seed) with other bots in some seats. Where two runs give a deal the
 same declaration (declarer, game, bid, hand) but another declarer's bot or other defenders, the
@@ -105,11 +109,14 @@ def compare(a: pl.DataFrame, b: pl.DataFrame) -> list[tuple[str, str, str, int, 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="run folders of the same deals (same seed and variant)")
+    parser.add_argument("--bid", type=int, help="only the games declared at this final bid (e.g. 18)")
     args = parser.parse_args(argv)
     if len(args.runs) < 2:
         parser.error("give at least two run folders")
     try:
         games = [roles(scan_run(folder)) for folder in args.runs]
+        if args.bid is not None:
+            games = [g.filter(pl.col("bid") == args.bid) for g in games]
     except (SkatsimError, pl.exceptions.PolarsError, OSError) as exc:
         print(f"by_role: {exc}", file=sys.stderr)
         return 2

@@ -83,3 +83,23 @@ def test_the_script_compares_two_real_runs(tmp_path: Path) -> None:
     )
     assert broken.returncode == 2
     assert broken.stderr.startswith("by_role: ") and "Traceback" not in broken.stderr
+
+
+def test_bid_compares_only_the_games_declared_at_that_bid(tmp_path: Path) -> None:
+    """``--bid 18``: the same table, over the deals declared at a final bid of 18 alone (a loss-averse
+    forehand declares most deals as the others do, at every bid)."""
+    averse = "heuristic:loss_aversion=2"
+    for name, bots in (("hhh", "heuristic"), ("ahh", f"{averse},heuristic,heuristic")):
+        run_simulation(str(VARIANT), 300, 5, str(tmp_path / name), jobs=1, bots=bots, progress=False)
+    runs = [str(tmp_path / "hhh"), str(tmp_path / "ahh")]
+
+    def deals(*extra: str) -> int:
+        """The deals of the "all" rows (the averse seat declaring, or defending)."""
+        out = subprocess.run([sys.executable, str(SCRIPT), *runs, *extra], capture_output=True, text=True, check=True)
+        rows = [line.split(" | ") for line in out.stdout.splitlines() if line.startswith("| all |")]
+        assert len(rows) == 2
+        return sum(int(row[3].replace(",", "")) for row in rows)
+
+    a, b = (by_role.roles(pl.scan_parquet(f"{run}/*.parquet")) for run in runs)
+    joined = a.join(b, on=["game_id", *by_role.DECLARATION]).filter(pl.col("role") != pl.col("role_right"))
+    assert 0 < deals("--bid", "18") == joined.filter(pl.col("bid") == 18).height < deals() == joined.height
