@@ -148,6 +148,14 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=400, help="rollouts measuring the best game")
     parser.add_argument("--jobs", type=int, default=1, help="processes, each a share of the hands (same figures)")
     args = parser.parse_args()
+    for option, value in (
+        ("--hands", args.hands),
+        ("--jobs", args.jobs),
+        ("--pick-samples", args.pick_samples),
+        ("--samples", args.samples),
+    ):
+        if value < 1:
+            parser.error(f"{option} must be at least 1, got {value}")
     scoring = Path(args.variant).stem
     if scoring not in ("tournament", "official"):
         parser.error(f"--variant {args.variant}: the break-even is known for tournament.yaml and official.yaml only")

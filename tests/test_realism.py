@@ -193,3 +193,16 @@ def test_the_first_bid_by_kind_of_game_holds_the_break_evens_hands_at_18() -> No
     count = [int(row[1].replace(",", "")) for row in rows]
     assert sum(count[:-1]) == count[-1] > 0
     assert _script_rows("first_bid", [*sample, "--jobs", "2"], "| ")[2:] == rows
+
+
+def test_the_first_bid_refuses_what_it_cannot_measure() -> None:
+    """A count below 1, or a variant without a known break-even, is one line and exit 2, not a traceback."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "first_bid.py"
+    for args, said in (
+        (["--hands", "0"], "--hands must be at least 1, got 0"),
+        (["--jobs", "0"], "--jobs must be at least 1, got 0"),
+        (["--variant", "variants/ramsch.yaml"], "the break-even is known for tournament.yaml and official.yaml only"),
+    ):
+        done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True)
+        assert done.returncode == 2
+        assert done.stderr.splitlines()[-1].endswith(said)
