@@ -18,8 +18,10 @@ declarer or holds the declarer to less as a defender. Bots that bid alike (``pim
 and their number is printed. Read from each row's ``bot_fh`` .. ``bot_rh`` columns, so runs whose
 bots change seats (list variants rotate them) are attributed correctly.
 
-Prints one Markdown row per game class and pair of roles: the deals compared, the declarer's win rate
-in role B, and A - B with its 95% interval (paired, normal approximation), in percentage points.
+With three runs or more, a last table pools runs 2 to N against run 1 (the same pair of roles met in
+several runs adds up). Each table has one Markdown row per game class and pair of roles: the deals
+compared, the declarer's win rate in role B, and A - B with its 95% interval (paired, normal
+approximation), in percentage points.
 """
 
 from __future__ import annotations
@@ -124,12 +126,21 @@ def main(argv: list[str] | None = None) -> int:
         alike = a.join(b, on=["game_id", *DECLARATION]).height
         declared = max(a.height, b.height)
         print(f"Run {j + 1} against run {i + 1}: {alike:,} of {declared:,} declared games declared alike.\n")
-        print("| class | A | B | deals | B's declarer wins | A - B | 95% interval |")
-        print("| --- | --- | --- | ---: | ---: | ---: | --- |")
-        for name, role_a, role_b, n, won, diff, lo, hi in compare(b, a):
-            print(f"| {name} | {role_a} | {role_b} | {n:,} | {won:.1f}% | **{diff:+.1f}** | {lo:+.1f} .. {hi:+.1f} |")
-        print()
+        _table(compare(b, a))
+    if len(games) > 2:
+        # e.g. hhh against hpp, php and pph: each player declaring against two pimc defenders, pooled
+        print(f"Runs 2 to {len(games)} against run 1, pooled (the same roles in several runs add up):\n")
+        _table(compare(pl.concat(games[1:]), games[0]))
     return 0
+
+
+def _table(rows: list[tuple[str, str, str, int, float, float, float, float]]) -> None:
+    """Print :func:`compare`'s rows as a Markdown table."""
+    print("| class | A | B | deals | B's declarer wins | A - B | 95% interval |")
+    print("| --- | --- | --- | ---: | ---: | ---: | --- |")
+    for name, role_a, role_b, n, won, diff, lo, hi in rows:
+        print(f"| {name} | {role_a} | {role_b} | {n:,} | {won:.1f}% | **{diff:+.1f}** | {lo:+.1f} .. {hi:+.1f} |")
+    print()
 
 
 if __name__ == "__main__":

@@ -103,3 +103,29 @@ def test_bid_compares_only_the_games_declared_at_that_bid(tmp_path: Path) -> Non
     a, b = (by_role.roles(pl.scan_parquet(f"{run}/*.parquet")) for run in runs)
     joined = a.join(b, on=["game_id", *by_role.DECLARATION]).filter(pl.col("role") != pl.col("role_right"))
     assert 0 < deals("--bid", "18") == joined.filter(pl.col("bid") == 18).height < deals() == joined.height
+
+
+def test_three_runs_end_with_runs_2_to_n_against_run_1_pooled(tmp_path: Path) -> None:
+    """The pooled table adds up what the tables of runs 2 and 3 against run 1 give for the same roles."""
+    averse = "heuristic:loss_aversion=2"
+    settings = (
+        ("hhh", "heuristic"),
+        ("ahh", f"{averse},heuristic,heuristic"),
+        ("hah", f"heuristic,{averse},heuristic"),
+    )
+    for name, bots in settings:
+        run_simulation(str(VARIANT), 300, 5, str(tmp_path / name), jobs=1, bots=bots, progress=False)
+    runs = [str(tmp_path / name) for name, _ in settings]
+    out = subprocess.run([sys.executable, str(SCRIPT), *runs], capture_output=True, text=True, check=True).stdout
+    tables = out.split("\n\nRun")  # the pairwise tables, then the pooled one at the end of the last
+    pooled = out.split("pooled (the same roles in several runs add up):")[1]
+
+    def deals(text: str) -> dict[str, int]:
+        rows = [line.split(" | ") for line in text.splitlines() if line.startswith("| all |")]
+        return {f"{row[1]} | {row[2]}": int(row[3].replace(",", "")) for row in rows}
+
+    against_1 = [deals(t.split("pooled")[0]) for t in tables if " against run 1:" in t.splitlines()[0]]
+    assert len(against_1) == 2
+    summed = {role: against_1[0].get(role, 0) + against_1[1].get(role, 0) for role in {*against_1[0], *against_1[1]}}
+    assert deals(pooled) == summed
+    assert sum(summed.values()) > 0
