@@ -275,7 +275,13 @@ def _fifty_interval(p: np.ndarray, reach: np.ndarray, seed: int, n_boot: int = 4
 
 
 def _pct(x: float) -> str:
-    return "n/a" if math.isnan(x) else f"{100 * x:.1f}%"
+    """A share as a percentage; a 50% point a fit puts outside 0..1 (a bootstrap sample of a few hands whose
+    openings hardly depend on the chance of winning) as beyond that end, not as millions of percent."""
+    if math.isnan(x):
+        return "n/a"
+    if x < 0 or x > 1:
+        return "<0%" if x < 0 else ">100%"
+    return f"{100 * x:.1f}%"
 
 
 def break_even_rollouts(

@@ -206,3 +206,17 @@ def test_the_first_bid_refuses_what_it_cannot_measure() -> None:
         done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True)
         assert done.returncode == 2
         assert done.stderr.splitlines()[-1].endswith(said)
+
+
+def test_a_fifty_percent_point_beyond_the_range_prints_as_beyond_it() -> None:
+    """A bootstrap sample of a few hands can put the fit's 50% point at millions of percent: it prints as
+    beyond 0% or 100%, a share inside as it is."""
+    pct = load_script("realism")._pct
+    assert [pct(x) for x in (0.5, 0.0, 1.0, -64603.1, 34014.3, float("nan"))] == [
+        "50.0%",
+        "0.0%",
+        "100.0%",
+        "<0%",
+        ">100%",
+        "n/a",
+    ]
