@@ -138,7 +138,7 @@ def report(rows: np.ndarray, scoring: str, seed: int) -> None:
         )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=9000, help="hands dealt (default 9000, realism.py's)")
     parser.add_argument("--seed", type=int, default=2026)
@@ -147,7 +147,7 @@ def main() -> None:
     parser.add_argument("--pick-samples", type=int, default=32, help="rollouts per declaration picking the best game")
     parser.add_argument("--samples", type=int, default=400, help="rollouts measuring the best game")
     parser.add_argument("--jobs", type=int, default=1, help="processes, each a share of the hands (same figures)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     for option, value in (
         ("--hands", args.hands),
         ("--jobs", args.jobs),

@@ -195,17 +195,18 @@ def test_the_first_bid_by_kind_of_game_holds_the_break_evens_hands_at_18() -> No
     assert _script_rows("first_bid", [*sample, "--jobs", "2"], "| ")[2:] == rows
 
 
-def test_the_first_bid_refuses_what_it_cannot_measure() -> None:
+def test_the_first_bid_refuses_what_it_cannot_measure(capsys: pytest.CaptureFixture[str]) -> None:
     """A count below 1, or a variant without a known break-even, is one line and exit 2, not a traceback."""
-    script = Path(__file__).resolve().parents[1] / "scripts" / "first_bid.py"
+    first_bid = load_script("first_bid")
     for args, said in (
         (["--hands", "0"], "--hands must be at least 1, got 0"),
         (["--jobs", "0"], "--jobs must be at least 1, got 0"),
         (["--variant", "variants/ramsch.yaml"], "the break-even is known for tournament.yaml and official.yaml only"),
     ):
-        done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True)
-        assert done.returncode == 2
-        assert done.stderr.splitlines()[-1].endswith(said)
+        with pytest.raises(SystemExit) as stop:
+            first_bid.main(args)
+        assert stop.value.code == 2
+        assert capsys.readouterr().err.splitlines()[-1].endswith(said)
 
 
 def test_a_fifty_percent_point_beyond_the_range_prints_as_beyond_it() -> None:
