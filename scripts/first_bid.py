@@ -39,7 +39,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 sys.path.insert(0, str(Path(__file__).parent))
-from realism import TOURNAMENT, _fifty, _fifty_interval, _pct, published_break_even  # noqa: E402
+from realism import TOURNAMENT, _fifty, _fifty_interval, _pct, found_rows, published_break_even  # noqa: E402
 
 from skatsim.bots import DEFAULT_BOTS  # noqa: E402
 from skatsim.engine.gametypes import GRAND, NULL  # noqa: E402
@@ -61,7 +61,6 @@ def measure(variant: str, seed: int, first: int, hands: int, pick: int, samples:
     from skatsim.variant import load_variant
     from skatsim.whatif.hand import declarations
     from skatsim.whatif.kernels import bid_limits
-    from skatsim.whatif.rollouts import MAX_TRIES
 
     params = load_variant(variant).variant.params()
     kinds, bot_params = bot_arrays(parse_bots(bots), params)
@@ -71,11 +70,6 @@ def measure(variant: str, seed: int, first: int, hands: int, pick: int, samples:
     bid_limits(params, kinds, prepared, deals, ceilings)
     decisions = [w.Declare(gt, flags) for gt, flags in declarations(params)]
 
-    def rows_found(start: w.Start, chosen: list, n: int, rseed: int) -> np.ndarray:
-        query = w.plan(start, chosen, params, bots, samples=n, seed=rseed, worlds="consistent", max_tries=MAX_TRIES)
-        rows, _, tries = query.block(0, n, missing_ok=True)
-        return rows[tries > 0]
-
     out = []
     for h in range(first, first + hands):
         seat = h % 3
@@ -83,11 +77,11 @@ def measure(variant: str, seed: int, first: int, hands: int, pick: int, samples:
         values = np.array([w.bid_value(d.game, d.flags, mask) for d in decisions])
         eligible = np.flatnonzero(values >= FIRST_BID)
         start = w.from_hand([c for c in range(32) if mask >> c & 1], seat, bid=FIRST_BID)
-        picking = rows_found(start, [decisions[k] for k in eligible], pick, set_seed(h, 0))
+        picking = found_rows(start, [decisions[k] for k in eligible], params, bots, pick, set_seed(h, 0))[0]
         if 2 * len(picking) < pick:
             continue
         k = int(eligible[np.argmax(declarer_scores(picking, params).mean(axis=0))])
-        rows = rows_found(start, [decisions[k]], samples, set_seed(h, 1))
+        rows = found_rows(start, [decisions[k]], params, bots, samples, set_seed(h, 1))[0]
         if 2 * len(rows) < samples:
             continue
         bot, cards = prepared[seat], np.uint32(mask)

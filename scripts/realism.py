@@ -82,6 +82,7 @@ import argparse
 import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -89,6 +90,9 @@ from skatsim.analysis.realism import realism_table
 from skatsim.bots import DEFAULT_BOTS, parse_bots
 from skatsim.run.chunks import simulate_frame
 from skatsim.variant import load_variant
+
+if TYPE_CHECKING:
+    from skatsim.whatif import Start
 
 TOURNAMENT = str(Path(__file__).resolve().parents[1] / "variants" / "tournament.yaml")
 #: The bid levels whose break-even is measured, and the variants it is measured under.
@@ -145,6 +149,30 @@ REACHED = {48: 44, 96: 84}
 REACH_TRIES = 2000
 
 
+def found_rows(
+    start: Start, chosen: list, params: np.ndarray, bots: str, n: int, seed: int, low: int | None = None
+) -> tuple[np.ndarray, int, int]:
+    """``n`` what-if rollouts of the declarations ``chosen`` from ``start`` (a ``whatif.Start`` with its
+    bid) on worlds consistent with the auction, and with ``low`` on reached worlds (at most
+    :data:`REACH_TRIES` drawn each, and none after the first four if those found none): the rows of the
+    rollouts that found a world, the rollouts that found none or were not run, and the worlds drawn."""
+    from skatsim import whatif as w
+    from skatsim.whatif.rollouts import MAX_TRIES
+
+    cap = MAX_TRIES if low is None else REACH_TRIES
+    query = w.plan(start, chosen, params, bots, samples=n, seed=seed, worlds="consistent", max_tries=cap)
+    first = n if low is None else min(4, n)
+    rows, _, tries = query.block(0, first, missing_ok=True)
+    parts = [(rows, tries)]
+    if first < n and (tries > 0).any():
+        rows, _, tries = query.block(first, n - first, missing_ok=True)
+        parts.append((rows, tries))
+    rows = np.concatenate([p[0] for p in parts])
+    tries = np.concatenate([p[1] for p in parts])
+    missed = int((tries == 0).sum())
+    return rows[tries > 0], missed + n - tries.size, int(tries.sum()) + missed * cap
+
+
 def _measure(
     name: str,
     hands: int,
@@ -173,7 +201,6 @@ def _measure(
     from skatsim.engine.layout import COL_WON
     from skatsim.whatif.hand import declarations
     from skatsim.whatif.kernels import bid_limits
-    from skatsim.whatif.rollouts import MAX_TRIES
 
     params = load_variant(Path(TOURNAMENT).with_name(f"{name}.yaml")).variant.params()
     kinds, bot_params = bot_arrays(parse_bots(bots), params)
@@ -186,24 +213,12 @@ def _measure(
     cost = {v: [0, 0, 0, 0, 0] for v in levels}
 
     def rows_found(start: w.Start, chosen: list, n: int, rseed: int, low: int | None) -> np.ndarray:
-        """The rows of the rollouts that found a world (with ``low``, none after the first four if they
-        found none); adds to the level's cost."""
-        v = start.bid
-        cap = MAX_TRIES if low is None else REACH_TRIES
-        query = w.plan(start, chosen, params, bots, samples=n, seed=rseed, worlds="consistent", max_tries=cap)
-        first = n if low is None else min(4, n)
-        rows, _, tries = query.block(0, first, missing_ok=True)
-        parts = [(rows, tries)]
-        if first < n and (tries > 0).any():
-            rows, _, tries = query.block(first, n - first, missing_ok=True)
-            parts.append((rows, tries))
-        rows = np.concatenate([p[0] for p in parts])
-        tries = np.concatenate([p[1] for p in parts])
-        missed = int((tries == 0).sum())
-        cost[v][2] += n
-        cost[v][3] += missed + n - tries.size
-        cost[v][4] += int(tries.sum()) + missed * cap
-        return rows[tries > 0]
+        """:func:`found_rows`, adding to the level's cost."""
+        rows, missed, drawn = found_rows(start, chosen, params, bots, n, rseed, low)
+        cost[start.bid][2] += n
+        cost[start.bid][3] += missed
+        cost[start.bid][4] += drawn
+        return rows
 
     for h in range(hands):
         seat = h % 3
