@@ -100,6 +100,17 @@ def test_second_to_the_declarers_trump_lead_a_defender_wins_with_his_lowest_winn
     assert _choice(state) == "HK"
 
 
+def test_second_to_the_declarers_cheap_trump_lead_a_defender_keeps_his_master_trump() -> None:
+    """Hearts, FH declares and leads H8 (no card points); MH's only winner is CJ, a master: a trick
+    whenever he wants it, so he plays H7 and keeps it (before: CJ on the empty trick). Led HT (10 card
+    points) he takes it with CJ."""
+    fh = "SJ HA HT HQ H8 SA SK DA DK C7"
+    mh = "CJ H7 S7 S8 S9 D7 D8 C8 C9 CK"
+    rh = "HJ DJ H9 SQ ST DQ DT CA CT HK"
+    assert _choice(_state(HEARTS, FH, fh, mh, rh, "D9 CQ", "H8")) == "H7"
+    assert _choice(_state(HEARTS, FH, fh, mh, rh, "D9 CQ", "HT")) == "CJ"
+
+
 def test_a_defender_smears_a_trump_onto_his_partners_trick_but_not_a_jack() -> None:
     """Clubs, FH declares; after DA and HA he leads CQ, MH takes it with HJ and RH, last, must follow
     with CJ C9 C8 C7: the trick is his side's, and he plays C7, not CJ (richest by two points, and a

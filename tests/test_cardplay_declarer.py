@@ -1,4 +1,4 @@
-"""The declarer's card play in suit games: exact positions (issue 13, the suit declarer)."""
+"""The declarer's card play in suit games and Grand: exact positions (issue 13, the suit declarer)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from handmade import bot_card as _choice
 from handmade import in_play as _state
 
 from skatsim.engine.cards import parse_card
-from skatsim.engine.gametypes import GROUP
+from skatsim.engine.gametypes import GRAND, GROUP
 from skatsim.engine.gametypes import HEARTS_GAME as HEARTS
 
 FH, MH, RH = 0, 1, 2
@@ -94,3 +94,15 @@ def test_the_declarer_draws_trumps_holding_one_fewer_than_the_defenders() -> Non
         "HT H7",
     )
     assert _choice(state) == "H8"
+
+
+def test_the_grand_declarer_void_in_a_cheap_trick_throws_a_loser_and_keeps_his_jacks() -> None:
+    """Grand, RH declares, void in diamonds: FH leads D7, MH plays DQ (3 card points). Last to the
+    trick, he throws S7, his one loser (CA and the hearts are masters), and keeps his jacks for trump
+    control (before: DJ, his lowest jack, on 3 points). When MH plays DA instead (11 card points) he
+    ruffs it with DJ."""
+    fh = "D7 D8 D9 SA SK S9 C8 C9 CK H7"
+    mh = "DT DA DQ CT ST H8 CQ SQ S8 H9"
+    decl = "CJ SJ HJ DJ CA S7 HT HK HQ HA"
+    assert _choice(_state(GRAND, RH, fh, mh, decl, "C7 DK", "D7 DQ")) == "S7"
+    assert _choice(_state(GRAND, RH, fh, mh, decl, "C7 DK", "D7 DA")) == "DJ"

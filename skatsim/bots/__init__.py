@@ -86,22 +86,22 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "grand_bias",
-        -0.28,
+        -0.48,
         "log-odds added to the bot's chance in every Grand (> 0: trusts Grand)",
         -10.0,
         10.0,
     ),
-    BotParam("null_bias", -0.02, "log-odds added to the bot's chance in every Null (> 0: trusts Null)", -10.0, 10.0),
+    BotParam("null_bias", -0.07, "log-odds added to the bot's chance in every Null (> 0: trusts Null)", -10.0, 10.0),
     BotParam(
         "suit_bias",
-        -0.35,
+        -0.37,
         "log-odds added to the bot's chance in every suit game (> 0: trusts suit games)",
         -10.0,
         10.0,
     ),
     BotParam(
         "ouvert_bias",
-        -0.47,
+        -0.46,
         "log-odds added to the bot's chance in Null ouvert, on top of null_bias",
         -10.0,
         10.0,
@@ -115,7 +115,7 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "grand_bid_bias",
-        0.08,
+        0.18,
         "log-odds added to Grand estimates when deciding how high to bid, on top of grand_bias (> 0: "
         "bid a Grand's value on a hand it would not readily declare a Grand on; < 0: only on a safer one)",
         -10.0,
@@ -123,14 +123,14 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "null_hand_bias",
-        -2.45,
+        -2.49,
         "log-odds added to the bot's chance in Null hand and Null ouvert hand (on top of null_bias and ouvert_bias)",
         -10.0,
         10.0,
     ),
     BotParam(
         "null_bid_bias",
-        0.48,
+        0.55,
         "log-odds added to Null estimates when deciding how high to bid (> 0: bid a Null's value on "
         "hopes, and play the Null the auction leaves, hand if it must)",
         -10.0,
@@ -138,14 +138,14 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "ouvert_hand_bias",
-        1.95,
+        1.94,
         "log-odds added to the bot's chance in Null ouvert hand, on top of null_bias, ouvert_bias and null_hand_bias",
         -10.0,
         10.0,
     ),
     BotParam(
         "null_hand_spread",
-        3.77,
+        3.84,
         "how far the bot misjudges a Null hand (not ouvert): log-odds added to its chance, an amount "
         "fixed for the ten cards, triangular between -spread and +spread (0: judges it as every game)",
         0.0,
@@ -153,10 +153,9 @@ HEURISTIC_PARAMS: tuple[BotParam, ...] = (
     ),
     BotParam(
         "first_bid_bias",
-        0.1,
+        0.25,
         "log-odds added to every estimate but Null's when deciding whether to make the first bid (> 0: "
-        "counts on the others' weakness where a first bid wins the auction; about 0.25 meets the "
-        "published break-even at 18, with fewer deals all passed than people's)",
+        "counts on the others' weakness where a first bid wins the auction)",
         -10.0,
         10.0,
     ),

@@ -6,9 +6,12 @@ group, kept by the simulator as cards fall). Plays are the habits of club
 players: the declarer pulls trumps while he holds the top one and cashes
 aces and tens once they are masters; void in a led side suit he ruffs with his trump ten, else his
 trump ace while it is no master, else his richest trump below the jacks, keeping the jacks for trump
-control; defenders cash their aces, smear points
+control; in Grand, void in a led plain suit of a trick worth under 10 card points, he throws a loser (a plain
+card that is no master) instead of spending a jack on it; defenders cash their aces, smear points
 onto a trick the partner has won, trump in only when it pays (second to the
-declarer's lead, with the lowest card that beats it: only the partner plays after him) and lead
+declarer's lead, with the lowest card that beats it: only the partner plays after him; in a suit game
+not with a master trump when the declarer leads a trump worth under 10 card points, since a master is a
+trick whenever he wants it) and lead
 through the declarer; a defender with no master to cash and no ruff to give his partner forces the
 declarer to trump, leading a low card (no ace or ten) of a suit the declarer is known void in, and
 against Grand does not lead a suit the declarer led or has played two cards of (``voids[declarer]``
@@ -247,6 +250,11 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
     last = state[N_IN_TRICK] == 2
     nxt = seat + 1 if seat < 2 else 0
     behind_void = (voids[nxt] >> lg) & 1  # the defender behind him has shown a void in the led group
+    if gt == GRAND and lg != TRUMP_GROUP and pts < 10 and win & ~TRUMPS[gt] == 0:
+        # void in a led plain suit of a cheap Grand trick: a loser thrown keeps the jack for control
+        loser = legal & ~TRUMPS[gt] & ~_masters(gt, legal & ~TRUMPS[gt], unseen)
+        if loser:
+            return cheapest(gt, loser)
     if win:
         # ruff (_ruff_card): last, or second with the defender behind him not known void (he could overruff)
         ruff = _ruff_card(gt, lg, win, unseen, pts, last)
@@ -408,8 +416,11 @@ def _defender_follow(
                 return richest(gt, sure)
         return _shed(gt, legal)
     if win:
-        if last or pts >= 10 or _masters(gt, win, unseen):
-            return lowest(gt, win)  # only the partner plays after him: the lowest winner is as sure
+        low = lowest(gt, win)
+        # a master trump is a trick whenever he wants it: not spent on the declarer's cheap trump lead
+        keep = lg == TRUMP_GROUP and gt < GRAND and pts < 10 and is_master(gt, low, unseen)
+        if last or pts >= 10 or (_masters(gt, win, unseen) and not keep):
+            return low  # only the partner plays after him: the lowest winner is as sure
     if not last and _for_31(state, seat, declarer):
         plain = _partner_smear(gt, legal, lg, best, unseen, voids[3 - seat - declarer])
         if plain:
