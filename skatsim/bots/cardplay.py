@@ -251,7 +251,8 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
     nxt = seat + 1 if seat < 2 else 0
     behind_void = (voids[nxt] >> lg) & 1  # the defender behind him has shown a void in the led group
     if gt == GRAND and lg != TRUMP_GROUP and pts < 10 and win & ~TRUMPS[gt] == 0:
-        # void in a led plain suit of a cheap Grand trick: a loser thrown keeps the jack for control
+        # no plain card of his takes a cheap Grand trick (he is void, or under it): a loser thrown keeps
+        # the jacks for trump control
         loser = legal & ~TRUMPS[gt] & ~_masters(gt, legal & ~TRUMPS[gt], unseen)
         if loser:
             return cheapest(gt, loser)
