@@ -253,7 +253,8 @@ def _declarer_follow(state: np.ndarray, seat: int, legal: np.uint32, unseen: np.
     if gt == GRAND and lg != TRUMP_GROUP and pts < 10 and win & ~TRUMPS[gt] == 0:
         # no plain card of his takes a cheap Grand trick (he is void, or under it): a loser thrown keeps
         # the jacks for trump control
-        loser = legal & ~TRUMPS[gt] & ~_masters(gt, legal & ~TRUMPS[gt], unseen)
+        plain = legal & ~TRUMPS[gt]
+        loser = plain & ~_masters(gt, plain, unseen)
         if loser:
             return cheapest(gt, loser)
     if win:
