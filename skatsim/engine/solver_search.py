@@ -123,8 +123,8 @@ ROOT_BOUNDS = QUASI + 2 * QWAYS * (1 << QUASI_BITS)
 ETC_KEYS = ROOT_BOUNDS + 64
 #: The killer leads (one slot per stack depth: the card + 1 that last cut off a node at that depth, 0 none). A
 #: declarer's lead that refuted one position often refutes its siblings too, whose hands differ in a card or
-#: two; it is tried right after the table's move (:func:`_killer`), in place of the structure's hint. Defenders' leads and
-#: the following seats gain nothing from it (docs/history/solver.md, stop 56).
+#: two; it is tried right after the table's move (:func:`_killer`), in place of the structure's hint.
+#: Defenders' leads and the following seats gain nothing from it (docs/history/solver.md, stop 56).
 KILLERS = ETC_KEYS + 20
 N_WORK = KILLERS + MAX_DEPTH
 #: :func:`_etc_order` is asked at a third seat with this many tricks left (the current one included) or more.
@@ -901,6 +901,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                 if not done:
                     a0 = alpha
                     b0 = beta
+                    kl = _killer(work, sp, leader, nin, d)
                     if sp == 0 and root_first >= 0:
                         first = root_first
                     if sp == 0 and memo:
@@ -908,7 +909,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         # earlier bounds show to cut is found before any other is searched.
                         if first >= 0 and not legal(gt, hand, t0 if nin else -1) >> np.uint32(first) & _ONE:
                             first = -1
-                        work[f + N_MOVES] = order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, first, -1, 0, _killer(work, sp, leader, nin, d))
+                        work[f + N_MOVES] = order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, first, -1, 0, kl)
                         work[f + PENDING] = 0
                     elif first >= 0 and legal(gt, hand, t0 if nin else -1) >> np.uint32(first) & _ONE:
                         # Try the suggested move alone first; order the others only if it does not cut.
@@ -916,7 +917,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         work[f + N_MOVES] = 1
                         work[f + PENDING] = 1
                     else:
-                        n_moves = order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, -1, 0, _killer(work, sp, leader, nin, d))
+                        n_moves = order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, -1, 0, kl)
                         work[f + N_MOVES] = n_moves
                         work[f + PENDING] = 0
                         if nin == 2 and n_moves > 1 and popcount(h0 | h1 | h2) == 10:
@@ -936,7 +937,8 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             if k == work[f + N_MOVES] and work[f + PENDING]:
                 work[f + PENDING] = 0
                 skip = work[f + MOVES] & 31
-                work[f + N_MOVES] += order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, skip, 1, _killer(work, sp, leader, nin, d))
+                kl = _killer(work, sp, leader, nin, d)
+                work[f + N_MOVES] += order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, skip, 1, kl)
             if k < work[f + N_MOVES]:
                 # Try the next move; a child position is entered on the next turn of the loop.
                 if k == 0 and nin == 2 and sp > 0 and not trick_mode and popcount(h0 | h1 | h2) >= 3 * ETC_TRICKS - 2:
