@@ -147,12 +147,13 @@ def equivalence_classes(gt: int, trick_mode: bool, hand: np.uint32, moves: np.ui
 
 @kernel
 def order_moves(work: np.ndarray, f: int, ctx: int, h0: np.uint32, h1: np.uint32, h2: np.uint32, leader: int, nin: int,
-           t0: int, t1: int, first: int, skip: int, start: int) -> int:  # fmt: skip
+           t0: int, t1: int, first: int, skip: int, start: int, killer: int) -> int:  # fmt: skip
     """Write the moves of the seat to move into frame ``f`` in search order, from the ``start``-th slot of
     its move list on, leaving out ``skip`` (a move already tried, or -1); returns their number.
 
     One move per class of equivalent cards (:func:`equivalence_classes`). Order: the table's move
-    ``first`` (if it is one of them), then by :func:`_score`.
+    ``first`` (if it is one of them), then the ``killer`` (a lead that cut off a sibling position, or -1;
+    never asked at the third seat), then by :func:`_score`.
     """
     gt = (ctx >> GT_SHIFT) & 7
     mover = seat_to_move(leader, nin)
@@ -203,7 +204,12 @@ def order_moves(work: np.ndarray, f: int, ctx: int, h0: np.uint32, h1: np.uint32
     while m:
         c = lowest_bit(m)
         m &= m - _ONE
-        score = 1 << 14 if c == first else _score(ctx, h0, h1, h2, leader, nin, t0, t1, c) + (1 << 13)
+        if c == first:
+            score = 1 << 14
+        elif c == killer:
+            score = (1 << 14) - 1
+        else:
+            score = _score(ctx, h0, h1, h2, leader, nin, t0, t1, c) + (1 << 13)
         _insert(work, g + MOVES, n, score * 32 + c)
         n += 1
     return n

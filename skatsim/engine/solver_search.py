@@ -84,7 +84,7 @@ PENDING = 32  # 1 while only the suggested move is listed: the others are ordere
 VALUES = 33  # VALUES + i: the fail-soft value the i-th move gave (see _bounded_by_sibling)
 FRAME = 43
 MAX_DEPTH = 32  # 30 card plays at most, plus the root
-#: The move hints (the best lead per trick structure; a second seat's answer is ordered well enough by its
+#: The move hints (a defender's best lead per trick structure; a second seat's answer is ordered well enough by its
 #: move scores, docs/history/solver.md "Tenth round") live in a small direct-mapped table at the end of ``work``
 #: (2**15 slots, 256 KiB: it stays in the core's cache, where a hint probe into the big table was a cache
 #: miss costing a fifth of the search's time). Slot = the top bits of the key's hash; the entry keeps the
@@ -121,7 +121,12 @@ QUASI = THREE + 2 * (1 << THREE_BITS)
 ROOT_BOUNDS = QUASI + 2 * QWAYS * (1 << QUASI_BITS)
 #: Scratch of :func:`_etc_order`: the structure keys of a third seat's children (two words each).
 ETC_KEYS = ROOT_BOUNDS + 64
-N_WORK = ETC_KEYS + 20
+#: The killer leads (one slot per stack depth: the card + 1 that last cut off a node at that depth, 0 none). A
+#: declarer's lead that refuted one position often refutes its siblings too, whose hands differ in a card or
+#: two; it is tried right after the table's move (:func:`_killer`), in place of the structure's hint.
+#: Defenders' leads and the following seats gain nothing from it (docs/history/solver.md, stop 56).
+KILLERS = ETC_KEYS + 20
+N_WORK = KILLERS + MAX_DEPTH
 #: :func:`_etc_order` is asked at a third seat with this many tricks left (the current one included) or more.
 ETC_TRICKS = 8
 #: A points game asks and stores in the table the trick-boundary positions with this many tricks left or more (and
@@ -678,6 +683,14 @@ def _bounded_by_sibling(
 
 
 @kernel
+def _killer(work: np.ndarray, sp: int, leader: int, nin: int, d: int) -> int:
+    """The killer lead of stack depth ``sp`` (:data:`KILLERS`) when the declarer is on lead there, else -1."""
+    if nin == 0 and leader == d:
+        return work[KILLERS + sp] - 1
+    return -1
+
+
+@kernel
 def _etc_order(
     work: np.ndarray,
     f: int,
@@ -878,14 +891,17 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                                 beta = min(beta, hi)
                                 if move >= 0:
                                     first = from_canonical(gt, ctx & TRICK_MODE, h0 | h1 | h2, move)
-                    if not trick_mode and not done and first < 0:
-                        # A position of the same trick structure (other card points) suggests a lead.
+                    if not trick_mode and not done and first < 0 and leader != d:
+                        # A position of the same trick structure (other card points) suggests a defender's
+                        # lead. The declarer's leads take the killer instead (KILLERS): with both, the
+                        # hint first, 3% more nodes.
                         move = _hint_probe(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]))
                         if move >= 0:
                             first = from_canonical(gt, 1, h0 | h1 | h2, move)
                 if not done:
                     a0 = alpha
                     b0 = beta
+                    kl = _killer(work, sp, leader, nin, d)
                     if sp == 0 and root_first >= 0:
                         first = root_first
                     if sp == 0 and memo:
@@ -893,7 +909,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         # earlier bounds show to cut is found before any other is searched.
                         if first >= 0 and not legal(gt, hand, t0 if nin else -1) >> np.uint32(first) & _ONE:
                             first = -1
-                        work[f + N_MOVES] = order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, first, -1, 0)
+                        work[f + N_MOVES] = order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, first, -1, 0, kl)
                         work[f + PENDING] = 0
                     elif first >= 0 and legal(gt, hand, t0 if nin else -1) >> np.uint32(first) & _ONE:
                         # Try the suggested move alone first; order the others only if it does not cut.
@@ -901,7 +917,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         work[f + N_MOVES] = 1
                         work[f + PENDING] = 1
                     else:
-                        n_moves = order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, -1, 0)
+                        n_moves = order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, -1, 0, kl)
                         work[f + N_MOVES] = n_moves
                         work[f + PENDING] = 0
                         if nin == 2 and n_moves > 1 and popcount(h0 | h1 | h2) == 10:
@@ -921,7 +937,8 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             if k == work[f + N_MOVES] and work[f + PENDING]:
                 work[f + PENDING] = 0
                 skip = work[f + MOVES] & 31
-                work[f + N_MOVES] += order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, skip, 1)
+                kl = _killer(work, sp, leader, nin, d)
+                work[f + N_MOVES] += order_moves(work, f, ctx, h0, h1, h2, leader, nin, t0, t1, -1, skip, 1, kl)
             if k < work[f + N_MOVES]:
                 # Try the next move; a child position is entered on the next turn of the loop.
                 if k == 0 and nin == 2 and sp > 0 and not trick_mode and popcount(h0 | h1 | h2) >= 3 * ETC_TRICKS - 2:
@@ -1034,7 +1051,7 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
                         _store(tt, work, w0, w1, lo, hi, move, n)
                     if not trick_mode:
                         _quasi_store(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), h0 | h1 | h2, lo, hi)
-                    if not trick_mode and best_card >= 0:
+                    if not trick_mode and best_card >= 0 and leader != d:
                         hint = to_canonical(gt, 1, h0 | h1 | h2, best_card)
                         _hint_store(work, np.uint64(work[f + HKEY0]), np.uint64(work[f + HKEY1]), hint)
                 ret = best
@@ -1076,5 +1093,6 @@ def search(tt: np.ndarray, work: np.ndarray, ctx: int, hand0: np.uint32, hand1: 
             if best < beta:
                 beta = best
         if alpha >= beta:  # cut: no more moves
+            work[KILLERS + sp] = card + 1
             work[f + NEXT] = work[f + N_MOVES]
             work[f + PENDING] = 0
