@@ -152,8 +152,8 @@ def order_moves(work: np.ndarray, f: int, ctx: int, h0: np.uint32, h1: np.uint32
     its move list on, leaving out ``skip`` (a move already tried, or -1); returns their number.
 
     One move per class of equivalent cards (:func:`equivalence_classes`). Order: the table's move
-    ``first`` (if it is one of them), then the ``killer`` (a lead that cut off a sibling position, or -1;
-    never asked at the third seat), then by :func:`_score`.
+    ``first`` (if it is one of them), then the ``killer`` (at the declarer's lead, the card that last cut
+    off a node at this depth; else -1), then by :func:`_score`.
     """
     gt = (ctx >> GT_SHIFT) & 7
     mover = seat_to_move(leader, nin)
